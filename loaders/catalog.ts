@@ -1,0 +1,54 @@
+/**
+ * The dataset catalog: every dataset the site can show, where its raw files
+ * live inside the datasets directory, and the adapter that reads them.
+ * Adding a dataset is one adapter under loaders/ingest/ plus one entry here
+ * (and a data loader under src/data/ that calls `emitDataset(id)`).
+ */
+import {existsSync} from "node:fs";
+import {join} from "node:path";
+import {datasetsConfig} from "./config.js";
+import {DOND_GAMES, DOND_TURNS, ingestDond} from "./ingest/dond.js";
+import type {TableSchema} from "./io/schema.js";
+import type {IngestResult} from "./ingest/types.js";
+
+export interface DatasetEntry {
+  id: string;
+  title: string;
+  /** Path inside the datasets directory (file or folder). */
+  path: string;
+  /** Seed and section the data belongs to. */
+  cite: string;
+  /** The tables the adapter writes (an absent dataset still yields them, empty). */
+  schemas: TableSchema[];
+  ingest: (path: string) => IngestResult | Promise<IngestResult>;
+}
+
+export const catalog: DatasetEntry[] = [
+  {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", cite: "seed 002 §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: ingestDond},
+];
+
+export function datasetEntry(id: string): DatasetEntry {
+  const entry = catalog.find((d) => d.id === id);
+  if (!entry) throw new Error(`unknown dataset "${id}"; the catalog has: ${catalog.map((d) => d.id).join(", ")}`);
+  return entry;
+}
+
+export interface DatasetLocation {
+  entry: DatasetEntry;
+  /** Absolute path of the raw data, or null when no datasets directory is configured. */
+  path: string | null;
+  available: boolean;
+  /** What to do when it is not available. */
+  hint: string;
+}
+
+export function locateDataset(id: string, env: NodeJS.ProcessEnv = process.env): DatasetLocation {
+  const entry = datasetEntry(id);
+  const config = datasetsConfig(env);
+  const path = config.dir ? join(config.dir, entry.path) : null;
+  const available = path !== null && existsSync(path);
+  const hint = !config.dir
+    ? `No datasets directory is configured. Set PARLEY_DATASETS=/path/to/datasets (or "datasets" in parley.config.json) so that ${entry.path} is inside it, then rebuild.`
+    : `Expected ${entry.path} inside the datasets directory ${config.dir} (from ${config.from}). Put the file there, or point PARLEY_DATASETS at a directory that has it, then rebuild.`;
+  return {entry, path, available, hint};
+}

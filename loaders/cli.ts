@@ -1,0 +1,51 @@
+/**
+ * The `parley` command line. Each command lives in loaders/commands/ and
+ * exports `usage` and `run(argv) -> exit code`; add new ones to `commands`.
+ */
+import * as ingest from "./commands/ingest.js";
+import * as dondStats from "./commands/dondStats.js";
+import * as datasets from "./commands/datasets.js";
+import * as site from "./commands/site.js";
+import {UsageError} from "./commands/args.js";
+
+interface Command {
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+export const commands: Record<string, Command> = {
+  ingest,
+  "dond-stats": dondStats,
+  datasets,
+  build: {usage: site.buildUsage, run: site.build},
+  serve: {usage: site.serveUsage, run: site.serve},
+};
+
+function help(): string {
+  return ["usage: parley <command> [options]", "", ...Object.values(commands).map((c) => `  parley ${c.usage}`)].join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(help() + "\n");
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`parley: unknown command "${name}"\n\n${help()}\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`parley ${name}: ${(error as Error).stack ?? error}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

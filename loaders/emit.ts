@@ -1,0 +1,47 @@
+/**
+ * What the site's data loaders call: ingest one catalog dataset (or record
+ * that it is absent) and write a tar archive to stdout holding one Parquet
+ * file per table plus status.json, which pages read to say what is there and,
+ * when it is not, how to add it.
+ */
+import {mkdtempSync, readFileSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {basename, join} from "node:path";
+import {locateDataset} from "./catalog.js";
+import {emptyTables, writeIngest} from "./ingest/write.js";
+import {formatProblem, type IngestResult} from "./ingest/types.js";
+import {tar} from "./io/tar.js";
+import type {DatasetStatus} from "../src/lib/datasetStatus.js";
+
+export async function datasetArchive(id: string): Promise<Buffer> {
+  const location = locateDataset(id);
+  const {entry} = location;
+  let result: IngestResult = {...emptyTables(entry.schemas), summary: {}, problems: []};
+  if (location.available) result = await entry.ingest(location.path!);
+  for (const p of result.problems) process.stderr.write(`${id}: ${formatProblem(p)}\n`);
+  const dir = mkdtempSync(join(tmpdir(), `parley-${id}-`));
+  try {
+    const paths = await writeIngest(result, dir);
+    const status: DatasetStatus = {
+      id,
+      title: entry.title,
+      cite: entry.cite,
+      available: location.available,
+      path: entry.path,
+      hint: location.available ? null : location.hint,
+      summary: result.summary,
+      problems: result.problems.map((p) => formatProblem({...p, file: basename(p.file)})),
+    };
+    const members: Record<string, Uint8Array | string> = {"status.json": JSON.stringify(status, null, 2)};
+    for (const path of paths) members[basename(path)] = readFileSync(path);
+    return tar(members);
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+/** Entry point for src/data/<id>.tar.ts loaders. */
+export async function emitDataset(id: string): Promise<void> {
+  const archive = await datasetArchive(id);
+  await new Promise<void>((resolve, reject) => process.stdout.write(archive, (error) => (error ? reject(error) : resolve())));
+}

@@ -1,0 +1,9 @@
+/** Every ingest adapter by the name `parley ingest <name>` takes. */
+import {ingestDond} from "./dond.js";
+import type {IngestResult} from "./types.js";
+
+export type Adapter = (path: string) => IngestResult | Promise<IngestResult>;
+
+export const adapters: Record<string, {describe: string; ingest: Adapter}> = {
+  dond: {describe: "Deal-or-No-Deal dialogues, one per line (end-to-end-negotiator format)", ingest: ingestDond},
+};

@@ -1,0 +1,48 @@
+/**
+ * Native DuckDB for Node: one in-memory database per call of `withDuckDB`,
+ * used to write Parquet, to read it back, and to run the shared metric SQL of
+ * src/lib exactly as the pages run it in DuckDB-WASM.
+ */
+import {DuckDBInstance, type DuckDBConnection} from "@duckdb/node-api";
+
+export type SqlRow = Record<string, unknown>;
+
+export class Db {
+  constructor(readonly connection: DuckDBConnection) {}
+
+  async run(sql: string): Promise<void> {
+    await this.connection.run(sql);
+  }
+
+  /** Rows as plain objects; BIGINT and HUGEINT become numbers when they fit exactly, lists become arrays. */
+  async query<T extends SqlRow = SqlRow>(sql: string): Promise<T[]> {
+    const reader = await this.connection.runAndReadAll(sql);
+    return reader.getRowObjectsJS().map((row) => plain(row) as T);
+  }
+}
+
+function plain(value: unknown): unknown {
+  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === "object" && value.constructor === Object) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+}
+
+/** Opens an in-memory DuckDB, runs `fn`, and closes it whatever happens. */
+export async function withDuckDB<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(":memory:", {threads: "2"});
+  const connection = await instance.connect();
+  try {
+    return await fn(new Db(connection));
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** A SQL string literal (single quotes doubled). */
+export function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}

@@ -1,0 +1,19 @@
+// Observable Framework configuration for the Parley site.
+// Offline by construction: no Google font (globalStylesheets is empty and
+// style.css uses system fonts), no npm: imports, and telemetry is switched off
+// by the scripts that run Framework (OBSERVABLE_TELEMETRY_DISABLE=true).
+export default {
+  title: "Parley",
+  root: "src",
+  // PARLEY_DIST lets tests build into a scratch directory without touching dist/.
+  output: process.env.PARLEY_DIST ?? "dist",
+  style: "style.css",
+  globalStylesheets: [],
+  pages: [
+    {name: "Deal or No Deal", path: "/dond"},
+  ],
+  footer: "Parley: language agents in economic games. Built offline with Observable Framework.",
+  search: false,
+  linkify: false,
+  typographer: false,
+};

@@ -1,0 +1,101 @@
+/**
+ * DuckDB-WASM for pages, loaded from node_modules (never from a CDN).
+ *
+ * `openDatabase({games: FileAttachment("data/x/games.parquet").href, ...})` starts
+ * DuckDB in a module worker, fetches each file by URL, registers it as a view
+ * named by its key (Parquet, or Arrow IPC for .arrow files), and returns a
+ * Database whose `query` and `sql` give plain row objects (BIGINT as number,
+ * lists as arrays), which Plot and Inputs take as they are.
+ */
+import * as duckdb from "@duckdb/duckdb-wasm";
+
+export type Row = Record<string, any>;
+type Source = string | URL | {href: string} | {url(): Promise<string>};
+
+const bundle = {
+  mainModule: import.meta.resolve("@duckdb/duckdb-wasm/dist/duckdb-eh.wasm"),
+  mainWorker: import.meta.resolve("@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js"),
+};
+
+let instance: Promise<duckdb.AsyncDuckDB> | null = null;
+
+/** One DuckDB instance per page; each Database gets its own connection. */
+function duckdbInstance(): Promise<duckdb.AsyncDuckDB> {
+  return (instance ??= (async () => {
+    const worker = new Worker(bundle.mainWorker, {type: "module"});
+    const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
+    await db.instantiate(bundle.mainModule);
+    return db;
+  })());
+}
+
+async function urlOf(source: Source): Promise<string> {
+  if (typeof source === "string") return source;
+  if (source instanceof URL) return source.href;
+  if ("href" in source) return source.href;
+  return source.url();
+}
+
+/** Turns an Arrow value into plain JavaScript: bigint -> number, vectors -> arrays, structs -> objects. */
+function plain(value: any): any {
+  if (typeof value === "bigint") return Number(value);
+  if (value === null || typeof value !== "object") return value;
+  if (value instanceof Date) return value;
+  if (typeof value.toArray === "function") return Array.from(value.toArray(), plain);
+  if (typeof value.toJSON === "function") value = value.toJSON();
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+}
+
+function rowsOf(table: {toArray(): any[]}): Row[] {
+  return table.toArray().map((row) => plain(row));
+}
+
+export class Database {
+  constructor(private readonly connection: duckdb.AsyncDuckDBConnection) {}
+
+  /** Runs SQL; `params` fill `?` placeholders through a prepared statement. */
+  async query(sql: string, params: unknown[] = []): Promise<Row[]> {
+    if (!params.length) return rowsOf(await this.connection.query(sql));
+    const statement = await this.connection.prepare(sql);
+    try {
+      return rowsOf(await statement.query(...params));
+    } finally {
+      await statement.close();
+    }
+  }
+
+  /** Tagged template: interpolated values are bound as parameters, never spliced into the SQL text. */
+  sql(strings: TemplateStringsArray, ...values: unknown[]): Promise<Row[]> {
+    return this.query(strings.join("?"), values);
+  }
+
+  /** Registers one more table, from a Parquet or Arrow IPC file at `source`. */
+  async register(name: string, source: Source): Promise<void> {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`table name "${name}" is not a plain SQL identifier`);
+    const url = await urlOf(source);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`could not load ${url} for table ${name}: HTTP ${response.status}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const db = await duckdbInstance();
+    if (/\.arrow(\?|$)/.test(url)) {
+      await this.connection.query(`DROP TABLE IF EXISTS ${name}`);
+      await this.connection.insertArrowFromIPCStream(bytes, {name});
+    } else {
+      const file = `${name}-${Math.random().toString(36).slice(2)}.parquet`;
+      await db.registerFileBuffer(file, bytes);
+      await this.connection.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM read_parquet('${file}')`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}
+
+/** Opens a connection and registers every table of `tables` (view name -> file). */
+export async function openDatabase(tables: Record<string, Source> = {}): Promise<Database> {
+  const db = await duckdbInstance();
+  const database = new Database(await db.connect());
+  await Promise.all(Object.entries(tables).map(([name, source]) => database.register(name, source)));
+  return database;
+}

@@ -1,0 +1,89 @@
+/**
+ * Deal-or-No-Deal metrics (seed 002, §5.3–5.4, Definitions 7, 8 and 11).
+ *
+ * Each dialogue divides three item types (counts c) between Alice (the player
+ * who speaks first) and Bob, who value them with hidden vectors v_A and v_B.
+ * For an agreed allocation L_A (Bob gets L_B = c − L_A):
+ * - score_x = L_x · v_x; total = score_a + score_b (0 each without agreement);
+ * - envy free (Def. 7): U_A(L_A) ≥ U_A(L_B) and U_B(L_B) ≥ U_B(L_A);
+ * - Pareto optimal (Def. 8): no allocation L' of the same items gives both at
+ *   least as much and one strictly more;
+ * - difficulty (Def. 11) = −‖v_A − v_B‖₁.
+ * Convention: a dialogue without agreement (disagreeing selections, "no
+ * agreement", disconnect) scores 0 for both and is neither envy free nor Pareto
+ * optimal, since the seed counts these outcomes as failures (Table 9).
+ *
+ * This file is the one definition: pages run the SQL in DuckDB-WASM, the CLI
+ * and tests run it in native DuckDB. `games` must have the columns of the
+ * ingested games table (counts, values_a, values_b, agreement, alloc_a).
+ */
+
+export interface DondStatsRow {
+  difficulty: number;
+  n: number;
+  agreement: number;
+  envy_free: number;
+  pareto_optimal: number;
+  both: number;
+}
+
+const dot = (a: string, v: string) => `(${a}[1] * ${v}[1] + ${a}[2] * ${v}[2] + ${a}[3] * ${v}[3])`;
+
+/** One row per dialogue: game_id, difficulty, agreement, score_a, score_b, total, envy_free, pareto_optimal. */
+export function dondGameMetricsSQL(games = "games"): string {
+  return `
+WITH g AS (
+  SELECT game_id, counts, values_a AS va, values_b AS vb, agreement,
+         alloc_a AS la, [counts[1] - alloc_a[1], counts[2] - alloc_a[2], counts[3] - alloc_a[3]] AS lb
+  FROM ${games}
+),
+k AS (SELECT range AS x FROM range(0, (SELECT coalesce(max(list_max(counts)), 0) + 1 FROM g))),
+alternatives AS (
+  SELECT g.game_id,
+         ${dot("[x0.x, x1.x, x2.x]", "g.va")} AS ua,
+         ${dot("[g.counts[1] - x0.x, g.counts[2] - x1.x, g.counts[3] - x2.x]", "g.vb")} AS ub
+  FROM g
+  JOIN k AS x0 ON x0.x <= g.counts[1]
+  JOIN k AS x1 ON x1.x <= g.counts[2]
+  JOIN k AS x2 ON x2.x <= g.counts[3]
+  WHERE g.agreement
+),
+scored AS (
+  SELECT game_id, counts, va, vb, agreement,
+         -(abs(va[1] - vb[1]) + abs(va[2] - vb[2]) + abs(va[3] - vb[3]))::INTEGER AS difficulty,
+         CASE WHEN agreement THEN ${dot("la", "va")} ELSE 0 END::INTEGER AS score_a,
+         CASE WHEN agreement THEN ${dot("lb", "vb")} ELSE 0 END::INTEGER AS score_b,
+         coalesce(agreement AND ${dot("la", "va")} >= ${dot("lb", "va")} AND ${dot("lb", "vb")} >= ${dot("la", "vb")}, false) AS envy_free
+  FROM g
+),
+dominated AS (
+  SELECT s.game_id, bool_or(a.ua >= s.score_a AND a.ub >= s.score_b AND (a.ua > s.score_a OR a.ub > s.score_b)) AS dominated
+  FROM scored s JOIN alternatives a USING (game_id)
+  GROUP BY s.game_id
+)
+SELECT s.game_id, s.difficulty, s.agreement, s.score_a, s.score_b, (s.score_a + s.score_b)::INTEGER AS total,
+       s.envy_free, coalesce(s.agreement AND NOT d.dominated, false) AS pareto_optimal
+FROM scored s LEFT JOIN dominated d USING (game_id)
+ORDER BY s.game_id`;
+}
+
+/**
+ * Rates by difficulty, most difficult (closest valuations) first. With
+ * `cumulative`, each row pools every dialogue at least that difficult, which is
+ * how seed 002 Table 9 grows its datapoint counts.
+ */
+export function dondStatsSQL(games = "games", {cumulative = false} = {}): string {
+  const pool = cumulative ? "m.difficulty >= d.difficulty" : "m.difficulty = d.difficulty";
+  return `
+WITH m AS (${dondGameMetricsSQL(games)}),
+d AS (SELECT DISTINCT difficulty FROM m)
+SELECT d.difficulty::INTEGER AS difficulty,
+       count(*)::INTEGER AS n,
+       avg(m.agreement::INTEGER)::DOUBLE AS agreement,
+       avg(m.envy_free::INTEGER)::DOUBLE AS envy_free,
+       avg(m.pareto_optimal::INTEGER)::DOUBLE AS pareto_optimal,
+       avg((m.envy_free AND m.pareto_optimal)::INTEGER)::DOUBLE AS "both"
+FROM d JOIN m ON ${pool}
+GROUP BY d.difficulty
+ORDER BY d.difficulty DESC`;
+}
