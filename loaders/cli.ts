@@ -6,6 +6,7 @@ import * as ingest from "./commands/ingest.js";
 import * as dondStats from "./commands/dondStats.js";
 import * as datasets from "./commands/datasets.js";
 import * as site from "./commands/site.js";
+import * as equilibria from "./commands/equilibria.js";
 import {UsageError} from "./commands/args.js";
 
 interface Command {
@@ -17,6 +18,7 @@ export const commands: Record<string, Command> = {
   ingest,
   "dond-stats": dondStats,
   datasets,
+  equilibria,
   build: {usage: site.buildUsage, run: site.build},
   serve: {usage: site.serveUsage, run: site.serve},
 };

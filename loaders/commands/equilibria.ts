@@ -1,0 +1,43 @@
+/**
+ * `parley equilibria <file.json>`: Nash equilibria of a two-player payoff
+ * table {"rows": [...], "cols": [...], "a": [[...]], "b": [[...]]} (a: row
+ * player's payoffs, b: column player's). Prints {pure, mixed, method,
+ * complete, eliminated, support_pairs}; see src/lib/equilibria.ts.
+ */
+import {readFileSync} from "node:fs";
+import {findEquilibria} from "../../src/lib/equilibria.js";
+import {checkBimatrix} from "../../src/lib/bimatrix.js";
+import {parse, printJson, UsageError} from "./args.js";
+
+export const usage = "equilibria <file.json> [--max-support-pairs N]    pure and mixed Nash equilibria of {rows, cols, a, b} (JSON)";
+
+export async function run(argv: string[]): Promise<number> {
+  const {values, positionals} = parse("equilibria", argv, {"max-support-pairs": {type: "string"}});
+  if (positionals.length !== 1) throw new UsageError(`parley ${usage}`);
+  const file = positionals[0];
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`parley equilibria: cannot read ${file}: ${(error as Error).message}`);
+  }
+  let game;
+  try {
+    game = checkBimatrix(json, file);
+  } catch (error) {
+    throw new UsageError(`parley equilibria: ${(error as Error).message}`);
+  }
+  const max = values["max-support-pairs"];
+  const maxSupportPairs = max === undefined ? undefined : Number(max);
+  if (maxSupportPairs !== undefined && !(maxSupportPairs >= 0)) throw new UsageError(`parley equilibria: --max-support-pairs must be a number ≥ 0, got ${max}`);
+  const result = findEquilibria(game, {maxSupportPairs});
+  printJson({
+    pure: result.pure.map(({row, col, a, b}) => ({row, col, a, b})),
+    mixed: result.mixed.map(({row, col, a, b}) => ({row, col, a, b})),
+    method: result.method,
+    complete: result.complete,
+    eliminated: result.eliminated,
+    support_pairs: result.support_pairs,
+  });
+  return 0;
+}
