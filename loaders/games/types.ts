@@ -136,7 +136,7 @@ export interface NumberSpec {
 /**
  * One kind of legal action, described as data. An action is legal when it has
  * this `type`, every `numbers` field is a finite number in range, every
- * `choices` field is one of its values, `sum` holds (within 1e-6 of `equals`),
+ * `choices` field is one of its values (fields in `optional` may be absent), `sum` holds (within 1e-6 of `equals`),
  * and the `text` field is present when required (and absent when not allowed).
  */
 export interface ActionSpec {
@@ -144,6 +144,8 @@ export interface ActionSpec {
   numbers?: Record<string, NumberSpec>;
   sum?: {fields: string[]; equals: number};
   choices?: Record<string, readonly string[]>;
+  /** Fields of `numbers` or `choices` that may be left out. */
+  optional?: readonly string[];
   text?: {field: "message" | "text"; required: boolean} | null;
   /** The answer format told to a language agent, e.g. `{"decision": "accept"} or {"decision": "reject"}` (seed 000 D.2). */
   format: string;
@@ -259,7 +261,7 @@ export interface Outcome {
   agreement: boolean | null;
   /** Bargaining: p_ev, Alice's undiscounted share of M. */
   alice_share: number | null;
-  /** Bargaining: amounts agreed; negotiation: utilities; persuasion: null. */
+  /** Bargaining: amounts agreed (undiscounted); null in the other families. */
   alice_gain: number | null;
   bob_gain: number | null;
   /** Negotiation: agreed price. */
@@ -353,8 +355,8 @@ export interface AgentContext {
 export interface AgentSpec {
   id: string;
   families: readonly Family[];
-  /** Which seats it can take; default both. */
-  players?: readonly Player[];
+  /** Seats it can take, per family; a family not listed allows both. */
+  seats?: Partial<Record<Family, readonly Player[]>>;
   description: string;
   /** Where the strategy comes from (seed and section, or textbook). */
   source: string;

@@ -1,0 +1,182 @@
+/**
+ * Behavioural strategies for the alternating-offers families (bargaining and
+ * negotiation), written once over "my gain": in bargaining my part of M, in
+ * negotiation my surplus (price − V_A for the seller, V_B − price for the
+ * buyer). The pie is M in bargaining and V_B − V_A in negotiation when the
+ * other's value is known; under incomplete information the agent guesses a
+ * pie of GUESSED_PIE·M. Except `random`, no agent accepts a loss.
+ *
+ * The behaviours are those the seeds report of people and LLMs: the fair
+ * 50/50 split, tough/greedy demands, splitting the difference, anchoring on
+ * the first offer, reciprocal (tit-for-tat) concessions, and random play
+ * (seed 000 §4; seed 001 §5 on anchoring; seed 002 §5).
+ */
+import type {Rng} from "../../src/lib/rng.js";
+import type {Action, Agent, AgentSpec, BargainingView, NegotiationView, Observation, Player, SplitOffer} from "../games/types.js";
+
+/** Pie assumed in negotiation when the other's valuation is hidden (a quarter of M, about Table 1's mean gap). */
+export const GUESSED_PIE = 0.25;
+
+export interface BehaviourContext {
+  pie: number;
+  scale: number;
+  round: number;
+  /** Gains I asked for in my earlier proposals, oldest first. */
+  mine: number[];
+  /** Gains the other offered me in its proposals, oldest first. */
+  theirs: number[];
+  /** Who made the first proposal of the game. */
+  openedByMe: boolean | null;
+  rng: Rng;
+}
+
+export interface Behaviour {
+  /** My gain in the proposal I make now. */
+  propose(c: BehaviourContext): number;
+  /** Whether to accept an offer giving me `offered`. */
+  accept(c: BehaviourContext, offered: number): boolean;
+  message: string;
+  /** Accepts losses and unreasonable offers (random play). */
+  unconstrained?: boolean;
+}
+
+interface Frame {
+  pie: number;
+  scale: number;
+  gainOf(action: Action): number;
+  offer(gain: number): Action;
+}
+
+function frameOf(obs: Observation, player: Player): Frame {
+  if (obs.family === "bargaining") {
+    const v = obs.view as BargainingView;
+    const key = player === "alice" ? ("alice_gain" as const) : ("bob_gain" as const);
+    return {
+      pie: v.money,
+      scale: v.money,
+      gainOf: (a) => (a as SplitOffer)[key],
+      offer: (g) => {
+        const mine = Math.min(Math.max(g, 0), v.money);
+        return player === "alice" ? {type: "offer", alice_gain: mine, bob_gain: v.money - mine} : {type: "offer", alice_gain: v.money - mine, bob_gain: mine};
+      },
+    };
+  }
+  const v = obs.view as NegotiationView;
+  const sign = player === "alice" ? 1 : -1;
+  const pie = v.value_other === null ? GUESSED_PIE * v.money : Math.max(0, sign * (v.value_other - v.value_self));
+  return {
+    pie,
+    scale: v.money,
+    gainOf: (a) => sign * ((a as {price: number}).price - v.value_self),
+    offer: (g) => ({type: "offer", price: Math.max(0, v.value_self + sign * g)}),
+  };
+}
+
+/** Wraps a behaviour as an agent for either alternating-offers family. */
+export function behaviouralAgent(behaviour: Behaviour, player: Player): Agent {
+  return {
+    act(obs: Observation, rng: Rng) {
+      const frame = frameOf(obs, player);
+      const offers = obs.history.filter((e) => e.action.type === "offer");
+      const c: BehaviourContext = {
+        pie: frame.pie,
+        scale: frame.scale,
+        round: obs.round,
+        mine: offers.filter((e) => e.player === player).map((e) => frame.gainOf(e.action)),
+        theirs: offers.filter((e) => e.player !== player).map((e) => frame.gainOf(e.action)),
+        openedByMe: offers.length ? offers[0].player === player : null,
+        rng,
+      };
+      const messages = (obs.view as BargainingView | NegotiationView).messages;
+      if (obs.legal[0]?.type === "decision") {
+        const offered = frame.gainOf((obs.view as BargainingView | NegotiationView).offer!);
+        const ok = behaviour.accept(c, offered) && (behaviour.unconstrained || offered >= -1e-9 * frame.scale);
+        return {action: {type: "decision", decision: ok ? "accept" : "reject"}};
+      }
+      const action = frame.offer(behaviour.propose(c)) as Action & {message?: string};
+      if (messages) action.message = behaviour.message;
+      return {action};
+    },
+  };
+}
+
+const tol = (c: BehaviourContext) => 1e-9 * c.scale;
+
+export const fair: Behaviour = {
+  propose: (c) => c.pie / 2,
+  accept: (c, x) => x >= c.pie / 2 - tol(c),
+  message: "An even split is fair to both of us.",
+};
+
+/** Tough: asks 90% of the pie, concedes 5 points per proposal down to 60%, accepts only its current demand. */
+export const greedy: Behaviour = {
+  propose: (c) => Math.max(0.6, 0.9 - 0.05 * c.mine.length) * c.pie,
+  accept: (c, x) => x >= Math.max(0.6, 0.9 - 0.05 * c.mine.length) * c.pie - tol(c),
+  message: "This is my best offer; take it or leave it.",
+};
+
+/** Opens at 75%, then proposes the midpoint of its last demand and the other's last offer; accepts within 2% of that midpoint. */
+export const splitDifference: Behaviour = {
+  propose: (c) => (c.mine.length && c.theirs.length ? (c.mine.at(-1)! + c.theirs.at(-1)!) / 2 : c.mine.at(-1) ?? 0.75 * c.pie),
+  accept: (c, x) => (c.mine.length ? x >= 0.98 * ((c.mine.at(-1)! + x) / 2) - tol(c) && x >= 0.5 * c.mine.at(-1)! : x >= c.pie / 2 - tol(c)),
+  message: "Let's meet halfway.",
+};
+
+/**
+ * Anchoring: the first number on the table is its reference. If the other
+ * opened, it accepts anything at least as good as that opening and asks for
+ * 10% of the pie more, halving the gap each round. If it opened (at 75%),
+ * it concedes 5 points per round towards 50% and accepts offers above that.
+ */
+export const anchor: Behaviour = {
+  propose: (c) => {
+    if (c.openedByMe === false) return Math.min(c.pie, c.theirs[0] + 0.1 * c.pie * 0.5 ** c.mine.length);
+    return Math.max(0.5, 0.75 - 0.05 * c.mine.length) * c.pie;
+  },
+  accept: (c, x) => (c.openedByMe === false ? x >= c.theirs[0] - tol(c) : x >= Math.max(0.5, 0.75 - 0.05 * c.mine.length) * c.pie - tol(c)),
+  message: "My offer is close to where we started.",
+};
+
+/** Reciprocity: opens at 60% and concedes exactly as much as the other conceded in its last move. */
+export const titForTat: Behaviour = {
+  propose: (c) => {
+    const last = c.mine.at(-1) ?? 0.6 * c.pie;
+    const n = c.theirs.length;
+    const conceded = n >= 2 ? Math.max(0, c.theirs[n - 1] - c.theirs[n - 2]) : 0;
+    return Math.max(0, last - conceded);
+  },
+  accept: (c, x) => {
+    const last = c.mine.at(-1) ?? 0.6 * c.pie;
+    const n = c.theirs.length;
+    const conceded = n >= 1 ? Math.max(0, x - (c.theirs[n - 1] ?? x)) : 0;
+    return x >= Math.max(0, last - conceded) - tol(c);
+  },
+  message: "I will move as far as you move.",
+};
+
+/** Uniform random proposals (bargaining: any split; negotiation: a price within ±M/2 of its own value) and coin-flip acceptance. */
+export const randomPlay: Behaviour = {
+  propose: (c) => (c.pie === c.scale ? c.rng.next() * c.pie : (c.rng.next() - 0.5) * c.scale),
+  accept: (c) => c.rng.bernoulli(0.5),
+  message: "Here is my offer.",
+  unconstrained: true,
+};
+
+const ALT = ["bargaining", "negotiation"] as const;
+const spec = (id: string, behaviour: Behaviour, description: string, source: string): AgentSpec => ({
+  id,
+  families: ALT,
+  description,
+  source,
+  create: ({player}) => behaviouralAgent(behaviour, player),
+});
+
+export const behaviouralAgents: AgentSpec[] = [
+  spec("fair", fair, "Always proposes an even split of the (known or guessed) surplus and accepts at least half.", "seed 000 §4 (LLMs favour fair splits); seed 001 §5"),
+  spec("greedy", greedy, "Tough: demands 90% of the surplus, concedes 5 points per offer to 60%, accepts only its current demand.", "seed 001 §5 (aggressive/greedy personas)"),
+  spec("split-difference", splitDifference, "Opens at 75% then proposes the midpoint of its last demand and the other's last offer.", "seed 002 §5 (negotiation heuristics)"),
+  spec("anchor", anchor, "Anchors on the first offer of the game: accepts anything at least as good as the other's opening, or concedes slowly from its own.", "seed 001 §5.3 (anchoring bias)"),
+  spec("tit-for-tat", titForTat, "Opens at 60% and concedes exactly as much as the other conceded last.", "seed 002 §5 (reciprocity); Axelrod"),
+];
+
+export {randomPlay as randomBehaviour};

@@ -1,0 +1,143 @@
+/**
+ * `complete(messages, sampling)` for any provider: the one place where an
+ * LLM call is cached, rate-limited, timed out, retried and counted.
+ *
+ * Order of events for one call:
+ *   1. cache lookup (a hit returns at once, sends nothing);
+ *   2. an identical call already in flight in this process is shared;
+ *   3. per attempt: wait for the endpoint's limiter (concurrency, rate,
+ *      Retry-After pause), send with a per-attempt timeout, release;
+ *   4. on a retryable failure (429, 408/409, 5xx, timeout, dropped
+ *      connection, unreadable body) back off exponentially with jitter,
+ *      honouring Retry-After, up to `maxRetries` retries;
+ *   5. on success write the cache entry (atomically) and return.
+ * A call that fails for good throws `LlmCallError` (never containing a key).
+ */
+import {performance} from "node:perf_hooks";
+import type {ChatMessage, Completion, Provider, ProviderCall, Sampling} from "./types.js";
+import {LlmCallError} from "./types.js";
+import {ResponseCache, cacheKey} from "./cache.js";
+import {Limiter, limiterFor} from "./limiter.js";
+import {backoffDelay, defaultBackoff, sleep, type BackoffOptions} from "./backoff.js";
+import {classifyFailure, newAttempt, withAttempt, type Failure} from "./transport.js";
+import {llmStats, type LlmStats} from "./stats.js";
+import {redactSecrets, resolveApiKey} from "./secrets.js";
+import {openaiChat, type ClientSettings} from "./openaiChat.js";
+import {anthropicMessages} from "./anthropicMessages.js";
+import {geminiGenerate} from "./geminiGenerate.js";
+import type {LlmPlayerSpec} from "./spec.js";
+
+export interface Endpoint {
+  provider: Provider;
+  model: string;
+  baseURL: string | null;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+export interface CompleterOptions {
+  /** null: no cache (every call goes to the network). */
+  cache: ResponseCache | null;
+  limiter: Limiter;
+  stats?: LlmStats;
+  backoff?: BackoffOptions;
+  /** Told about each failed attempt (already key-free), e.g. for a log line. */
+  onFailure?: (failure: Failure, attempt: number) => void;
+}
+
+export type Complete = (messages: ChatMessage[], sampling: Sampling, sample: string) => Promise<Completion>;
+
+const clients: Record<Provider, (model: string, s: ClientSettings) => ProviderCall> = {
+  openai: openaiChat,
+  anthropic: anthropicMessages,
+  gemini: geminiGenerate,
+};
+
+/** The provider client for `endpoint`, given the key (or null for keyless servers). */
+export function providerCall(endpoint: Endpoint, apiKey: string | null): ProviderCall {
+  return clients[endpoint.provider](endpoint.model, {baseURL: endpoint.baseURL, apiKey, timeoutMs: endpoint.timeoutMs});
+}
+
+/** Builds `complete` over a provider call; `call` is injectable for tests. */
+export function createCompleter(endpoint: Endpoint, call: ProviderCall, options: CompleterOptions): Complete {
+  const stats = options.stats ?? llmStats;
+  const backoff = options.backoff ?? defaultBackoff;
+  const inFlight = new Map<string, Promise<Completion>>();
+
+  async function network(messages: ChatMessage[], sampling: Sampling): Promise<Completion> {
+    for (let attempt = 1; ; attempt++) {
+      const record = newAttempt();
+      const controller = new AbortController();
+      await options.limiter.acquire();
+      const timer = setTimeout(() => {
+        record.timedOut = true;
+        controller.abort();
+      }, endpoint.timeoutMs);
+      const start = performance.now();
+      let failure: Failure;
+      try {
+        stats.requests++;
+        const reply = await withAttempt(record, () => call(messages, sampling, controller.signal));
+        return {...reply, latency_ms: Math.round(performance.now() - start), cached: false, attempts: attempt};
+      } catch (error) {
+        failure = classifyFailure(error, record);
+      } finally {
+        clearTimeout(timer);
+        options.limiter.release();
+      }
+      stats.failedAttempts[failure.kind] = (stats.failedAttempts[failure.kind] ?? 0) + 1;
+      options.onFailure?.(failure, attempt);
+      if (!failure.retryable || attempt > endpoint.maxRetries) {
+        const why = failure.retryable ? `gave up after ${attempt} attempts` : "not retryable";
+        throw new LlmCallError(`${endpoint.provider} ${endpoint.model}: ${failure.message} (${why})`, failure.kind, failure.status, attempt);
+      }
+      if (failure.retryAfterMs !== null) options.limiter.pauseUntil(Date.now() + failure.retryAfterMs);
+      await sleep(backoffDelay(attempt, failure.retryAfterMs, backoff));
+    }
+  }
+
+  return async (messages, sampling, sample) => {
+    const key = cacheKey({provider: endpoint.provider, model: endpoint.model, sampling, messages, sample});
+    const hit = options.cache ? await options.cache.get(key) : null;
+    if (hit) {
+      stats.completions++;
+      stats.cacheHits++;
+      return hit;
+    }
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const promise = (async () => {
+      try {
+        const completion = await network(messages, sampling);
+        stats.inputTokens += completion.usage.input_tokens;
+        stats.outputTokens += completion.usage.output_tokens;
+        stats.completions++;
+        if (options.cache) await options.cache.put(key, {provider: endpoint.provider, model: endpoint.model, sample}, completion);
+        return completion;
+      } catch (error) {
+        stats.failedCalls++;
+        if (error instanceof LlmCallError) throw error;
+        throw new LlmCallError(redactSecrets(String(error)), "client", null, 0);
+      } finally {
+        inFlight.delete(key);
+      }
+    })();
+    inFlight.set(key, promise);
+    return promise;
+  };
+}
+
+/**
+ * `complete` for a player spec: reads the key from the environment variable
+ * the spec names (throwing, by name, if unset), builds the provider client
+ * and shares the endpoint's limiter with every other player on it.
+ */
+export function completerForSpec(spec: LlmPlayerSpec, cache: ResponseCache | null, extra: Partial<CompleterOptions> = {}): Complete {
+  const apiKey = resolveApiKey(spec.api_key_env, `player ${spec.id}`);
+  const endpoint: Endpoint = {provider: spec.provider, model: spec.model, baseURL: spec.base_url, timeoutMs: spec.timeout_ms, maxRetries: spec.max_retries};
+  const limiter = limiterFor(`${spec.provider} ${spec.base_url ?? "default"}`, {
+    ...(spec.max_concurrency !== null && {maxConcurrency: spec.max_concurrency}),
+    ...(spec.requests_per_minute !== null && {requestsPerMinute: spec.requests_per_minute}),
+  });
+  return createCompleter(endpoint, providerCall(endpoint, apiKey), {cache, limiter, ...extra});
+}

@@ -1,0 +1,71 @@
+/**
+ * The data that flows through an LLM call, independent of any provider:
+ * chat messages in, text plus token usage and latency out.
+ *
+ * Every provider client (openaiChat.ts, anthropicMessages.ts,
+ * geminiGenerate.ts) turns `ChatMessage[]` + `Sampling` into its own wire
+ * format and returns a `ProviderReply`; complete.ts adds caching, rate
+ * limits, retries and timing on top and returns a `Completion`.
+ */
+
+export type Provider = "openai" | "anthropic" | "gemini";
+export const providers: readonly Provider[] = ["openai", "anthropic", "gemini"];
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** Sampling parameters sent with a call; part of the cache key. Absent fields are not sent. */
+export interface Sampling {
+  max_tokens: number;
+  temperature?: number;
+  top_p?: number;
+  /** Provider-side sampling seed where supported (OpenAI, Gemini); ignored by Anthropic. */
+  seed?: number;
+}
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** What a provider client returns for one successful HTTP exchange. */
+export interface ProviderReply {
+  text: string;
+  usage: Usage;
+  /** Provider's own stop reason ("stop", "end_turn", "STOP", "length", ...), when given. */
+  finish_reason: string | null;
+}
+
+/** One provider request: messages and sampling in, reply out; `signal` aborts it. */
+export type ProviderCall = (messages: ChatMessage[], sampling: Sampling, signal: AbortSignal) => Promise<ProviderReply>;
+
+/** The uniform result of `complete`. */
+export interface Completion extends ProviderReply {
+  /** Wall time of the successful HTTP attempt in milliseconds (not queueing or backoff); for a cache hit, that of the original call. */
+  latency_ms: number;
+  /** True when the answer came from the response cache and no request was sent. */
+  cached: boolean;
+  /** HTTP attempts made for this completion (1 without retries, 0 for a cache hit). */
+  attempts: number;
+}
+
+/** Why a call failed, in terms the retry policy and the progress line understand. */
+export type FailureKind = "rate_limit" | "server" | "timeout" | "connection" | "bad_response" | "client" | "config";
+
+/**
+ * A call that failed for good: a non-retryable status, or retries exhausted.
+ * Its message never contains an API key (see secrets.ts).
+ */
+export class LlmCallError extends Error {
+  constructor(
+    message: string,
+    readonly kind: FailureKind,
+    readonly status: number | null,
+    readonly attempts: number,
+  ) {
+    super(message);
+    this.name = "LlmCallError";
+  }
+}

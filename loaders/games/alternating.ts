@@ -1,0 +1,161 @@
+/**
+ * The alternating-offers protocol shared by bargaining (§2.1) and
+ * negotiation (§2.2): in odd rounds Alice proposes and Bob decides, in even
+ * rounds Bob proposes and Alice decides; an acceptance ends the game, a
+ * rejection moves to the next round, and the game ends without a deal after
+ * the last round (the horizon, or the cap standing in for "∞").
+ *
+ * Families supply what differs (the offer's fields, the view, the text a
+ * language agent reads, the outcome) as an `OfferRules` object.
+ */
+import {checkAction} from "./legal.js";
+import type {
+  Action, ActionSpec, Decision, EndReason, GameState, Observation, Outcome, ParamsOf, Player, PriceOffer, Role, SeenEvent, SplitOffer, ViewOf,
+} from "./types.js";
+import {other} from "./types.js";
+
+export type OfferFamily = "bargaining" | "negotiation";
+export type OfferOf<F extends OfferFamily> = F extends "bargaining" ? SplitOffer : PriceOffer;
+
+export interface OfferRules<F extends OfferFamily> {
+  family: F;
+  proposerRole: (p: Player) => Role;
+  responderRole: (p: Player) => Role;
+  offerSpec(player: Player): ActionSpec;
+  view(player: Player, offer: OfferOf<F> | null): ViewOf[F];
+  /** System message for `player`. */
+  rules(player: Player): string;
+  /** What the responder is told about an offer. */
+  describeOffer(offer: OfferOf<F>, proposer: Player, round: number): string;
+  /** Extra lines at the start of a round for `player` (e.g. inflation notice). */
+  roundNotice(player: Player, round: number): string;
+  /** Outcome of an accepted offer in `round` (agreement) or of no deal (null). */
+  outcome(accepted: {offer: OfferOf<F>; round: number} | null, rounds: number, endedBy: EndReason): Outcome;
+}
+
+export const DECISION_SPEC: ActionSpec = {
+  type: "decision",
+  choices: {decision: ["accept", "reject"]},
+  text: null,
+  format: `{"decision": "accept"} or {"decision": "reject"}`,
+};
+
+const name = (p: Player) => (p === "alice" ? "Alice" : "Bob");
+
+export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
+  readonly family: F;
+  private round = 1;
+  private phase: "offer" | "decision" = "offer";
+  private offer: OfferOf<F> | null = null;
+  private events: SeenEvent[] = [];
+  /** Text each player has not yet been shown (seed 000 D.2: "all the information accumulated since its previous turn"). */
+  private unseen: Record<Player, string[]> = {alice: [], bob: []};
+  private ended: {by: EndReason; accepted: {offer: OfferOf<F>; round: number} | null} | null = null;
+
+  constructor(
+    readonly params: ParamsOf<F>,
+    readonly gameId: string,
+    readonly horizonCap: number,
+    private readonly r: OfferRules<F>,
+  ) {
+    this.family = r.family;
+    for (const p of ["alice", "bob"] as const) this.unseen[p].push(r.roundNotice(p, 1));
+  }
+
+  private proposer(): Player {
+    return this.round % 2 === 1 ? "alice" : "bob";
+  }
+
+  currentPlayer(): Player | null {
+    if (this.ended) return null;
+    return this.phase === "offer" ? this.proposer() : other(this.proposer());
+  }
+
+  isTerminal(): boolean {
+    return this.ended !== null;
+  }
+
+  legalActions(): ActionSpec[] {
+    const p = this.currentPlayer();
+    if (!p) return [];
+    return this.phase === "offer" ? [this.r.offerSpec(p)] : [DECISION_SPEC];
+  }
+
+  validate(action: unknown): string | null {
+    if (this.ended) return "the game is over";
+    return checkAction(this.legalActions(), action);
+  }
+
+  observe(player: Player | undefined = this.currentPlayer() ?? "alice"): Observation<F> {
+    const toMove = this.currentPlayer() === player;
+    const proposing = toMove && this.phase === "offer";
+    const request = !toMove
+      ? ""
+      : proposing
+        ? `Round ${this.round}\nSend your offer${(this.params as {messages: boolean}).messages ? " and a message" : ""} to ${name(other(player))}.\n` + this.legalActions()[0].format
+        : `Do you accept this offer?\n${DECISION_SPEC.format}`;
+    return {
+      family: this.family,
+      game_id: this.gameId,
+      player,
+      role: this.phase === "offer" && toMove ? this.r.proposerRole(player) : this.r.responderRole(player),
+      round: this.round,
+      view: this.r.view(player, this.phase === "decision" && toMove ? this.offer : null),
+      history: this.events.slice(),
+      legal: toMove ? this.legalActions() : [],
+      rules: this.r.rules(player),
+      update: [...this.unseen[player], request].filter(Boolean).join("\n"),
+    };
+  }
+
+  apply(action: Action): void {
+    const error = this.validate(action);
+    if (error) throw new Error(`${this.gameId} round ${this.round}: illegal action (${error})`);
+    const player = this.currentPlayer()!;
+    const opponent = other(player);
+    this.unseen[player] = [];
+    this.events.push({round: this.round, player, action});
+    if (this.phase === "offer") {
+      this.offer = action as OfferOf<F>;
+      this.phase = "decision";
+      this.unseen[opponent].push(this.r.describeOffer(this.offer, player, this.round));
+      return;
+    }
+    const decision = (action as Decision).decision;
+    if (decision === "accept") {
+      this.unseen[opponent].push(`${name(player)} accepted your offer from round ${this.round}.`);
+      this.ended = {by: "agreement", accepted: {offer: this.offer!, round: this.round}};
+      return;
+    }
+    this.unseen[opponent].push(`${name(player)} rejected your offer from round ${this.round}.`);
+    this.unseen[player].push(`You have chosen to reject ${name(opponent)}'s offer from round ${this.round}.`);
+    if (this.round >= this.horizonCap) {
+      this.ended = {by: "horizon", accepted: null};
+      return;
+    }
+    this.round++;
+    this.phase = "offer";
+    this.offer = null;
+    for (const p of ["alice", "bob"] as const) this.unseen[p].push(this.r.roundNotice(p, this.round));
+  }
+
+  abort(_player: Player, _reason: string): void {
+    if (!this.ended) this.ended = {by: "rule_break", accepted: null};
+  }
+
+  outcome(): Outcome {
+    if (!this.ended) throw new Error(`${this.gameId}: outcome asked before the game ended`);
+    return this.r.outcome(this.ended.accepted, this.round, this.ended.by);
+  }
+}
+
+/** An outcome with every field null, for families to fill. */
+export function emptyOutcome(rounds: number, endedBy: EndReason): Outcome {
+  return {
+    rounds, ended_by: endedBy, agreement: null, alice_share: null, alice_gain: null, bob_gain: null, price: null,
+    alice_utility: null, bob_utility: null, high_quality: null, purchased: null, n_high: null, k_high_bought: null, r_low_rejected: null, sales: null,
+  };
+}
+
+/** Horizon told to the players: the number, or null for "inf". */
+export const toldHorizon = (h: number | "inf"): number | null => (h === "inf" ? null : h);

@@ -1,0 +1,60 @@
+/**
+ * Checking an action against the legal-action specs a game publishes.
+ * Returns null when legal, else a message naming the field and what was
+ * expected (the runner stores it as turns.rule_break_reason and shows it to
+ * a language agent when it asks again).
+ */
+import type {ActionSpec} from "./types.js";
+
+const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toPrecision(6));
+
+/** Why `action` matches none of `specs`, or null when it matches one. */
+export function checkAction(specs: readonly ActionSpec[], action: unknown): string | null {
+  if (action === null || typeof action !== "object" || Array.isArray(action)) return `expected an object, got ${JSON.stringify(action)}`;
+  const a = action as Record<string, unknown>;
+  const spec = specs.find((s) => s.type === a.type);
+  if (!spec) return `action type ${JSON.stringify(a.type)} is not allowed now; expected ${specs.map((s) => JSON.stringify(s.type)).join(" or ")}`;
+  return checkSpec(spec, a);
+}
+
+function checkSpec(spec: ActionSpec, a: Record<string, unknown>): string | null {
+  const optional = new Set(spec.optional ?? []);
+  for (const [field, range] of Object.entries(spec.numbers ?? {})) {
+    const v = a[field];
+    if (v === undefined && optional.has(field)) continue;
+    if (typeof v !== "number" || !Number.isFinite(v)) return `${field}: expected a number, got ${JSON.stringify(v)}`;
+    if (range.min !== undefined && v < range.min) return `${field}: ${fmt(v)} is below the minimum ${fmt(range.min)}`;
+    if (range.max !== undefined && v > range.max) return `${field}: ${fmt(v)} is above the maximum ${fmt(range.max)}`;
+  }
+  for (const [field, values] of Object.entries(spec.choices ?? {})) {
+    const v = a[field];
+    if (v === undefined && optional.has(field)) continue;
+    if (typeof v !== "string" || !values.includes(v)) return `${field}: expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v)}`;
+  }
+  if (spec.sum) {
+    const total = spec.sum.fields.reduce((t, f) => t + (a[f] as number), 0);
+    const tolerance = 1e-6 * Math.max(1, Math.abs(spec.sum.equals));
+    if (Math.abs(total - spec.sum.equals) > tolerance) return `${spec.sum.fields.join(" + ")} must equal ${fmt(spec.sum.equals)}, got ${fmt(total)}`;
+  }
+  for (const field of ["message", "text"] as const) {
+    const v = a[field];
+    const allowed = spec.text?.field === field;
+    if (v === undefined || v === null || v === "") {
+      if (allowed && spec.text!.required) return `${field}: a non-empty text is required`;
+      continue;
+    }
+    if (!allowed) return `${field}: no text may be sent in this game`;
+    if (typeof v !== "string") return `${field}: expected a string, got ${JSON.stringify(v)}`;
+  }
+  return null;
+}
+
+/** Formats a money amount the way the GLEE prompts do ($1,000). */
+export function money(x: number): string {
+  return "$" + x.toLocaleString("en-US", {maximumFractionDigits: 2});
+}
+
+/** "10%" from a discount factor 0.9 (the per-round loss of value). */
+export function lossPercent(delta: number): string {
+  return `${Math.round((1 - delta) * 1000) / 10}%`;
+}
