@@ -4,6 +4,7 @@
  */
 import * as ingest from "./commands/ingest.js";
 import * as dondStats from "./commands/dondStats.js";
+import * as gamabenchScores from "./commands/gamabenchScores.js";
 import * as datasets from "./commands/datasets.js";
 import * as site from "./commands/site.js";
 import * as equilibria from "./commands/equilibria.js";
@@ -17,6 +18,7 @@ interface Command {
 export const commands: Record<string, Command> = {
   ingest,
   "dond-stats": dondStats,
+  "gamabench-scores": gamabenchScores,
   datasets,
   equilibria,
   build: {usage: site.buildUsage, run: site.build},

@@ -1,0 +1,509 @@
+/**
+ * gamma-Bench raw results adapter (seed 003; CUHK-ARISE/GAMABench raw_results).
+ *
+ * Every `<model>_<game>_v1_<run>.json` under the directory (no model prefix
+ * means gpt-3.5-turbo-0125) holds `meta` (the game's parameters),
+ * `round_records` (per-round actions and outcomes) and `player_data` (each
+ * agent's transcript and records; a JSON list, or in some exports a Python
+ * repr string, which is parsed by loaders/ingest/pyrepr.ts or kept as text).
+ * The sealed-bid auction lives in first_price/ and second_price/ folders with
+ * the same file names; `meta.mode` tells them apart.
+ *
+ * Output tables: games (one row per file), rounds (one per round or shot),
+ * players (one per player present in a round: action, payoff) and messages
+ * (the transcripts). A file that cannot be read, names an unknown game, or
+ * lacks a field the scores need is reported (file, field) and skipped.
+ * Payoffs follow the rules in the seed's Appendix C; the values a file itself
+ * records per player are kept apart in `utility_recorded`.
+ */
+import {readdirSync, readFileSync, statSync} from "node:fs";
+import {join, relative, sep} from "node:path";
+import type {Row, TableSchema} from "../io/schema.js";
+import type {IngestResult, Problem} from "./types.js";
+import {parsePythonLiteral} from "./pyrepr.js";
+
+export const GAMABENCH_GAMES_TABLE: TableSchema = {
+  name: "games",
+  columns: [
+    {name: "game_id", type: "VARCHAR", nullable: false},
+    {name: "source", type: "VARCHAR", nullable: false},
+    {name: "family", type: "VARCHAR", nullable: false},
+    {name: "game", type: "VARCHAR", nullable: false, doc: "variant: guessing_game, bar_game_explicit, bar_game_implicit, divide_dollar, public_goods, diner_dilemma, sealed_bid_auction_first_price, sealed_bid_auction_second_price, battle_royale, pirate_game"},
+    {name: "model", type: "VARCHAR", nullable: false, doc: "from the file name; no prefix = gpt-3.5-turbo-0125"},
+    {name: "run", type: "INTEGER", nullable: false},
+    {name: "version", type: "VARCHAR", doc: "prompt version (v1)"},
+    {name: "file", type: "VARCHAR", doc: "path relative to the ingested directory"},
+    {name: "n_players", type: "INTEGER"},
+    {name: "rounds", type: "INTEGER", doc: "round records in the file (shots for battle royale, proposals for the pirate game)"},
+    {name: "param_min", type: "DOUBLE", doc: "MIN (guessing game, El Farol)"},
+    {name: "param_max", type: "DOUBLE", doc: "MAX (guessing game, El Farol)"},
+    {name: "ratio", type: "DOUBLE", doc: "R: target ratio (guessing), capacity share (El Farol), multiplier (public goods)"},
+    {name: "home", type: "DOUBLE", doc: "El Farol utility of staying home"},
+    {name: "mode", type: "VARCHAR", doc: "El Farol explicit/implicit; auction first/second price"},
+    {name: "gold", type: "DOUBLE", doc: "G (divide the dollar, pirate game)"},
+    {name: "tokens", type: "DOUBLE", doc: "T (public goods)"},
+    {name: "cheap_cost", type: "DOUBLE"},
+    {name: "cheap_utility", type: "DOUBLE"},
+    {name: "exp_cost", type: "DOUBLE"},
+    {name: "exp_utility", type: "DOUBLE"},
+    {name: "valuation_min", type: "DOUBLE"},
+    {name: "valuation_max", type: "DOUBLE"},
+    {name: "seed", type: "INTEGER"},
+    {name: "base_hit_rate", type: "DOUBLE"},
+    {name: "hit_interval", type: "DOUBLE"},
+    {name: "winner", type: "INTEGER", doc: "battle royale survivor, or the proposer whose pirate plan passed"},
+    {name: "transcript_format", type: "VARCHAR", doc: "json | python-repr | text (kept unparsed) | missing"},
+  ],
+};
+
+export const GAMABENCH_ROUNDS_TABLE: TableSchema = {
+  name: "rounds",
+  columns: [
+    {name: "game_id", type: "VARCHAR", nullable: false},
+    {name: "round", type: "INTEGER", nullable: false, doc: "1-based"},
+    {name: "n_active", type: "INTEGER", doc: "players acting or voting this round"},
+    {name: "total", type: "DOUBLE", doc: "sum of numeric actions (numbers, bids, contributions)"},
+    {name: "mean", type: "DOUBLE"},
+    {name: "target", type: "DOUBLE", doc: "guessing game: R × mean"},
+    {name: "n_yes", type: "INTEGER", doc: "players who chose go (El Farol), cheap (diner), accept (pirate)"},
+    {name: "price", type: "DOUBLE", doc: "auction: price paid by the winner"},
+    {name: "actor", type: "INTEGER", doc: "battle royale shooter, pirate proposer"},
+    {name: "target_player", type: "INTEGER", doc: "battle royale: player aimed at (null = intentional miss); auction: winner"},
+    {name: "hit", type: "BOOLEAN", doc: "battle royale: the shot hit"},
+    {name: "outcome", type: "VARCHAR", doc: "El Farol: go/stay wins; pirate: accepted/rejected; battle royale: shoot/miss"},
+  ],
+};
+
+export const GAMABENCH_PLAYERS_TABLE: TableSchema = {
+  name: "players",
+  columns: [
+    {name: "game_id", type: "VARCHAR", nullable: false},
+    {name: "round", type: "INTEGER", nullable: false},
+    {name: "player", type: "INTEGER", nullable: false, doc: "0-based index (player_0 …); pirate rank − 1"},
+    {name: "agent", type: "VARCHAR"},
+    {name: "position", type: "INTEGER", doc: "pirate: rank among those left (1 = proposer); battle royale: shooting order among those left"},
+    {name: "action", type: "VARCHAR", doc: "the decision as recorded (number, go/stay, cheap/costly, accept/reject, target)"},
+    {name: "amount", type: "DOUBLE", doc: "numeric decision: chosen number, bid, contribution"},
+    {name: "valuation", type: "DOUBLE", doc: "auction valuation"},
+    {name: "hit_rate", type: "DOUBLE", doc: "battle royale hit rate (%)"},
+    {name: "target", type: "INTEGER", doc: "battle royale: player aimed at, null for a miss"},
+    {name: "allocation", type: "DOUBLE", doc: "pirate: gold this pirate gets in the round's proposal"},
+    {name: "is_actor", type: "BOOLEAN", doc: "the shooter (battle royale) or proposer (pirate)"},
+    {name: "won", type: "BOOLEAN", doc: "guessing game: closest to the target (ties all win); auction: got the item"},
+    {name: "payoff", type: "DOUBLE", doc: "payoff by the rules of Appendix C (pirate: final gold, on the last round)"},
+    {name: "utility_recorded", type: "DOUBLE", doc: "per-round utility as the file records it, if it does"},
+  ],
+};
+
+export const GAMABENCH_MESSAGES_TABLE: TableSchema = {
+  name: "messages",
+  columns: [
+    {name: "game_id", type: "VARCHAR", nullable: false},
+    {name: "player", type: "INTEGER", doc: "null when the transcript could not be split by player"},
+    {name: "seq", type: "INTEGER", nullable: false},
+    {name: "role", type: "VARCHAR", doc: "system | user | assistant | model"},
+    {name: "content", type: "VARCHAR"},
+  ],
+};
+
+export const GAMABENCH_SCHEMAS = [GAMABENCH_GAMES_TABLE, GAMABENCH_ROUNDS_TABLE, GAMABENCH_PLAYERS_TABLE, GAMABENCH_MESSAGES_TABLE];
+
+const BASE_GAMES = ["guessing_game", "bar_game_explicit", "bar_game_implicit", "divide_dollar", "public_goods", "diner_dilemma", "sealed_bid_auction", "battle_royale", "pirate_game"];
+const FILE_NAME = new RegExp(`^(?:(.+)_)?(${BASE_GAMES.join("|")})_(v\\d+)_(\\d+)\\.json$`);
+export const DEFAULT_MODEL = "gpt-3.5-turbo-0125";
+
+/** A missing or mistyped field: the message names the field. */
+class FieldError extends Error {
+  constructor(readonly field: string, message: string) {
+    super(message);
+  }
+}
+
+type Json = Record<string, unknown>;
+
+function num(obj: Json, key: string, where: string): number {
+  const v = obj[key];
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  if (typeof n !== "number" || !Number.isFinite(n)) throw new FieldError(`${where}${key}`, `expected a number, got ${v === undefined ? "nothing" : JSON.stringify(v)}`);
+  return n;
+}
+
+function optNum(obj: Json, key: string): number | null {
+  const v = obj[key];
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  return typeof n === "number" && Number.isFinite(n) ? n : null;
+}
+
+function arr(obj: Json, key: string, where: string): unknown[] {
+  const v = obj[key];
+  if (!Array.isArray(v)) throw new FieldError(`${where}${key}`, `expected a list, got ${v === undefined ? "nothing" : JSON.stringify(v)?.slice(0, 40)}`);
+  return v;
+}
+
+function numbers(obj: Json, key: string, where: string): number[] {
+  return arr(obj, key, where).map((v, i) => {
+    const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+    if (typeof n !== "number" || !Number.isFinite(n)) throw new FieldError(`${where}${key}[${i}]`, `expected a number, got ${JSON.stringify(v)}`);
+    return n;
+  });
+}
+
+/** Unrecognised categorical answers met in one file, by field: kept as recorded, reported once per file. */
+type Oddities = Map<string, Map<string, number>>;
+
+function choices(obj: Json, key: string, where: string, allowed: string[], odd: Oddities): string[] {
+  return arr(obj, key, where).map((v, i) => {
+    if (typeof v !== "string") throw new FieldError(`${where}${key}[${i}]`, `expected one of ${allowed.join("/")}, got ${JSON.stringify(v)}`);
+    const s = v.trim().toLowerCase();
+    if (!allowed.includes(s)) {
+      const counts = odd.get(key) ?? new Map<string, number>();
+      counts.set(s, (counts.get(s) ?? 0) + 1);
+      odd.set(key, counts);
+    }
+    return s;
+  });
+}
+
+/** "player_3", "3", 3 -> 3; "null", null, "" -> null. */
+function playerIndex(v: unknown, field: string): number | null {
+  if (v === null || v === undefined) return null;
+  const s = String(v).trim();
+  if (s === "" || s.toLowerCase() === "null" || s.toLowerCase() === "none") return null;
+  const m = /^(?:player_)?(\d+)$/.exec(s);
+  if (!m) throw new FieldError(field, `expected a player id like "player_3" or "3", got ${JSON.stringify(v)}`);
+  return Number(m[1]);
+}
+
+export interface GamabenchFileName {
+  model: string;
+  base: string;
+  version: string;
+  run: number;
+}
+
+/** Parses `<model>_<game>_v1_<run>.json`; null when the game part is unknown. */
+export function parseGamabenchFileName(name: string): GamabenchFileName | null {
+  const m = FILE_NAME.exec(name);
+  if (!m) return null;
+  return {model: m[1] ?? DEFAULT_MODEL, base: m[2], version: m[3], run: Number(m[4])};
+}
+
+export interface Transcript {
+  format: string;
+  messages: {player: number | null; seq: number; role: string | null; content: string}[];
+  /** Per player: the utility list the file records, if any. */
+  utilities: (number[] | null)[];
+}
+
+function contentOf(m: Json): string {
+  if (typeof m.content === "string") return m.content;
+  if (Array.isArray(m.parts)) return m.parts.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join("\n\n");
+  return m.content === undefined ? JSON.stringify(m) : JSON.stringify(m.content);
+}
+
+/** Reads player_data whatever its form; never throws. A string that is not a Python literal is kept as one text message. */
+function readTranscript(playerData: unknown, problems: Problem[], file: string): Transcript {
+  let format = "json";
+  let data = playerData;
+  if (playerData === undefined || playerData === null) return {format: "missing", messages: [], utilities: []};
+  if (typeof playerData === "string") {
+    try {
+      data = parsePythonLiteral(playerData);
+      format = "python-repr";
+    } catch (error) {
+      problems.push({file, field: "player_data", message: `not a Python literal (${(error as Error).message}); kept as text`});
+      return {format: "text", messages: [{player: null, seq: 0, role: null, content: playerData}], utilities: []};
+    }
+  }
+  if (!Array.isArray(data)) {
+    problems.push({file, field: "player_data", message: "expected a list of players; kept as text"});
+    return {format: "text", messages: [{player: null, seq: 0, role: null, content: JSON.stringify(data)}], utilities: []};
+  }
+  const messages: Transcript["messages"] = [];
+  const utilities: (number[] | null)[] = [];
+  data.forEach((p, k) => {
+    if (!p || typeof p !== "object") return;
+    const player = playerIndex((p as Json).id, "player_data.id") ?? k;
+    const prompt = (p as Json).prompt;
+    if (Array.isArray(prompt)) {
+      prompt.forEach((m, seq) => {
+        if (m && typeof m === "object") messages.push({player, seq, role: typeof (m as Json).role === "string" ? ((m as Json).role as string) : null, content: contentOf(m as Json)});
+        else messages.push({player, seq, role: null, content: String(m)});
+      });
+    } else if (typeof prompt === "string") {
+      messages.push({player, seq: 0, role: null, content: prompt});
+    }
+    const u = (p as Json).utility;
+    utilities[player] = Array.isArray(u) && u.every((x) => typeof x === "number") ? (u as number[]) : null;
+  });
+  return {format, messages, utilities};
+}
+
+interface Parsed {
+  game: Row;
+  rounds: Row[];
+  players: Row[];
+}
+
+const round1 = (x: number) => Math.round(x * 1e9) / 1e9;
+
+/** Builds the rows of one game file; throws FieldError naming the field that is missing or wrong. */
+export function gamabenchRows(data: Json, name: GamabenchFileName, file: string, variantHint: string | null, transcript: Transcript = {format: "json", messages: [], utilities: []}, odd: Oddities = new Map()): Parsed {
+  const meta = data.meta as Json;
+  if (!meta || typeof meta !== "object") throw new FieldError("meta", "expected an object with the game's parameters");
+  const records = arr(data, "round_records", "") as Json[];
+  if (!records.length) throw new FieldError("round_records", "no rounds recorded");
+  const n = num(meta, "player_num", "meta.");
+  let game = name.base;
+  if (game === "sealed_bid_auction") {
+    const mode = typeof meta.mode === "string" ? meta.mode : null;
+    const rule = mode === "highest bid" ? "first_price" : mode === "second highest bid" ? "second_price" : variantHint;
+    if (!rule) throw new FieldError("meta.mode", `expected "highest bid" or "second highest bid" (or a first_price/second_price folder), got ${JSON.stringify(meta.mode)}`);
+    game = `sealed_bid_auction_${rule}`;
+  }
+  const gameId = `gamabench/${game}/${name.model}/${name.version}/${name.run}`;
+  const agent = name.model;
+  const g: Row = {
+    game_id: gameId, source: "gamabench", family: "gamabench", game, model: name.model, run: name.run, version: name.version, file,
+    n_players: n, rounds: records.length, transcript_format: transcript.format,
+  };
+  const rounds: Row[] = [];
+  const players: Row[] = [];
+  const recorded = (player: number, round: number) => transcript.utilities[player]?.[round] ?? null;
+  const at = (j: number) => `round_records[${j}].`;
+
+  records.forEach((r, j) => {
+    if (!r || typeof r !== "object") throw new FieldError(`round_records[${j}]`, "expected an object");
+  });
+
+  switch (game) {
+    case "guessing_game": {
+      Object.assign(g, {param_min: num(meta, "min", "meta."), param_max: num(meta, "max", "meta."), ratio: num(meta, "ratio", "meta.")});
+      records.forEach((r, j) => {
+        const xs = numbers(r, "responses", at(j));
+        const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+        const target = (g.ratio as number) * mean;
+        const best = Math.min(...xs.map((x) => Math.abs(x - target)));
+        rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, total: xs.reduce((a, b) => a + b, 0), mean, target, n_yes: null, outcome: null});
+        xs.forEach((x, i) => {
+          const won = round1(Math.abs(x - target)) === round1(best);
+          players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, won, payoff: won ? 1 : 0, utility_recorded: recorded(i, j)});
+        });
+      });
+      break;
+    }
+    case "bar_game_explicit":
+    case "bar_game_implicit": {
+      Object.assign(g, {param_min: num(meta, "min", "meta."), param_max: num(meta, "max", "meta."), ratio: num(meta, "ratio", "meta."), home: num(meta, "home", "meta."), mode: game.endsWith("explicit") ? "explicit" : "implicit"});
+      records.forEach((r, j) => {
+        const xs = choices(r, "responses", at(j), ["go", "stay"], odd);
+        const go = xs.filter((x) => x === "go").length;
+        // Rule 2: "equal to or less than R of the players" -> going pays MAX.
+        const fun = go <= (g.ratio as number) * xs.length + 1e-9;
+        rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, n_yes: go, mean: go / xs.length, outcome: fun ? "go" : "stay"});
+        xs.forEach((x, i) =>
+          players.push({game_id: gameId, round: j + 1, player: i, agent, action: x, amount: x === "go" ? 1 : 0, payoff: x === "stay" ? g.home : fun ? g.param_max : g.param_min, utility_recorded: recorded(i, j)}),
+        );
+      });
+      break;
+    }
+    case "divide_dollar": {
+      Object.assign(g, {gold: num(meta, "golds", "meta.")});
+      records.forEach((r, j) => {
+        const xs = numbers(r, "responses", at(j));
+        const total = xs.reduce((a, b) => a + b, 0);
+        rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, total, mean: total / xs.length});
+        xs.forEach((x, i) => players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, payoff: total <= (g.gold as number) ? x : 0, utility_recorded: recorded(i, j)}));
+      });
+      break;
+    }
+    case "public_goods": {
+      Object.assign(g, {tokens: num(meta, "tokens", "meta."), ratio: num(meta, "ratio", "meta.")});
+      records.forEach((r, j) => {
+        const xs = numbers(r, "responses", at(j));
+        const total = xs.reduce((a, b) => a + b, 0);
+        const share = ((g.ratio as number) * total) / xs.length;
+        rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, total, mean: total / xs.length});
+        xs.forEach((x, i) => players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, payoff: (g.tokens as number) - x + share, utility_recorded: recorded(i, j)}));
+      });
+      break;
+    }
+    case "diner_dilemma": {
+      Object.assign(g, {cheap_cost: num(meta, "cheap_cost", "meta."), cheap_utility: num(meta, "cheap_utility", "meta."), exp_cost: num(meta, "exp_cost", "meta."), exp_utility: num(meta, "exp_utility", "meta.")});
+      records.forEach((r, j) => {
+        const xs = choices(r, "responses", at(j), ["cheap", "costly"], odd);
+        const cheap = xs.filter((x) => x === "cheap").length;
+        const bill = (cheap * (g.cheap_cost as number) + (xs.length - cheap) * (g.exp_cost as number)) / xs.length;
+        rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, n_yes: cheap, total: bill * xs.length, mean: bill});
+        xs.forEach((x, i) =>
+          players.push({game_id: gameId, round: j + 1, player: i, agent, action: x, amount: x === "cheap" ? 1 : 0, payoff: (x === "cheap" ? (g.cheap_utility as number) : (g.exp_utility as number)) - bill, utility_recorded: recorded(i, j)}),
+        );
+      });
+      break;
+    }
+    case "sealed_bid_auction_first_price":
+    case "sealed_bid_auction_second_price": {
+      const first = game.endsWith("first_price");
+      Object.assign(g, {valuation_min: optNum(meta, "valuation_min"), valuation_max: optNum(meta, "valuation_max"), seed: optNum(meta, "seed"), mode: first ? "first_price" : "second_price"});
+      records.forEach((r, j) => {
+        const bids = numbers(r, "responses", at(j));
+        const values = numbers(r, "valuations", at(j));
+        if (values.length !== bids.length) throw new FieldError(`${at(j)}valuations`, `has ${values.length} entries for ${bids.length} bids`);
+        const top = Math.max(...bids);
+        const winner = playerIndex(r.bid_winner, `${at(j)}bid_winner`) ?? bids.indexOf(top);
+        const sorted = [...bids].sort((a, b) => b - a);
+        const price = optNum(r, "bid_winner_payment") ?? (first ? sorted[0] : sorted[1] ?? sorted[0]);
+        const utility = Array.isArray(r.utility) ? (r.utility as unknown[]) : null;
+        rounds.push({game_id: gameId, round: j + 1, n_active: bids.length, total: bids.reduce((a, b) => a + b, 0), mean: bids.reduce((a, b) => a + b, 0) / bids.length, price, target_player: winner});
+        bids.forEach((b, i) =>
+          players.push({
+            game_id: gameId, round: j + 1, player: i, agent, action: String(b), amount: b, valuation: values[i], won: i === winner,
+            payoff: i === winner ? values[i] - price : 0, utility_recorded: typeof utility?.[i] === "number" ? (utility[i] as number) : null,
+          }),
+        );
+      });
+      break;
+    }
+    case "battle_royale": {
+      Object.assign(g, {base_hit_rate: optNum(meta, "base_hit_rate"), hit_interval: optNum(meta, "interval")});
+      let last: number[] = [];
+      records.forEach((r, j) => {
+        const alive = arr(r, "initial_players", at(j)).map((p, k) => {
+          if (!Array.isArray(p) || p.length < 2) throw new FieldError(`${at(j)}initial_players[${k}]`, `expected [player id, hit rate], got ${JSON.stringify(p)}`);
+          const rate = Number(p[1]);
+          if (!Number.isFinite(rate)) throw new FieldError(`${at(j)}initial_players[${k}]`, `expected a numeric hit rate, got ${JSON.stringify(p[1])}`);
+          return {player: playerIndex(p[0], `${at(j)}initial_players[${k}]`)!, rate};
+        });
+        const shooter = playerIndex(r.player_shooting, `${at(j)}player_shooting`);
+        if (shooter === null) throw new FieldError(`${at(j)}player_shooting`, "missing");
+        const responses = arr(r, "responses", at(j));
+        const target = playerIndex(responses[0] ?? r.shot_player, `${at(j)}responses[0]`);
+        const hit = r.out === true;
+        rounds.push({game_id: gameId, round: j + 1, n_active: alive.length, actor: shooter, target_player: target, hit, outcome: target === null ? "miss" : "shoot"});
+        alive.forEach((a, k) =>
+          players.push({
+            game_id: gameId, round: j + 1, player: a.player, agent, position: k + 1, hit_rate: a.rate, is_actor: a.player === shooter,
+            action: a.player === shooter ? (target === null ? "miss" : `player_${target}`) : null, target: a.player === shooter ? target : null,
+          }),
+        );
+        last = alive.map((a) => a.player).filter((p) => !(hit && p === target));
+      });
+      g.winner = last.length === 1 ? last[0] : null;
+      break;
+    }
+    case "pirate_game": {
+      g.gold = optNum(meta, "gold") ?? goldFromPrompt(transcript) ?? null;
+      if (g.gold === null) throw new FieldError("meta.gold", "missing, and no \"found G gold coins\" in the transcript");
+      records.forEach((r, j) => {
+        const plan = numbers(r, "gold_distribution", at(j));
+        const votes = choices(r, "responses", at(j), ["accept", "reject"], odd);
+        if (votes.length !== plan.length) throw new FieldError(`${at(j)}responses`, `has ${votes.length} votes for a plan over ${plan.length} pirates`);
+        if (plan.length !== n - j) throw new FieldError(`${at(j)}gold_distribution`, `round ${j + 1} should split the gold among ${n - j} pirates, got ${plan.length}`);
+        const yes = votes.filter((v) => v === "accept").length;
+        const accepted = yes >= plan.length / 2;
+        const final = j === records.length - 1;
+        rounds.push({game_id: gameId, round: j + 1, n_active: plan.length, total: plan.reduce((a, b) => a + b, 0), n_yes: yes, actor: j, outcome: accepted ? "accepted" : "rejected"});
+        plan.forEach((gold, p) =>
+          players.push({
+            game_id: gameId, round: j + 1, player: j + p, agent, position: p + 1, allocation: gold, action: votes[p], is_actor: p === 0,
+            payoff: final && accepted ? gold : null,
+          }),
+        );
+        if (final && accepted) g.winner = j;
+      });
+      break;
+    }
+    default:
+      throw new FieldError("game", `unknown game "${game}"`);
+  }
+  return {game: g, rounds, players};
+}
+
+function goldFromPrompt(t: Transcript): number | null {
+  for (const m of t.messages.slice(0, 3)) {
+    const x = /found (\d+) gold coins/.exec(m.content);
+    if (x) return Number(x[1]);
+  }
+  return null;
+}
+
+/** Every *.json under `dir` (or `dir` itself if it is a file), sorted. */
+function jsonFiles(dir: string): string[] {
+  if (statSync(dir).isFile()) return [dir];
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, {withFileTypes: true}).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".json")) out.push(path);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Reads a gamma-Bench raw_results directory. Bad files are reported (file, field) and skipped. */
+export function ingestGamabench(dir: string): IngestResult {
+  const problems: Problem[] = [];
+  const games: Row[] = [];
+  const rounds: Row[] = [];
+  const players: Row[] = [];
+  const messages: Row[] = [];
+  const files = jsonFiles(dir);
+  const seen = new Set<string>();
+  for (const path of files) {
+    const file = relative(dir, path) || path.split(sep).at(-1)!;
+    const baseName = path.split(sep).at(-1)!;
+    const name = parseGamabenchFileName(baseName);
+    if (!name) {
+      problems.push({file: path, field: "file name", message: `expected <model>_<game>_v1_<run>.json with game one of ${BASE_GAMES.join(", ")}`});
+      continue;
+    }
+    let data: Json;
+    try {
+      data = JSON.parse(readFileSync(path, "utf8"));
+      if (!data || typeof data !== "object" || Array.isArray(data)) throw new Error("expected a JSON object with meta, round_records, player_data");
+    } catch (error) {
+      problems.push({file: path, message: `not valid JSON: ${(error as Error).message}`});
+      continue;
+    }
+    const folders = file.split(/[\\/]/);
+    const hint = folders.includes("first_price") ? "first_price" : folders.includes("second_price") ? "second_price" : null;
+    const transcriptProblems: Problem[] = [];
+    const transcript = readTranscript(data.player_data, transcriptProblems, path);
+    let parsed: Parsed;
+    const odd: Oddities = new Map();
+    try {
+      parsed = gamabenchRows(data, name, file, hint, transcript, odd);
+    } catch (error) {
+      if (error instanceof FieldError) problems.push({file: path, field: error.field, message: error.message});
+      else problems.push({file: path, message: (error as Error).message});
+      continue;
+    }
+    const id = parsed.game.game_id as string;
+    if (seen.has(id)) {
+      problems.push({file: path, message: `duplicate of ${id} (same game, model and run); skipped`});
+      continue;
+    }
+    seen.add(id);
+    problems.push(...transcriptProblems);
+    for (const [field, counts] of odd) {
+      const list = [...counts].map(([v, k]) => `${JSON.stringify(v)} ×${k}`).join(", ");
+      problems.push({file: path, field: `round_records[].${field}`, message: `unrecognised answers kept as recorded (${list}); the scores count only the exact expected words`});
+    }
+    games.push(parsed.game);
+    rounds.push(...parsed.rounds);
+    players.push(...parsed.players);
+    for (const m of transcript.messages) messages.push({game_id: id, ...m});
+  }
+  return {
+    tables: [
+      {schema: GAMABENCH_GAMES_TABLE, rows: games},
+      {schema: GAMABENCH_ROUNDS_TABLE, rows: rounds},
+      {schema: GAMABENCH_PLAYERS_TABLE, rows: players},
+      {schema: GAMABENCH_MESSAGES_TABLE, rows: messages},
+    ],
+    summary: {files_read: files.length, games_written: games.length, files_skipped: files.length - games.length},
+    problems,
+  };
+}
