@@ -103,6 +103,8 @@ export interface OlsFit {
   /** Residual degrees of freedom n − p. */
   df: number;
   r2: number;
+  /** Mean outcome over the fitted rows (the average prediction, since the fit has an intercept). */
+  y_mean: number;
   /** Residual standard error √(RSS / (n − p)). */
   sigma: number;
   /** The quantile used for the intervals: t_{prob, df}. */
@@ -445,6 +447,7 @@ export function fitOneHot<R>(data: Iterable<R>, options: OlsOptions<R>): OlsFit 
     p: pKept,
     df,
     r2: tss > 0 ? 1 - rss / tss : NaN,
+    y_mean: n ? yMean : NaN,
     sigma: Math.sqrt(sigma2),
     quantile: {confidence, prob, df, value: q, distribution: "student-t"},
     excluded,

@@ -160,7 +160,7 @@ test("absent and collinear levels are dropped and reported, the rest estimated a
     const a = ["p", "q", "r"][i % 3];
     const b = ["x", "y"][Math.floor(random() * 2)];
     // `twin` repeats `a` under other names; `nested` is "on" exactly when a = r.
-    data.push({a, b, twin: {p: "P", q: "Q", r: "R"}[a], nested: a === "r" ? "on" : "off", y: (a === "q" ? 1 : 0) + (b === "y" ? 2 : 0) + normal()});
+    data.push({a, b, twin: a.toUpperCase(), nested: a === "r" ? "on" : "off", y: (a === "q" ? 1 : 0) + (b === "y" ? 2 : 0) + normal()});
   }
   const base = fitOneHot(data, {features: [feature("a", "p"), feature("b", "x")], y: (r) => r.y as number, holdout: false});
   const fit = fitOneHot(data, {
