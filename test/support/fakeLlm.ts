@@ -1,0 +1,220 @@
+/**
+ * Scripted fake LLM servers for tests and benches: real HTTP on 127.0.0.1,
+ * one wire protocol per server (OpenAI chat completions, Anthropic Messages,
+ * Gemini generateContent).
+ *
+ * A `respond` function sees each request, normalised to system text plus
+ * chat turns, and returns what to do: answer with text (optionally slowly),
+ * answer with an HTTP status (and Retry-After), send a body that is not JSON,
+ * drop the connection, or hold the request open forever. The server counts
+ * every request and keeps the list of those it answered with text, keyed by a
+ * hash of the request body, so tests can assert that no answered call was
+ * ever sent again.
+ */
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
+import {createHash} from "node:crypto";
+import type {AddressInfo} from "node:net";
+
+export type Wire = "openai" | "anthropic" | "gemini";
+
+export type Reply =
+  | {text: string; delayMs?: number; inputTokens?: number; outputTokens?: number}
+  | {status: number; retryAfter?: string; delayMs?: number; message?: string}
+  | {malformedBody: true; delayMs?: number}
+  | {drop: true; delayMs?: number}
+  | {hold: true};
+
+export interface FakeRequest {
+  wire: Wire;
+  /** 0-based arrival index. */
+  index: number;
+  path: string;
+  model: string;
+  system: string;
+  turns: Array<{role: "user" | "assistant"; content: string}>;
+  /** The last user turn (what the player is being asked now). */
+  lastUser: string;
+  body: Record<string, unknown>;
+  /** sha256 of the raw request body: the identity of a call. */
+  bodyHash: string;
+  /** Authorization / x-api-key / x-goog-api-key header value, for key-handling tests. */
+  credential: string | null;
+}
+
+export type Responder = (request: FakeRequest) => Reply | Promise<Reply>;
+
+export interface FakeLlmServer {
+  wire: Wire;
+  /** Base URL to give the SDK (includes /v1 for the OpenAI protocol). */
+  baseURL: string;
+  /** Every request received, in arrival order. */
+  requests: FakeRequest[];
+  /** Requests answered with text (status 200 and a well-formed body). */
+  answered: FakeRequest[];
+  /** Replace the responder (e.g. between phases of a test). */
+  setResponder(respond: Responder): void;
+  close(): Promise<void>;
+}
+
+/** Starts a fake server for `wire` on 127.0.0.1 with an ephemeral port. */
+export async function startFakeLlm(wire: Wire, respond: Responder): Promise<FakeLlmServer> {
+  const requests: FakeRequest[] = [];
+  const answered: FakeRequest[] = [];
+  let responder = respond;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      let request: FakeRequest;
+      try {
+        request = normalise(wire, req, raw, requests.length);
+      } catch (error) {
+        res.writeHead(400, {"content-type": "application/json"});
+        res.end(JSON.stringify({error: {message: (error as Error).message}}));
+        return;
+      }
+      requests.push(request);
+      Promise.resolve(responder(request))
+        .then((reply) => serve(wire, request, reply, req, res, () => answered.push(request)))
+        .catch((error) => {
+          if (!res.headersSent) res.writeHead(500, {"content-type": "application/json"});
+          res.end(JSON.stringify({error: {message: String(error)}}));
+        });
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const {port} = server.address() as AddressInfo;
+  const root = `http://127.0.0.1:${port}`;
+  return {
+    wire,
+    baseURL: wire === "openai" ? `${root}/v1` : root,
+    requests,
+    answered,
+    setResponder(r) {
+      responder = r;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function normalise(wire: Wire, req: IncomingMessage, raw: string, index: number): FakeRequest {
+  const url = req.url ?? "";
+  const body = JSON.parse(raw) as Record<string, any>;
+  let model: string;
+  let system = "";
+  let turns: FakeRequest["turns"] = [];
+  const text = (c: unknown): string =>
+    typeof c === "string" ? c : Array.isArray(c) ? c.map((b: any) => b?.text ?? "").join("") : "";
+  if (wire === "openai") {
+    if (!url.endsWith("/chat/completions")) throw new Error(`unexpected path ${url}`);
+    model = body.model;
+    for (const m of body.messages ?? []) {
+      if (m.role === "system") system += text(m.content);
+      else turns.push({role: m.role, content: text(m.content)});
+    }
+  } else if (wire === "anthropic") {
+    if (!url.endsWith("/v1/messages")) throw new Error(`unexpected path ${url}`);
+    model = body.model;
+    system = text(body.system);
+    turns = (body.messages ?? []).map((m: any) => ({role: m.role, content: text(m.content)}));
+  } else {
+    const match = /\/models\/([^/:]+):generateContent/.exec(url);
+    if (!match) throw new Error(`unexpected path ${url}`);
+    model = decodeURIComponent(match[1]!);
+    const si = body.systemInstruction;
+    system = typeof si === "string" ? si : text(si?.parts);
+    turns = (body.contents ?? []).map((c: any) => ({role: c.role === "model" ? "assistant" : "user", content: text(c.parts)}));
+  }
+  const users = turns.filter((t) => t.role === "user");
+  const h = req.headers;
+  const credential = (h["authorization"] ?? h["x-api-key"] ?? h["x-goog-api-key"] ?? null) as string | null;
+  return {
+    wire,
+    index,
+    path: url,
+    model,
+    system,
+    turns,
+    lastUser: users[users.length - 1]?.content ?? "",
+    body,
+    bodyHash: createHash("sha256").update(raw).digest("hex"),
+    credential,
+  };
+}
+
+async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: IncomingMessage, res: ServerResponse, onAnswered: () => void) {
+  if ("hold" in reply) return; // never answer; the client times out or is killed
+  if (reply.delayMs) {
+    await new Promise((r) => setTimeout(r, reply.delayMs));
+    if (res.destroyed || !res.socket || res.socket.destroyed) return; // client gave up (timeout)
+  }
+  if ("drop" in reply) {
+    req.socket.destroy();
+    return;
+  }
+  if ("malformedBody" in reply) {
+    res.writeHead(200, {"content-type": "application/json"});
+    res.end('{"id": "x", "choices": [ {"message": ');
+    return;
+  }
+  if ("status" in reply) {
+    const headers: Record<string, string> = {"content-type": "application/json"};
+    if (reply.retryAfter !== undefined) headers["retry-after"] = reply.retryAfter;
+    res.writeHead(reply.status, headers);
+    res.end(JSON.stringify(errorBody(wire, reply.status, reply.message ?? `scripted ${reply.status}`)));
+    return;
+  }
+  const input = reply.inputTokens ?? Math.ceil((request.system.length + request.turns.reduce((n, t) => n + t.content.length, 0)) / 4);
+  const output = reply.outputTokens ?? Math.max(1, Math.ceil(reply.text.length / 4));
+  res.writeHead(200, {"content-type": "application/json"});
+  res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output)));
+  onAnswered();
+}
+
+function errorBody(wire: Wire, status: number, message: string) {
+  if (wire === "anthropic") return {type: "error", error: {type: status === 429 ? "rate_limit_error" : "api_error", message}};
+  if (wire === "gemini") return {error: {code: status, message, status: status === 429 ? "RESOURCE_EXHAUSTED" : "INTERNAL"}};
+  return {error: {message, type: status === 429 ? "rate_limit_exceeded" : "server_error", code: null}};
+}
+
+function successBody(wire: Wire, model: string, text: string, input: number, output: number) {
+  if (wire === "anthropic") {
+    return {
+      id: "msg_fake",
+      type: "message",
+      role: "assistant",
+      model,
+      content: [{type: "text", text}],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: {input_tokens: input, output_tokens: output},
+    };
+  }
+  if (wire === "gemini") {
+    return {
+      candidates: [{content: {role: "model", parts: [{text}]}, finishReason: "STOP", index: 0}],
+      usageMetadata: {promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output},
+      modelVersion: model,
+    };
+  }
+  return {
+    id: "chatcmpl-fake",
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{index: 0, message: {role: "assistant", content: text}, finish_reason: "stop"}],
+    usage: {prompt_tokens: input, completion_tokens: output, total_tokens: input + output},
+  };
+}
+
+/** A responder that plays `script` in order, then falls back to `rest`. */
+export function scripted(script: Reply[], rest: Responder): Responder {
+  let i = 0;
+  return (request) => (i < script.length ? script[i++]! : rest(request));
+}

@@ -1,0 +1,130 @@
+/**
+ * The pure parts of LLM players: JSON extraction from replies, mapping onto
+ * legal actions, private reasoning, backoff, Retry-After, cache keys, and
+ * run-config player specs.
+ */
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {extractJson, numberField} from "../../loaders/agents/llm/parseReply.js";
+import {parseReply, systemMessage, toAction} from "../../loaders/agents/llm/llmAgent.js";
+import {backoffDelay} from "../../loaders/agents/llm/backoff.js";
+import {parseRetryAfter} from "../../loaders/agents/llm/transport.js";
+import {cacheKey} from "../../loaders/agents/llm/cache.js";
+import {parseLlmPlayerSpec, samplingOf} from "../../loaders/agents/llm/spec.js";
+import {personaText} from "../../loaders/agents/llm/personas.js";
+import type {ActionSpec, Observation} from "../../loaders/games/types.js";
+
+const split: ActionSpec = {
+  type: "offer",
+  numbers: {alice_gain: {min: 0, max: 1000}, bob_gain: {min: 0, max: 1000}},
+  sum: {fields: ["alice_gain", "bob_gain"], equals: 1000},
+  text: {field: "message", required: false},
+  format: "...",
+};
+const decision: ActionSpec = {type: "decision", choices: {decision: ["accept", "reject"]}, text: null, format: "..."};
+
+test("extractJson reads bare JSON, code fences (as in GLEE's transcripts) and JSON inside prose", () => {
+  assert.deepEqual(extractJson('{"decision": "reject"}'), {ok: true, value: {decision: "reject"}});
+  assert.deepEqual(extractJson('```json\n{"alice_gain": 900, "bob_gain": 100,\n"message": "Let\'s start fair."}\n```'), {
+    ok: true,
+    value: {alice_gain: 900, bob_gain: 100, message: "Let's start fair."},
+  });
+  assert.deepEqual(extractJson('Sure! Here is my answer: {"decision": "accept"} Hope that helps {:'), {ok: true, value: {decision: "accept"}});
+  // A brace inside a string does not end the object.
+  assert.deepEqual(extractJson('ok {"message": "a } b", "price": 3}'), {ok: true, value: {message: "a } b", price: 3}});
+  // The last object wins: reasoning first, answer last.
+  assert.deepEqual(extractJson('If I offered {"price": 10} they would refuse. {"price": 20}'), {ok: true, value: {price: 20}});
+  // Conservative repairs: trailing comma, typographic quotes.
+  assert.deepEqual(extractJson('{"price": 20,}'), {ok: true, value: {price: 20}});
+  assert.deepEqual(extractJson("{\u201Cdecision\u201D: \u201Caccept\u201D}"), {ok: true, value: {decision: "accept"}});
+});
+
+test("extractJson names what is wrong with unreadable replies", () => {
+  assert.deepEqual(extractJson(""), {ok: false, error: "the reply is empty; expected a JSON object"});
+  assert.deepEqual(extractJson("I accept."), {ok: false, error: "the reply contains no JSON object"});
+  assert.deepEqual(extractJson('{"alice_gain": 900, "bob_gain": }'), {ok: false, error: "the reply contains malformed JSON; expected one valid JSON object"});
+  assert.deepEqual(extractJson("[1, 2]"), {ok: false, error: "the reply contains no JSON object"});
+});
+
+test("numberField accepts numbers and plain numeric strings with $ and thousands separators", () => {
+  assert.equal(numberField(5), 5);
+  assert.equal(numberField("$1,000"), 1000);
+  assert.equal(numberField(" 250.5 "), 250.5);
+  assert.equal(numberField("about 300"), null);
+  assert.equal(numberField(Number.NaN), null);
+  assert.equal(numberField(null), null);
+});
+
+test("toAction takes the type from the legal spec and keeps only its fields", () => {
+  assert.deepEqual(toAction({alice_gain: "600", bob_gain: 400, message: "hi", extra: 1}, [split]), {type: "offer", alice_gain: 600, bob_gain: 400, message: "hi"});
+  assert.deepEqual(toAction({decision: " Accept "}, [decision]), {type: "decision", decision: "accept"});
+  // Invalid values are kept as they are, for validate to name.
+  assert.deepEqual(toAction({alice_gain: "lots", bob_gain: -5}, [split]), {type: "offer", alice_gain: "lots", bob_gain: -5});
+  // A message in a game without messages is dropped, never relayed.
+  assert.deepEqual(toAction({decision: "reject", message: "ha"}, [decision]), {type: "decision", decision: "reject"});
+});
+
+test("parseReply keeps reasoning out of the action", () => {
+  const tagged = parseReply('<reasoning>Bob discounts more, so I can ask for more.</reasoning>\n```json\n{"alice_gain": 700, "bob_gain": 300}\n```', [split]);
+  assert.deepEqual(tagged, {action: {type: "offer", alice_gain: 700, bob_gain: 300}, reasoning: "Bob discounts more, so I can ask for more.", error: null});
+  const field = parseReply('{"reasoning": "fair is fine", "decision": "accept"}', [decision]);
+  assert.deepEqual(field, {action: {type: "decision", decision: "accept"}, reasoning: "fair is fine", error: null});
+  const bad = parseReply("<reasoning>hmm</reasoning> I reject.", [decision]);
+  assert.deepEqual(bad, {action: null, reasoning: "hmm", error: "the reply contains no JSON object"});
+});
+
+test("the system message is the engine's rules, the format guideline, the persona and chain of thought", () => {
+  const obs = {rules: "Let's play a game.", role: "proposer"} as Observation;
+  assert.equal(systemMessage(obs, {persona: null, chain_of_thought: false}).split("\n\n").length, 2);
+  const full = systemMessage(obs, {persona: "cunning", chain_of_thought: true});
+  assert.ok(full.startsWith("Let's play a game.\n\n"));
+  assert.ok(full.includes("You are cunning and sly in your plan to get more than your opponent. Humiliate your opponent as much as possible. Insult them."));
+  assert.ok(full.includes("<reasoning>"));
+  // Seed 001 appendix wording.
+  assert.equal(personaText("desperate"), "You must fake being desperate. Supplicate and beg to get more dollars.");
+});
+
+test("backoff doubles with equal jitter, is capped, and honours Retry-After", () => {
+  const opts = {baseMs: 100, maxMs: 1000};
+  assert.equal(backoffDelay(1, null, opts, () => 0), 50);
+  assert.equal(backoffDelay(1, null, opts, () => 1), 100);
+  assert.equal(backoffDelay(3, null, opts, () => 1), 400);
+  assert.equal(backoffDelay(10, null, opts, () => 1), 1000);
+  assert.equal(backoffDelay(10, null, opts, () => 0), 500);
+  assert.equal(backoffDelay(1, 2000, opts, () => 0), 2000);
+  assert.equal(backoffDelay(1, 2000, opts, () => 1), 2200);
+});
+
+test("parseRetryAfter reads seconds, HTTP dates and retry-after-ms", () => {
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "3"})), 3000);
+  assert.equal(parseRetryAfter(new Headers({"retry-after-ms": "250", "retry-after": "3"})), 250);
+  const now = Date.parse("2026-01-01T00:00:00Z");
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "Thu, 01 Jan 2026 00:00:05 GMT"}), now), 5000);
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "soon"})), null);
+  assert.equal(parseRetryAfter(new Headers()), null);
+});
+
+test("cache keys depend on provider, model, sampling, messages and sample, not on key order", () => {
+  const base = {provider: "openai" as const, model: "m", sampling: {max_tokens: 10, temperature: 1}, messages: [{role: "user" as const, content: "hi"}], sample: "g/alice"};
+  const k = cacheKey(base);
+  assert.match(k, /^[0-9a-f]{64}$/);
+  assert.equal(cacheKey({...base, sampling: {temperature: 1, max_tokens: 10}}), k);
+  assert.notEqual(cacheKey({...base, provider: "anthropic"}), k);
+  assert.notEqual(cacheKey({...base, model: "m2"}), k);
+  assert.notEqual(cacheKey({...base, sampling: {max_tokens: 10, temperature: 0.5}}), k);
+  assert.notEqual(cacheKey({...base, messages: [{role: "user", content: "hi!"}]}), k);
+  assert.notEqual(cacheKey({...base, sample: "g/bob"}), k);
+});
+
+test("LLM player specs: defaults, key variables, and errors that name the player and field", () => {
+  const spec = parseLlmPlayerSpec({id: "mini", provider: "openai", model: "gpt-4o-mini", base_url: "http://127.0.0.1:8000/v1", api_key_env: "OPENAI_API_KEY", temperature: 1.0, max_tokens: 400, persona: null}, "run.json players[0]");
+  assert.equal(spec.max_attempts, 3);
+  assert.equal(spec.chain_of_thought, false);
+  assert.deepEqual(samplingOf(spec), {max_tokens: 400, temperature: 1});
+  assert.equal(parseLlmPlayerSpec({id: "c", provider: "anthropic", model: "claude"}, "p").api_key_env, "ANTHROPIC_API_KEY");
+  assert.equal(parseLlmPlayerSpec({id: "l", provider: "openai", model: "llama3", base_url: "http://127.0.0.1:11434/v1"}, "p").api_key_env, null);
+  assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "mistral", model: "m"}, "run.json players[1]"), /run.json players\[1\] \(x\): "provider" must be one of openai, anthropic, gemini/);
+  assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", temprature: 1}, "p"), /unknown field "temprature"/);
+  assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", api_key_env: "sk-abc123-def"}, "p"), /must be an environment variable name/);
+  assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", persona: "angry"}, "p"), /"persona" must be null or one of cunning, desperate/);
+});
