@@ -2,12 +2,13 @@
  * DuckDB-WASM for pages, loaded from node_modules (never from a CDN).
  *
  * `openDatabase({games: FileAttachment("data/x/games.parquet").href, ...})` starts
- * DuckDB in a module worker, fetches each file by URL, registers it as a view
+ * DuckDB in a module worker, fetches each file by URL, loads it as a table
  * named by its key (Parquet, or Arrow IPC for .arrow files), and returns a
  * Database whose `query` and `sql` give plain row objects (BIGINT as number,
  * lists as arrays), which Plot and Inputs take as they are.
  */
 import * as duckdb from "@duckdb/duckdb-wasm";
+import initParquet, {readParquet} from "parquet-wasm/esm";
 
 export type Row = Record<string, any>;
 type Source = string | URL | {href: string} | {url(): Promise<string>};
@@ -16,6 +17,13 @@ const bundle = {
   mainModule: import.meta.resolve("@duckdb/duckdb-wasm/dist/duckdb-eh.wasm"),
   mainWorker: import.meta.resolve("@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js"),
 };
+
+// DuckDB-WASM 1.29+ no longer links the Parquet reader in; it would download the
+// parquet extension from extensions.duckdb.org, which offline builds cannot reach.
+// parquet-wasm (also from node_modules) decodes Parquet into Arrow IPC instead,
+// and DuckDB ingests that with its built-in Arrow reader: same tables, no network.
+const parquetWasm = import.meta.resolve("parquet-wasm/esm/parquet_wasm_bg.wasm");
+let parquetReady: Promise<unknown> | null = null;
 
 let instance: Promise<duckdb.AsyncDuckDB> | null = null;
 
@@ -36,18 +44,18 @@ async function urlOf(source: Source): Promise<string> {
   return source.url();
 }
 
-/** Turns an Arrow value into plain JavaScript: bigint -> number, vectors -> arrays, structs -> objects. */
+/** Turns an Arrow value into plain JavaScript: bigint -> number, list vectors -> arrays, struct rows -> objects. */
 function plain(value: any): any {
   if (typeof value === "bigint") return Number(value);
-  if (value === null || typeof value !== "object") return value;
-  if (value instanceof Date) return value;
-  if (typeof value.toArray === "function") return Array.from(value.toArray(), plain);
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  if (typeof value.toArray === "function" && typeof value.length === "number") return Array.from(value.toArray(), plain);
   if (typeof value.toJSON === "function") value = value.toJSON();
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
 }
 
-function rowsOf(table: {toArray(): any[]}): Row[] {
-  return table.toArray().map((row) => plain(row));
+function rowsOf(table: {schema: {fields: {name: string}[]}; toArray(): any[]}): Row[] {
+  const names = table.schema.fields.map((f) => f.name);
+  return table.toArray().map((row) => Object.fromEntries(names.map((name) => [name, plain(row[name])])));
 }
 
 export class Database {
@@ -75,16 +83,13 @@ export class Database {
     const url = await urlOf(source);
     const response = await fetch(url);
     if (!response.ok) throw new Error(`could not load ${url} for table ${name}: HTTP ${response.status}`);
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const db = await duckdbInstance();
-    if (/\.arrow(\?|$)/.test(url)) {
-      await this.connection.query(`DROP TABLE IF EXISTS ${name}`);
-      await this.connection.insertArrowFromIPCStream(bytes, {name});
-    } else {
-      const file = `${name}-${Math.random().toString(36).slice(2)}.parquet`;
-      await db.registerFileBuffer(file, bytes);
-      await this.connection.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM read_parquet('${file}')`);
+    let bytes: Uint8Array = new Uint8Array(await response.arrayBuffer());
+    if (!/\.arrow(\?|$)/.test(url)) {
+      await (parquetReady ??= initParquet(parquetWasm));
+      bytes = readParquet(bytes).intoIPCStream();
     }
+    await this.connection.query(`DROP TABLE IF EXISTS ${name}`);
+    await this.connection.insertArrowFromIPCStream(bytes, {name});
   }
 
   async close(): Promise<void> {

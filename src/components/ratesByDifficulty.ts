@@ -15,11 +15,10 @@ export function RatesByDifficulty(rows: DondStatsRow[], {width = 640, height = 3
     width,
     height,
     x: {label: "difficulty −‖v_A − v_B‖₁ →", reverse: true, ticks: rows.map((r) => r.difficulty), tickFormat: "d"},
-    y: {label: "rate", domain: [0, 1], grid: true, percent: true},
+    y: {label: "rate (%)", domain: [0, 100], grid: true, percent: true},
     color: {legend: true, domain: series.map(([, label]) => label)},
     marks: [
-      Plot.ruleY([0]),
-      Plot.line(long, {x: "difficulty", y: "rate", stroke: "metric", marker: "circle"}),
+            Plot.line(long, {x: "difficulty", y: "rate", stroke: "metric", marker: "circle", sort: "difficulty"}),
       Plot.tip(long, Plot.pointer({x: "difficulty", y: "rate", stroke: "metric", title: (d) => `${d.metric}: ${(100 * d.rate).toFixed(1)}%\ndifficulty ${d.difficulty}, n = ${d.n}`})),
     ],
   });

@@ -27,7 +27,11 @@ export interface DondStatsRow {
   both: number;
 }
 
-const dot = (a: string, v: string) => `(${a}[1] * ${v}[1] + ${a}[2] * ${v}[2] + ${a}[3] * ${v}[3])`;
+/** SQL for the value of a bundle: `a` is a list column or three item expressions, `v` a list column. */
+const dot = (a: string | string[], v: string) => {
+  const item = (k: number) => (Array.isArray(a) ? a[k - 1] : `${a}[${k}]`);
+  return `(${item(1)} * ${v}[1] + ${item(2)} * ${v}[2] + ${item(3)} * ${v}[3])`;
+};
 
 /** One row per dialogue: game_id, difficulty, agreement, score_a, score_b, total, envy_free, pareto_optimal. */
 export function dondGameMetricsSQL(games = "games"): string {
@@ -40,8 +44,8 @@ WITH g AS (
 k AS (SELECT range AS x FROM range(0, (SELECT coalesce(max(list_max(counts)), 0) + 1 FROM g))),
 alternatives AS (
   SELECT g.game_id,
-         ${dot("[x0.x, x1.x, x2.x]", "g.va")} AS ua,
-         ${dot("[g.counts[1] - x0.x, g.counts[2] - x1.x, g.counts[3] - x2.x]", "g.vb")} AS ub
+         ${dot(["x0.x", "x1.x", "x2.x"], "g.va")} AS ua,
+         ${dot(["(g.counts[1] - x0.x)", "(g.counts[2] - x1.x)", "(g.counts[3] - x2.x)"], "g.vb")} AS ub
   FROM g
   JOIN k AS x0 ON x0.x <= g.counts[1]
   JOIN k AS x1 ON x1.x <= g.counts[2]

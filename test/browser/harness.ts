@@ -1,0 +1,121 @@
+/**
+ * Browser-test harness: build the site into a scratch directory, serve it on
+ * 127.0.0.1, and open pages in Debian's headless Chromium (playwright-core),
+ * recording every console error, uncaught exception, failed request, request
+ * to a host other than loopback (which is also blocked), and JavaScript dialog.
+ */
+import {mkdirSync, mkdtempSync, readdirSync, symlinkSync, existsSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {chromium, type Browser, type Page} from "playwright-core";
+import type {StaticServer} from "../../loaders/serve.js";
+import {buildSite} from "../../loaders/commands/site.js";
+import {datasetsConfig, projectRoot} from "../../loaders/config.js";
+import config from "../../observablehq.config.js";
+
+export const artifacts = join(projectRoot, "test-artifacts");
+
+/** Every page path the site lists, plus the home page. */
+export function sitePages(): string[] {
+  type Entry = {path?: string; pages?: Entry[]};
+  const walk = (entries: Entry[]): string[] => entries.flatMap((e) => (e.pages ? walk(e.pages) : e.path ? [e.path] : []));
+  return ["/", ...walk(config.pages as Entry[])];
+}
+
+/**
+ * A datasets directory for a test build: links to every dataset of the
+ * configured directory, with some files replaced (e.g. a dialogue file with
+ * hostile text appended). The originals are never modified.
+ */
+export function scratchDatasets(replace: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), "parley-datasets-"));
+  const source = datasetsConfig().dir;
+  const top = new Set(Object.keys(replace).map((p) => p.split("/")[0]));
+  if (source && existsSync(source)) {
+    for (const name of readdirSync(source)) if (!top.has(name)) symlinkSync(join(source, name), join(dir, name));
+  }
+  return dir;
+}
+
+export async function buildInto(datasets: string): Promise<string> {
+  const dist = mkdtempSync(join(tmpdir(), "parley-dist-"));
+  const code = await buildSite({...process.env, PARLEY_DATASETS: datasets, PARLEY_DIST: dist});
+  if (code !== 0) throw new Error(`site build failed with exit code ${code}`);
+  return dist;
+}
+
+export interface Visit {
+  page: Page;
+  problems: string[];
+  dialogs: string[];
+}
+
+const chromiumFlags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export async function launch(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH`);
+  return chromium.launch({executablePath, args: chromiumFlags});
+}
+
+const loopback = (url: string) => {
+  const {protocol, hostname} = new URL(url);
+  if (protocol === "data:" || protocol === "blob:") return true;
+  return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]";
+};
+
+/** Opens `path`, waits until the network and the DOM have been quiet, and returns what went wrong. */
+export async function visit(browser: Browser, server: StaticServer, path: string): Promise<Visit> {
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (loopback(url)) return route.continue();
+    problems.push(`request to a non-loopback host: ${url}`);
+    return route.abort();
+  });
+  page.on("console", (m) => m.type() === "error" && problems.push(`console error: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`uncaught exception: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`failed request: ${r.url()} (${r.failure()?.errorText})`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  page.on("dialog", (d) => {
+    dialogs.push(`${d.type()}: ${d.message()}`);
+    void d.dismiss();
+  });
+  await page.goto(server.url + path, {waitUntil: "load"});
+  await page.waitForLoadState("networkidle");
+  await settle(page);
+  return {page, problems, dialogs};
+}
+
+/** Waits until no DOM mutation has happened for `quietMs` (pages keep querying DuckDB after the network is idle). */
+export async function settle(page: Page, quietMs = 1000, timeoutMs = 30_000): Promise<void> {
+  // A string, not a function: tsx's transform would add helpers that do not exist in the page.
+  await page.evaluate(`new Promise((resolve) => {
+    let timer;
+    const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(finish, ${quietMs}); });
+    const deadline = setTimeout(finish, ${timeoutMs});
+    timer = setTimeout(finish, ${quietMs});
+    observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+    function finish() { observer.disconnect(); clearTimeout(deadline); resolve(); }
+  })`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = join(artifacts, "screenshots");
+  mkdirSync(dir, {recursive: true});
+  const path = join(dir, `${name.replace(/[^a-z0-9-]+/gi, "_") || "index"}.png`);
+  await page.screenshot({path, fullPage: true});
+  return path;
+}

@@ -1,0 +1,59 @@
+// Builds the site, serves it on loopback and opens every page in headless Chromium.
+import {after, before, test} from "node:test";
+import assert from "node:assert/strict";
+import {mkdirSync, readFileSync, writeFileSync, existsSync} from "node:fs";
+import {join} from "node:path";
+import type {Browser} from "playwright-core";
+import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import {datasetsConfig} from "../../loaders/config.js";
+import {buildInto, launch, scratchDatasets, screenshot, sitePages, visit} from "./harness.js";
+
+const hostile = "<img src=x onerror=alert(1)> can i have the hats ?";
+let browser: Browser;
+let server: StaticServer;
+let hostileGame = "";
+
+before(async () => {
+  // The real validation split (when configured) plus one dialogue whose text is HTML.
+  const datasets = scratchDatasets({"dealornodeal/val.txt": ""});
+  const real = datasetsConfig().dir && join(datasetsConfig().dir!, "dealornodeal/val.txt");
+  const realText = real && existsSync(real) ? readFileSync(real, "utf8") : "";
+  const fixture = readFileSync(new URL("../fixtures/dond/hand.txt", import.meta.url), "utf8").split("\n").slice(2, 4).join("\n");
+  mkdirSync(join(datasets, "dealornodeal"));
+  writeFileSync(join(datasets, "dealornodeal/val.txt"), realText + fixture + "\n");
+  hostileGame = `dond-${realText.split("\n").filter(Boolean).length + 1}`;
+  const dist = await buildInto(datasets);
+  server = await serveStatic(dist);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+for (const path of sitePages()) {
+  test(`page ${path} renders with no error and no request beyond loopback`, async () => {
+    const {page, problems} = await visit(browser, server, path);
+    await screenshot(page, path.slice(1) || "index");
+    const errors = await page.locator(".observablehq--error").allTextContents();
+    await page.context().close();
+    assert.deepEqual(problems, []);
+    assert.deepEqual(errors, []);
+  });
+}
+
+test("the Deal-or-No-Deal page shows rates and a dialogue's HTML as literal text", async () => {
+  const {page, problems, dialogs} = await visit(browser, server, `/dond?game=${hostileGame}`);
+  await screenshot(page, "dond-hostile-transcript");
+  const transcript = page.locator(".parley-transcript");
+  assert.equal(await transcript.locator("img").count(), 0, "no element was created from the utterance");
+  assert.ok((await transcript.textContent())!.includes(hostile), "the utterance shows as text");
+  const lines = await page.locator("svg [aria-label=line] path").count();
+  assert.equal(lines, 4, "the chart draws one line per rate");
+  const cells = await page.locator("table").first().locator("tbody tr").count();
+  assert.ok(cells > 0, "the rate table has rows");
+  await page.context().close();
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(problems, []);
+});
