@@ -1,0 +1,46 @@
+/**
+ * DuckDB-WASM in Node, loading Parquet exactly as pages do (parquet-wasm ->
+ * Arrow IPC -> DuckDB's Arrow reader). Tests use it to check that the shared
+ * SQL of src/lib gives the same answer in the browser's engine as in native
+ * DuckDB.
+ */
+import {createRequire} from "node:module";
+import {readFileSync} from "node:fs";
+import {dirname, join} from "node:path";
+
+const require = createRequire(import.meta.url);
+const duckdb = require("@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs");
+const parquet = require("parquet-wasm/node");
+
+const dist = dirname(require.resolve("@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs"));
+
+function plain(value: any): any {
+  if (typeof value === "bigint") return Number(value);
+  if (value === null || typeof value !== "object") return value;
+  if (typeof value.toArray === "function" && typeof value.length === "number") return Array.from(value.toArray(), plain);
+  if (typeof value.toJSON === "function") value = value.toJSON();
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+}
+
+/** Runs `sql` in DuckDB-WASM after loading each Parquet file of `tables` (name -> path) as a table. */
+export async function queryWasm(tables: Record<string, string>, sql: string): Promise<Record<string, unknown>[]> {
+  const db = await duckdb.createDuckDB(
+    {mvp: {mainModule: join(dist, "duckdb-mvp.wasm"), mainWorker: ""}, eh: {mainModule: join(dist, "duckdb-eh.wasm"), mainWorker: ""}},
+    new duckdb.VoidLogger(),
+    duckdb.NODE_RUNTIME,
+  );
+  await db.instantiate();
+  const conn = db.connect();
+  try {
+    for (const [name, path] of Object.entries(tables)) {
+      const ipc = parquet.readParquet(new Uint8Array(readFileSync(path))).intoIPCStream();
+      conn.insertArrowFromIPCStream(ipc, {name});
+    }
+    const table = conn.query(sql);
+    const names: string[] = table.schema.fields.map((f: {name: string}) => f.name);
+    return table.toArray().map((row: any) => Object.fromEntries(names.map((n) => [n, plain(row[n])])));
+  } finally {
+    conn.close();
+    db.reset?.();
+  }
+}
