@@ -8,6 +8,9 @@ import * as gamabenchScores from "./commands/gamabenchScores.js";
 import * as datasets from "./commands/datasets.js";
 import * as site from "./commands/site.js";
 import * as equilibria from "./commands/equilibria.js";
+import * as runGames from "./commands/run.js";
+import * as agents from "./commands/agents.js";
+import * as gleeMetrics from "./commands/gleeMetrics.js";
 import {UsageError} from "./commands/args.js";
 
 interface Command {
@@ -21,6 +24,9 @@ export const commands: Record<string, Command> = {
   "gamabench-scores": gamabenchScores,
   datasets,
   equilibria,
+  run: runGames,
+  agents,
+  metrics: gleeMetrics,
   build: {usage: site.buildUsage, run: site.build},
   serve: {usage: site.serveUsage, run: site.serve},
 };

@@ -49,7 +49,10 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
   private offer: OfferOf<F> | null = null;
   private events: SeenEvent[] = [];
   /** Text each player has not yet been shown (seed 000 D.2: "all the information accumulated since its previous turn"). */
-  private unseen: Record<Player, string[]> = {alice: [], bob: []};
+  /** Text is built lazily (thunks): scripted agents never read it, and formatting dominated full-grid runs. */
+  private unseen: Record<Player, (() => string)[]> = {alice: [], bob: []};
+  private specs: Partial<Record<Player, ActionSpec>> = {};
+  private rulesText: Partial<Record<Player, string>> = {};
   private ended: {by: EndReason; accepted: {offer: OfferOf<F>; round: number} | null} | null = null;
 
   constructor(
@@ -59,7 +62,7 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
     private readonly r: OfferRules<F>,
   ) {
     this.family = r.family;
-    for (const p of ["alice", "bob"] as const) this.unseen[p].push(r.roundNotice(p, 1));
+    for (const p of ["alice", "bob"] as const) this.unseen[p].push(() => r.roundNotice(p, 1));
   }
 
   private proposer(): Player {
@@ -78,7 +81,7 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
   legalActions(): ActionSpec[] {
     const p = this.currentPlayer();
     if (!p) return [];
-    return this.phase === "offer" ? [this.r.offerSpec(p)] : [DECISION_SPEC];
+    return this.phase === "offer" ? [(this.specs[p] ??= this.r.offerSpec(p))] : [DECISION_SPEC];
   }
 
   validate(action: unknown): string | null {
@@ -89,11 +92,18 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
   observe(player: Player | undefined = this.currentPlayer() ?? "alice"): Observation<F> {
     const toMove = this.currentPlayer() === player;
     const proposing = toMove && this.phase === "offer";
-    const request = !toMove
-      ? ""
-      : proposing
-        ? `Round ${this.round}\nSend your offer${(this.params as {messages: boolean}).messages ? " and a message" : ""} to ${name(other(player))}.\n` + this.legalActions()[0].format
-        : `Do you accept this offer?\n${DECISION_SPEC.format}`;
+    const round = this.round;
+    const legal = toMove ? this.legalActions() : [];
+    const unseen = this.unseen[player].slice();
+    const rules = this.r.rules;
+    const texts = this.rulesText;
+    const messages = (this.params as {messages: boolean}).messages;
+    const request = () =>
+      !toMove
+        ? ""
+        : proposing
+          ? `Round ${round}\nSend your offer${messages ? " and a message" : ""} to ${name(other(player))}.\n` + legal[0].format
+          : `Do you accept this offer?\n${DECISION_SPEC.format}`;
     return {
       family: this.family,
       game_id: this.gameId,
@@ -102,9 +112,13 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
       round: this.round,
       view: this.r.view(player, this.phase === "decision" && toMove ? this.offer : null),
       history: this.events.slice(),
-      legal: toMove ? this.legalActions() : [],
-      rules: this.r.rules(player),
-      update: [...this.unseen[player], request].filter(Boolean).join("\n"),
+      legal,
+      get rules() {
+        return (texts[player] ??= rules(player));
+      },
+      get update() {
+        return [...unseen.map((f) => f()), request()].filter(Boolean).join("\n");
+      },
     };
   }
 
@@ -118,17 +132,20 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
     if (this.phase === "offer") {
       this.offer = action as OfferOf<F>;
       this.phase = "decision";
-      this.unseen[opponent].push(this.r.describeOffer(this.offer, player, this.round));
+      const offer = this.offer;
+      const round = this.round;
+      this.unseen[opponent].push(() => this.r.describeOffer(offer, player, round));
       return;
     }
     const decision = (action as Decision).decision;
+    const round = this.round;
     if (decision === "accept") {
-      this.unseen[opponent].push(`${name(player)} accepted your offer from round ${this.round}.`);
+      this.unseen[opponent].push(() => `${name(player)} accepted your offer from round ${round}.`);
       this.ended = {by: "agreement", accepted: {offer: this.offer!, round: this.round}};
       return;
     }
-    this.unseen[opponent].push(`${name(player)} rejected your offer from round ${this.round}.`);
-    this.unseen[player].push(`You have chosen to reject ${name(opponent)}'s offer from round ${this.round}.`);
+    this.unseen[opponent].push(() => `${name(player)} rejected your offer from round ${round}.`);
+    this.unseen[player].push(() => `You have chosen to reject ${name(opponent)}'s offer from round ${round}.`);
     if (this.round >= this.horizonCap) {
       this.ended = {by: "horizon", accepted: null};
       return;
@@ -136,7 +153,7 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
     this.round++;
     this.phase = "offer";
     this.offer = null;
-    for (const p of ["alice", "bob"] as const) this.unseen[p].push(this.r.roundNotice(p, this.round));
+    for (const p of ["alice", "bob"] as const) this.unseen[p].push(() => this.r.roundNotice(p, round + 1));
   }
 
   abort(_player: Player, _reason: string): void {

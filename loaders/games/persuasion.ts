@@ -42,7 +42,9 @@ export class PersuasionGame implements GameState<"persuasion"> {
   private signals: Signal[] = [];
   private purchased: boolean[] = [];
   private events: SeenEvent[] = [];
-  private unseen: Record<Player, string[]> = {alice: [], bob: []};
+  /** Text is built lazily (thunks), as in alternating.ts. */
+  private unseen: Record<Player, (() => string)[]> = {alice: [], bob: []};
+  private rulesText: Partial<Record<Player, string>> = {};
   private endedBy: EndReason | null = null;
 
   constructor(readonly params: PersuasionParams, readonly gameId: string, private readonly chance: Rng) {
@@ -91,13 +93,20 @@ export class PersuasionGame implements GameState<"persuasion"> {
     const myopicBob = !isAlice && P.buyer_type === "myopic";
     const current = this.round - 1;
     const signal = !isAlice && this.phase === "decision" ? this.signals[current] : null;
-    let request = "";
-    if (toMove && isAlice) request = `Round ${this.round}\nThe product is of ${this.qualities[current]} quality. Send your message to the buyer.\n${signalSpec(P.message_type).format}`;
-    if (toMove && !isAlice) request = `Round ${this.round}\nAlice's message: ${describeSignal(signal!)}\nDo you buy the product for ${money(P.money)}?\n${BUY_SPEC.format}`;
-    if (toMove && myopicBob) {
-      const s = this.stats();
-      if (s.rounds) request = `So far, the product was bought in ${pct(s.bought_share)} of ${s.rounds} rounds, and a low-quality product was bought in ${pct(s.bought_low_share)} of them.\n` + request;
-    }
+    const round = this.round;
+    const quality = this.qualities[current];
+    const stats = this.stats();
+    const request = () => {
+      let text = "";
+      if (toMove && isAlice) text = `Round ${round}\nThe product is of ${quality} quality. Send your message to the buyer.\n${signalSpec(P.message_type).format}`;
+      if (toMove && !isAlice) text = `Round ${round}\nAlice's message: ${describeSignal(signal!)}\nDo you buy the product for ${money(P.money)}?\n${BUY_SPEC.format}`;
+      if (toMove && myopicBob && stats.rounds)
+        text = `So far, the product was bought in ${pct(stats.bought_share)} of ${stats.rounds} rounds, and a low-quality product was bought in ${pct(stats.bought_low_share)} of them.\n` + text;
+      return text;
+    };
+    const unseen = myopicBob ? [] : this.unseen[player].slice();
+    const texts = this.rulesText;
+    const rules = (p: Player) => this.rules(p);
     return {
       family: "persuasion",
       game_id: this.gameId,
@@ -114,12 +123,16 @@ export class PersuasionGame implements GameState<"persuasion"> {
         quality: isAlice && this.round <= this.qualities.length && !this.endedBy ? this.qualities[current] : null,
         signal,
         past: myopicBob ? [] : this.past(),
-        stats: this.stats(),
+        stats,
       },
       history: myopicBob ? [] : this.events.slice(),
       legal: toMove ? this.legalActions() : [],
-      rules: this.rules(player),
-      update: [...(myopicBob ? [] : this.unseen[player]), request].filter(Boolean).join("\n"),
+      get rules() {
+        return (texts[player] ??= rules(player));
+      },
+      get update() {
+        return [...unseen.map((f) => f()), request()].filter(Boolean).join("\n");
+      },
     };
   }
 
@@ -159,7 +172,8 @@ export class PersuasionGame implements GameState<"persuasion"> {
     const bought = (action as Decision).decision === "accept";
     const quality = this.qualities[this.round - 1];
     this.purchased.push(bought);
-    const line = `Round ${this.round}: the buyer ${bought ? "bought" : "did not buy"}; the product was of ${quality} quality.`;
+    const round = this.round;
+    const line = () => `Round ${round}: the buyer ${bought ? "bought" : "did not buy"}; the product was of ${quality} quality.`;
     this.unseen.alice.push(line);
     this.unseen.bob.push(line);
     if (this.round >= this.params.horizon) {

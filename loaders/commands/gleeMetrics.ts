@@ -1,0 +1,27 @@
+/** `parley metrics <dir>`: GLEE efficiency, fairness and self-gains per game (JSON Lines) from a run directory. */
+import {existsSync} from "node:fs";
+import {join} from "node:path";
+import {queryParquet} from "../io/parquet.js";
+import {gleeMetricsSQL, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
+import {parse, UsageError} from "./args.js";
+
+export const usage = "metrics <dir>                                     GLEE efficiency/fairness/self-gain per game (JSON Lines)";
+
+export async function gleeMetrics(dir: string): Promise<GleeMetricsRow[]> {
+  const games = join(dir, "games.parquet");
+  if (!existsSync(games)) throw new UsageError(`parley metrics: ${games} not found (run "parley run <config.json> --out ${dir}" first)`);
+  return queryParquet<GleeMetricsRow & Record<string, unknown>>({games}, `${gleeMetricsSQL("games")} ORDER BY game_id`);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const {positionals} = parse("metrics", argv, {});
+  if (positionals.length !== 1) throw new UsageError(`usage: parley ${usage}`);
+  const rows = await gleeMetrics(positionals[0]);
+  const chunk: string[] = [];
+  for (const row of rows) {
+    chunk.push(JSON.stringify(row));
+    if (chunk.length >= 10000) process.stdout.write(chunk.splice(0).join("\n") + "\n");
+  }
+  if (chunk.length) process.stdout.write(chunk.join("\n") + "\n");
+  return 0;
+}

@@ -1,0 +1,119 @@
+/**
+ * A tournament: every planned game of a run config (grid × seatings ×
+ * repetitions) played with bounded concurrency, each finished game handed to
+ * a sink as one games row plus its turns rows. `writeTournament` is the sink
+ * that streams them to <out>/games.parquet and <out>/turns.parquet.
+ *
+ * Hooks for later work (resume, caching, LLM players): `agentFactory`
+ * replaces how an agent id becomes an Agent, `skip` lets a caller leave out
+ * games already written, and `onGame` receives each result.
+ */
+import {join} from "node:path";
+import {agentSpec} from "../agents/index.js";
+import {GLEE_GAMES, GLEE_TURNS, type GameRow, type TurnRow} from "../games/schema.js";
+import type {Agent, AgentContext, Outcome, Params} from "../games/types.js";
+import {valuations} from "../games/negotiation.js";
+import {gameFamily} from "../games/index.js";
+import {plannedGames, type PlannedGame} from "./grid.js";
+import {playGame} from "./play.js";
+import {ParquetStage} from "./write.js";
+import type {RunConfig} from "./config.js";
+
+export interface TournamentOptions {
+  agentFactory?: (id: string, context: AgentContext) => Agent;
+  skip?: (game: PlannedGame) => boolean;
+  onGame?: (game: GameRow, turns: TurnRow[]) => void | Promise<void>;
+  /** Overrides config.concurrency. */
+  concurrency?: number;
+}
+
+const builtinFactory = (id: string, context: AgentContext) => agentSpec(id).create(context);
+
+/** The typed parameter columns of a games row (schema.ts), nulls left out. */
+export function paramColumns(params: Params, horizonCap: number): Record<string, unknown> {
+  const base = {money: params.money, horizon: params.horizon === "inf" ? undefined : params.horizon, horizon_cap: horizonCap, complete_information: params.complete_information};
+  switch (params.family) {
+    case "bargaining":
+      return {...base, messages: params.messages, delta_a: params.delta_a, delta_b: params.delta_b};
+    case "negotiation":
+      return {...base, messages: params.messages, factor_a: params.factor_a, factor_b: params.factor_b, ...valuations(params)};
+    case "persuasion":
+      return {...base, messages: params.message_type === "text", prior: params.prior, value_high: params.value_high, message_type: params.message_type, buyer_type: params.buyer_type};
+  }
+}
+
+/** A games row from a planned game and its outcome. */
+export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" | "seed">, outcome: Outcome, horizonCap: number): GameRow {
+  const row: GameRow = {
+    game_id: planned.game_id,
+    source: "simulated",
+    family: planned.family,
+    run_id: config.run_id,
+    seed: config.seed,
+    config_id: planned.config_id,
+    repetition: planned.repetition,
+    alice_agent: planned.alice,
+    bob_agent: planned.bob,
+    ...paramColumns(planned.params, horizonCap),
+  };
+  for (const [k, v] of Object.entries(outcome)) if (v !== null && v !== undefined) row[k] = v;
+  return row;
+}
+
+/** Plays every planned game of `config`, handing each result to `options.onGame`. Returns the number played. */
+export async function runTournament(config: RunConfig, options: TournamentOptions = {}): Promise<number> {
+  const factory = options.agentFactory ?? builtinFactory;
+  const limit = Math.max(1, options.concurrency ?? config.concurrency);
+  const running = new Set<Promise<void>>();
+  let played = 0;
+  const playOne = async (g: PlannedGame) => {
+    const agents = {
+      alice: factory(g.alice, {family: g.family, player: "alice", gameId: g.game_id}),
+      bob: factory(g.bob, {family: g.family, player: "bob", gameId: g.game_id}),
+    };
+    const {outcome, turns} = await playGame(g.family, g.params, g.game_id, agents, {seed: config.seed, maxAttempts: config.max_attempts});
+    const cap = g.params.horizon === "inf" ? undefined : g.params.horizon;
+    const horizonCap = cap ?? horizonCapOf(g);
+    played++;
+    await options.onGame?.(gameRow(g, config, outcome, horizonCap), turns);
+  };
+  for (const g of plannedGames(config)) {
+    if (options.skip?.(g)) continue;
+    const p: Promise<void> = playOne(g).finally(() => running.delete(p));
+    running.add(p);
+    if (running.size >= limit) await Promise.race(running);
+  }
+  await Promise.all(running);
+  return played;
+}
+
+const horizonCapOf = (g: PlannedGame) => gameFamily(g.family).infiniteCap;
+
+export interface TournamentFiles {
+  games: number;
+  turns: number;
+  gamesPath: string;
+  turnsPath: string;
+}
+
+/** Runs `config` and writes <outDir>/games.parquet and <outDir>/turns.parquet. */
+export async function writeTournament(config: RunConfig, outDir: string, options: Omit<TournamentOptions, "onGame"> = {}): Promise<TournamentFiles> {
+  const games = new ParquetStage(join(outDir, "games.parquet"), GLEE_GAMES);
+  const turns = new ParquetStage(join(outDir, "turns.parquet"), GLEE_TURNS);
+  try {
+    await runTournament(config, {
+      ...options,
+      onGame: (row, rows) => {
+        games.add(row);
+        for (const t of rows) turns.add(t);
+      },
+    });
+    await games.finish();
+    await turns.finish();
+    return {games: games.count, turns: turns.count, gamesPath: games.path, turnsPath: turns.path};
+  } catch (error) {
+    games.abandon();
+    turns.abandon();
+    throw error;
+  }
+}

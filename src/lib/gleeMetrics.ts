@@ -1,0 +1,140 @@
+/**
+ * GLEE outcome metrics (seed 000 §2): efficiency, fairness and each side's
+ * self-gain, one row per game. This file is the one definition: pages run the
+ * SQL in DuckDB-WASM, `parley metrics` and the tests run it in native DuckDB.
+ * `games` must have the columns of loaders/games/schema.ts (GLEE_GAMES).
+ *
+ * Bargaining (§2.1), agreement in round t on Alice's share p:
+ *   efficiency = δ_A^(t−1)·p + δ_B^(t−1)·(1−p); fairness = 1 − 4(p − ½)²;
+ *   self-gain: Alice p·δ_A^(t−1), Bob (1−p)·δ_B^(t−1).
+ *   No deal (t_ev = ∞, including the cap standing in for T = ∞ and games
+ *   aborted for rule breaks): efficiency 0, fairness 1 (§2.1 footnote 8),
+ *   self-gains 0.
+ * Negotiation (§2.2), trade at price p, V_i = M·F_i, p_f = (V_A + V_B)/2:
+ *   efficiency = 1 iff V_A ≤ p ≤ V_B; fairness = 1 − 4((p − p_f)/M)²;
+ *   self-gain: Alice (p − V_A)/M, Bob (V_B − p)/M (negative for a loss; not clipped).
+ *   No trade: efficiency = 1 iff V_A ≥ V_B, fairness 1, self-gains 0.
+ *   Clipping: the paper leaves negotiation fairness unnormalised (it can be
+ *   below 0 for far-off prices); `fairness` is clipped to [0, 1] so all
+ *   families share a scale, and `fairness_unclipped` keeps the raw value.
+ * Persuasion (§2.3), over the T rounds played, n = high-quality rounds,
+ * k = high-quality rounds bought, r = low-quality rounds not bought, s = sales:
+ *   efficiency = k/n; fairness = r/(T − n); self-gain: Alice s/T (share of
+ *   rounds sold), Bob (k·(v − 1) − (s − k))/T (utility per round in units of M).
+ *   When n = 0 (no high-quality round) efficiency is NULL, and when n = T
+ *   fairness is NULL: the ratio is undefined, and NULL keeps such games out of
+ *   averages instead of counting them as perfect or as failures.
+ */
+
+export type GleeFamily = "bargaining" | "negotiation" | "persuasion";
+export const GLEE_FAMILIES: GleeFamily[] = ["bargaining", "negotiation", "persuasion"];
+
+export interface GleeMetricsRow {
+  game_id: string;
+  family: GleeFamily;
+  alice_agent: string | null;
+  bob_agent: string | null;
+  efficiency: number | null;
+  fairness: number | null;
+  fairness_unclipped: number | null;
+  alice_self_gain: number | null;
+  bob_self_gain: number | null;
+}
+
+export const GLEE_METRICS = ["efficiency", "fairness", "alice_self_gain", "bob_self_gain"] as const;
+export type GleeMetric = (typeof GLEE_METRICS)[number];
+
+/** The Table 1 parameters of each family as games columns, with labels (for one-hot regressions and parameter-impact views). */
+export const GLEE_PARAMETERS: Record<GleeFamily, {column: string; label: string}[]> = {
+  bargaining: [
+    {column: "delta_a", label: "δ_A"},
+    {column: "delta_b", label: "δ_B"},
+    {column: "money", label: "M"},
+    {column: "horizon", label: "T (null = ∞)"},
+    {column: "complete_information", label: "complete information"},
+    {column: "messages", label: "messages allowed"},
+  ],
+  negotiation: [
+    {column: "factor_a", label: "F_A"},
+    {column: "factor_b", label: "F_B"},
+    {column: "money", label: "M"},
+    {column: "horizon", label: "T (null = ∞)"},
+    {column: "complete_information", label: "complete information"},
+    {column: "messages", label: "messages allowed"},
+  ],
+  persuasion: [
+    {column: "prior", label: "p"},
+    {column: "value_high", label: "v"},
+    {column: "money", label: "M"},
+    {column: "complete_information", label: "Alice knows v"},
+    {column: "message_type", label: "message type"},
+    {column: "buyer_type", label: "buyer type"},
+  ],
+};
+
+/** One row per game: game_id, family, alice_agent, bob_agent, efficiency, fairness, fairness_unclipped, alice_self_gain, bob_self_gain. */
+export function gleeMetricsSQL(games = "games"): string {
+  return `
+WITH g AS (
+  SELECT game_id, family, alice_agent, bob_agent,
+         coalesce(agreement, false) AS deal, rounds::DOUBLE AS t, alice_share AS p,
+         delta_a, delta_b, money, price, value_a, value_b, value_high,
+         n_high::DOUBLE AS n, k_high_bought::DOUBLE AS k, r_low_rejected::DOUBLE AS r, sales::DOUBLE AS s
+  FROM ${games}
+),
+m AS (
+  SELECT game_id, family, alice_agent, bob_agent,
+    CASE family
+      WHEN 'bargaining' THEN CASE WHEN deal THEN power(delta_a, t - 1) * p + power(delta_b, t - 1) * (1 - p) ELSE 0 END
+      WHEN 'negotiation' THEN CASE WHEN deal THEN (value_a <= price AND price <= value_b)::INTEGER ELSE (value_a >= value_b)::INTEGER END
+      WHEN 'persuasion' THEN CASE WHEN n > 0 THEN k / n END
+    END::DOUBLE AS efficiency,
+    CASE family
+      WHEN 'bargaining' THEN CASE WHEN deal THEN 1 - 4 * (p - 0.5) * (p - 0.5) ELSE 1 END
+      WHEN 'negotiation' THEN CASE WHEN deal THEN 1 - 4 * power((price - (value_a + value_b) / 2) / money, 2) ELSE 1 END
+      WHEN 'persuasion' THEN CASE WHEN t - n > 0 THEN r / (t - n) END
+    END::DOUBLE AS fairness_unclipped,
+    CASE family
+      WHEN 'bargaining' THEN CASE WHEN deal THEN p * power(delta_a, t - 1) ELSE 0 END
+      WHEN 'negotiation' THEN CASE WHEN deal THEN (price - value_a) / money ELSE 0 END
+      WHEN 'persuasion' THEN CASE WHEN t > 0 THEN s / t END
+    END::DOUBLE AS alice_self_gain,
+    CASE family
+      WHEN 'bargaining' THEN CASE WHEN deal THEN (1 - p) * power(delta_b, t - 1) ELSE 0 END
+      WHEN 'negotiation' THEN CASE WHEN deal THEN (value_b - price) / money ELSE 0 END
+      WHEN 'persuasion' THEN CASE WHEN t > 0 THEN (k * (value_high - 1) - (s - k)) / t END
+    END::DOUBLE AS bob_self_gain
+  FROM g
+)
+SELECT game_id, family, alice_agent, bob_agent, efficiency,
+       greatest(0, least(1, fairness_unclipped))::DOUBLE AS fairness, fairness_unclipped,
+       alice_self_gain, bob_self_gain
+FROM m`;
+}
+
+/**
+ * Table 6 of seed 000 per family: games, decisions, messages, words.
+ * decisions = legal turns of any kind (offers, accept/reject, persuasion
+ * messages and purchases); messages = turns carrying free text; words =
+ * whitespace-separated words in those texts. Rule-break attempts are counted
+ * separately in `rule_breaks`.
+ */
+export function gleeStatsSQL(games = "games", turns = "turns"): string {
+  return `
+WITH t AS (
+  SELECT g.family,
+         count(*) FILTER (WHERE NOT coalesce(t.rule_break, false)) AS decisions,
+         count(*) FILTER (WHERE t.message IS NOT NULL AND trim(t.message) <> '') AS messages,
+         coalesce(sum(CASE WHEN t.message IS NULL OR trim(t.message) = '' THEN 0
+                          ELSE len(string_split(trim(regexp_replace(t.message, '\\s+', ' ', 'g')), ' ')) END), 0) AS words,
+         count(*) FILTER (WHERE coalesce(t.rule_break, false)) AS rule_breaks
+  FROM ${turns} t JOIN ${games} g USING (game_id)
+  GROUP BY g.family
+),
+n AS (SELECT family, count(*) AS games FROM ${games} GROUP BY family)
+SELECT n.family, n.games::INTEGER AS games, coalesce(t.decisions, 0)::INTEGER AS decisions,
+       coalesce(t.messages, 0)::INTEGER AS messages, coalesce(t.words, 0)::BIGINT AS words,
+       coalesce(t.rule_breaks, 0)::INTEGER AS rule_breaks
+FROM n LEFT JOIN t USING (family)
+ORDER BY n.family`;
+}
