@@ -75,23 +75,23 @@ for (const wire of wires) {
     for (const file of walk(dir)) assert.ok(!readFileSync(file, "utf8").includes(KEY), `${file} contains the key`);
   });
 
-  test(`${wire}: retries 429 (honouring Retry-After), 500, a bad body, a dropped connection and a timeout`, async () => {
+  test(`${wire}: retries 429 (honouring Retry-After), 500, a bad body, dropped connections and a timeout`, async () => {
     const server = await startFakeLlm(
       wire,
       scripted(
-        [{status: 429, retryAfter: "1"}, {status: 500}, {malformedBody: true}, {drop: true}, {text: "late", delayMs: 1500}],
+        [{status: 429, retryAfter: "1"}, {status: 500}, {malformedBody: true}, {drop: true}, {truncate: true}, {text: "late", delayMs: 1500}],
         () => ({text: "finally"}),
       ),
     );
     servers.push(server);
-    const {complete, stats} = setup(wire, server, {timeoutMs: 400, maxRetries: 5});
+    const {complete, stats} = setup(wire, server, {timeoutMs: 400, maxRetries: 6});
     const start = Date.now();
     const c = await complete(messages, sampling, "g/alice");
     assert.equal(c.text, "finally");
-    assert.equal(c.attempts, 6);
-    assert.equal(server.requests.length, 6);
+    assert.equal(c.attempts, 7);
+    assert.equal(server.requests.length, 7);
     assert.ok(Date.now() - start >= 1000 + 400, "waited for Retry-After and for the timeout");
-    assert.deepEqual(stats.failedAttempts, {rate_limit: 1, server: 1, bad_response: 1, connection: 1, timeout: 1});
+    assert.deepEqual(stats.failedAttempts, {rate_limit: 1, server: 1, bad_response: 1, connection: 2, timeout: 1});
     assert.equal(stats.failedCalls, 0);
   });
 

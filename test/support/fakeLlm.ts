@@ -6,7 +6,8 @@
  * A `respond` function sees each request, normalised to system text plus
  * chat turns, and returns what to do: answer with text (optionally slowly),
  * answer with an HTTP status (and Retry-After), send a body that is not JSON,
- * drop the connection, or hold the request open forever. The server counts
+ * drop the connection before answering or halfway through the body, or hold
+ * the request open forever. The server counts
  * every request and keeps the list of those it answered with text, keyed by a
  * hash of the request body, so tests can assert that no answered call was
  * ever sent again.
@@ -22,6 +23,7 @@ export type Reply =
   | {status: number; retryAfter?: string; delayMs?: number; message?: string}
   | {malformedBody: true; delayMs?: number}
   | {drop: true; delayMs?: number}
+  | {truncate: true; delayMs?: number}
   | {hold: true};
 
 export interface FakeRequest {
@@ -156,6 +158,13 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
   }
   if ("drop" in reply) {
     req.socket.destroy();
+    return;
+  }
+  if ("truncate" in reply) {
+    // Headers and half a body, then the connection drops.
+    res.writeHead(200, {"content-type": "application/json", "content-length": "400"});
+    res.write('{"id": "x", "choices": [');
+    setTimeout(() => req.socket.destroy(), 10);
     return;
   }
   if ("malformedBody" in reply) {

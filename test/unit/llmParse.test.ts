@@ -118,7 +118,7 @@ test("cache keys depend on provider, model, sampling, messages and sample, not o
 
 test("LLM player specs: defaults, key variables, and errors that name the player and field", () => {
   const spec = parseLlmPlayerSpec({id: "mini", provider: "openai", model: "gpt-4o-mini", base_url: "http://127.0.0.1:8000/v1", api_key_env: "OPENAI_API_KEY", temperature: 1.0, max_tokens: 400, persona: null}, "run.json players[0]");
-  assert.equal(spec.max_attempts, 3);
+  assert.equal(spec.timeout_ms, 60_000);
   assert.equal(spec.chain_of_thought, false);
   assert.deepEqual(samplingOf(spec), {max_tokens: 400, temperature: 1});
   assert.equal(parseLlmPlayerSpec({id: "c", provider: "anthropic", model: "claude"}, "p").api_key_env, "ANTHROPIC_API_KEY");

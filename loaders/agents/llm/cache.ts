@@ -16,9 +16,9 @@
  * never the request headers, so no API key can end up in the cache.
  */
 import {createHash} from "node:crypto";
-import {readFile} from "node:fs/promises";
+import {existsSync, mkdirSync} from "node:fs";
+import {readFile, rename, rm, writeFile} from "node:fs/promises";
 import {join} from "node:path";
-import {writeFileAtomic} from "../../io/atomic.js";
 import type {ChatMessage, Completion, Provider, Sampling} from "./types.js";
 
 export interface CacheKeyParts {
@@ -50,6 +50,9 @@ interface Entry {
 }
 
 export class ResponseCache {
+  private readonly shards = new Set<string>();
+  private seq = 0;
+
   constructor(readonly dir: string) {}
 
   private path(key: string): string {
@@ -58,6 +61,8 @@ export class ResponseCache {
 
   /** The cached completion for `key`, or null. An unreadable entry counts as a miss. */
   async get(key: string): Promise<Completion | null> {
+    // existsSync first: a miss is the common case in a fresh run, and a failed open costs far more than a stat.
+    if (!existsSync(this.path(key))) return null;
     let raw: string;
     try {
       raw = await readFile(this.path(key), "utf8");
@@ -86,6 +91,21 @@ export class ResponseCache {
       attempts: completion.attempts,
       created: new Date().toISOString(),
     };
-    await writeFileAtomic(this.path(key), JSON.stringify(entry) + "\n");
+    // Atomic like io/atomic.ts (temp file in the same directory, then rename), but asynchronous so
+    // that a burst of completions does not stall the event loop, and with each shard directory created once.
+    const shard = join(this.dir, key.slice(0, 2));
+    if (!this.shards.has(shard)) {
+      mkdirSync(shard, {recursive: true});
+      this.shards.add(shard);
+    }
+    const target = this.path(key);
+    const tmp = join(shard, `.${key}.tmp-${process.pid}-${this.seq++}`);
+    try {
+      await writeFile(tmp, JSON.stringify(entry) + "\n");
+      await rename(tmp, target);
+    } catch (error) {
+      await rm(tmp, {force: true});
+      throw error;
+    }
   }
 }

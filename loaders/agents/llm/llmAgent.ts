@@ -115,10 +115,16 @@ export class LlmAgent implements Agent {
   private messages: ChatMessage[] = [];
   private conversationRound = 0;
 
+  /**
+   * `samplePrefix` (e.g. the run seed) joins game id and seat in the cache's
+   * sample key, so that a cache shared by runs with different seeds does not
+   * replay one run's samples in another.
+   */
   constructor(
     readonly spec: LlmPlayerSpec,
     readonly context: AgentContext,
     private readonly complete: Complete,
+    private readonly samplePrefix = "",
   ) {}
 
   private startsFresh(observation: Observation): boolean {
@@ -132,7 +138,7 @@ export class LlmAgent implements Agent {
     this.conversationRound = observation.round;
     const ask = observation.retry ? retryMessage(observation) : observation.update;
     const messages: ChatMessage[] = [...this.messages, {role: "user", content: ask}];
-    const completion = await this.complete(messages, samplingOf(this.spec), `${this.context.gameId}/${this.context.player}`);
+    const completion = await this.complete(messages, samplingOf(this.spec), `${this.samplePrefix}${this.context.gameId}/${this.context.player}`);
     const raw = completion.text;
     this.messages = [...messages, {role: "assistant", content: raw}];
     const usage = {input_tokens: completion.usage.input_tokens, output_tokens: completion.usage.output_tokens, latency_ms: completion.latency_ms};
@@ -148,13 +154,13 @@ export class LlmAgent implements Agent {
 }
 
 /** An agent registry entry for a run-config LLM player; `complete` is built once and shared by all its games. */
-export function llmAgentSpec(spec: LlmPlayerSpec, complete: Complete): AgentSpec {
+export function llmAgentSpec(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentSpec {
   const families: readonly Family[] = FAMILIES;
   return {
     id: spec.id,
     families,
     description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}`,
     source: "seed 000 Appendix D.2 prompts; personas seed 001 §4",
-    create: (context) => new LlmAgent(spec, context, complete),
+    create: (context) => new LlmAgent(spec, context, complete, samplePrefix),
   };
 }

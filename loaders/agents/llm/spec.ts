@@ -6,7 +6,9 @@
  *    "temperature": 1.0, "max_tokens": 400, "persona": null}
  *
  * `parseLlmPlayerSpec` checks every field (unknown fields are errors, so a
- * typo never silently falls back to a default) and fills in defaults.
+ * typo never silently falls back to a default) and fills in defaults. How
+ * many answers a decision may take before the game's fallback applies is
+ * the run's `max_attempts` (run/config.ts), the same for every player.
  *
  * `api_key_env` names the environment variable holding the key; the key
  * itself never appears in a config. When omitted it defaults to the
@@ -32,8 +34,6 @@ export interface LlmPlayerSpec {
   persona: PersonaName | null;
   /** Ask for step-by-step reasoning in a "reasoning" field before the answer (stored, never shown to the opponent). */
   chain_of_thought: boolean;
-  /** Answers requested per decision before the fallback applies (1 = no re-ask). */
-  max_attempts: number;
   /** Per-HTTP-attempt timeout. */
   timeout_ms: number;
   /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
@@ -51,7 +51,7 @@ export const defaultKeyEnv: Record<Provider, string> = {
 
 const fields = new Set([
   "id", "provider", "model", "base_url", "api_key_env", "temperature", "max_tokens", "top_p", "seed", "persona",
-  "chain_of_thought", "max_attempts", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute",
+  "chain_of_thought", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute",
 ]);
 
 /** True when a run-config player entry is an LLM player object rather than a built-in agent id. */
@@ -108,7 +108,6 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     seed: num("seed", null, int, "an integer"),
     persona: persona as PersonaName | null,
     chain_of_thought: cot,
-    max_attempts: num("max_attempts", 3, (n) => int(n) && n >= 1 && n <= 10, "an integer from 1 to 10")!,
     timeout_ms: num("timeout_ms", 60_000, (n) => n >= 1, "a positive number of milliseconds")!,
     max_retries: num("max_retries", 6, (n) => int(n) && n >= 0 && n <= 20, "an integer from 0 to 20")!,
     max_concurrency: num("max_concurrency", null, (n) => int(n) && n >= 1, "a positive integer"),

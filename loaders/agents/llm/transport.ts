@@ -13,6 +13,7 @@
 import {AsyncLocalStorage} from "node:async_hooks";
 import type {FailureKind} from "./types.js";
 import {redactSecrets} from "./secrets.js";
+import {httpFetch} from "./httpFetch.js";
 
 export interface AttemptRecord {
   /** HTTP status of the last response seen in this attempt. */
@@ -36,11 +37,11 @@ export function withAttempt<T>(record: AttemptRecord, fn: () => Promise<T>): Pro
   return current.run(record, fn);
 }
 
-/** A fetch for the SDKs' `fetch` option: the global fetch, plus bookkeeping in the current attempt. */
+/** A fetch for the SDKs' `fetch` option: httpFetch.ts, plus bookkeeping in the current attempt. */
 export const recordingFetch: typeof fetch = async (input, init) => {
   const record = current.getStore();
   try {
-    const response = await fetch(input, init);
+    const response = await httpFetch(input, init);
     if (record) {
       record.status = response.status;
       record.retryAfterMs = parseRetryAfter(response.headers);

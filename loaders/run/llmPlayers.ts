@@ -1,0 +1,39 @@
+/**
+ * LLM players of a run: turns the config's player objects (agents/llm/spec.ts)
+ * into agent registry entries that share one `complete` per player (so one
+ * endpoint limiter, one cache), and an agent factory that the tournament
+ * uses in place of the built-in registry lookup.
+ */
+import {agentSpec} from "../agents/index.js";
+import {ResponseCache} from "../agents/llm/cache.js";
+import {completerForSpec, type CompleterOptions} from "../agents/llm/complete.js";
+import {llmAgentSpec} from "../agents/llm/llmAgent.js";
+import type {LlmPlayerSpec} from "../agents/llm/spec.js";
+import type {Agent, AgentContext, AgentSpec} from "../games/types.js";
+
+export interface LlmSeats {
+  specs: Map<string, AgentSpec>;
+  /** Built-in agents by id, LLM players by their config id. */
+  factory: (id: string, context: AgentContext) => Agent;
+}
+
+/**
+ * Builds the LLM players of a run. Reads each player's key from the
+ * environment now, so a missing variable fails before any game starts.
+ * `seed` becomes part of every cache sample key (see LlmAgent).
+ */
+export function llmSeats(players: readonly LlmPlayerSpec[], cacheDir: string | null, seed: number, extra: Partial<CompleterOptions> = {}): LlmSeats {
+  const cache = cacheDir ? new ResponseCache(cacheDir) : null;
+  const specs = new Map<string, AgentSpec>();
+  for (const p of players) specs.set(p.id, llmAgentSpec(p, completerForSpec(p, cache, extra), `${seed}/`));
+  return {
+    specs,
+    factory: (id, context) => (specs.get(id) ?? agentSpec(id)).create(context),
+  };
+}
+
+/** The fields of a player that change its answers (what a run fingerprint must cover); limits and timeouts do not. */
+export function answerDefining(p: LlmPlayerSpec): Partial<LlmPlayerSpec> {
+  const {timeout_ms: _t, max_retries: _r, max_concurrency: _c, requests_per_minute: _q, api_key_env: _k, ...rest} = p;
+  return rest;
+}

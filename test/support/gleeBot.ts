@@ -1,0 +1,49 @@
+/**
+ * A scripted "model" for the fake LLM servers that plays GLEE games from
+ * the prompt text alone, the way a language model has to: it reads the
+ * format the last user message asks for and answers it.
+ *
+ *   offers     an even split ("Send your offer to divide $M"), or a price of
+ *              `price` in negotiation;
+ *   decisions  reject in round 1, accept from round 2 on;
+ *   persuasion claims "high" (binary) or sends a short text.
+ *
+ * Replies are wrapped in a ```json fence with a line of prose, as models do.
+ * `misbehave` can replace the answer for requests it picks (by content, so
+ * the script is the same whatever order concurrent games arrive in).
+ */
+import type {FakeRequest, Reply, Responder} from "./fakeLlm.js";
+
+export interface GleeBotOptions {
+  price?: number;
+  delayMs?: number;
+  misbehave?: (request: FakeRequest) => Reply | null;
+}
+
+export function gleeBot(options: GleeBotOptions = {}): Responder {
+  return (request) => {
+    const special = options.misbehave?.(request);
+    if (special) return special;
+    const json = answer(request.lastUser, options.price ?? 50);
+    return {text: `Here is my answer.\n\`\`\`json\n${JSON.stringify(json)}\n\`\`\``, delayMs: options.delayMs ?? 0};
+  };
+}
+
+/** The last "Round N" mentioned in `text`, or 1. */
+export function roundOf(text: string): number {
+  const all = [...text.matchAll(/Round (\d+)/g)];
+  return all.length ? Number(all[all.length - 1]![1]) : 1;
+}
+
+function answer(ask: string, price: number): Record<string, unknown> {
+  if (ask.includes('"decision"')) return {decision: roundOf(ask) >= 2 ? "accept" : "reject"};
+  const divide = /divide \$([\d,.]+)/.exec(ask);
+  if (divide && ask.includes("_gain")) {
+    const m = Number(divide[1]!.replace(/,/g, ""));
+    return {alice_gain: m / 2, bob_gain: m / 2, message: "Let's split it evenly."};
+  }
+  if (ask.includes('"price"')) return {price, message: "A fair price."};
+  if (ask.includes('"claim"')) return {claim: "high"};
+  if (ask.includes('"text"')) return {text: "This product is excellent."};
+  return {};
+}
