@@ -7,6 +7,7 @@ import * as dondStats from "./commands/dondStats.js";
 import * as gamabenchScores from "./commands/gamabenchScores.js";
 import * as datasets from "./commands/datasets.js";
 import * as site from "./commands/site.js";
+import * as regress from "./commands/regress.js";
 import * as equilibria from "./commands/equilibria.js";
 import * as runGames from "./commands/run.js";
 import * as agents from "./commands/agents.js";
@@ -27,6 +28,7 @@ export const commands: Record<string, Command> = {
   run: runGames,
   agents,
   metrics: gleeMetrics,
+  regress,
   build: {usage: site.buildUsage, run: site.build},
   serve: {usage: site.serveUsage, run: site.serve},
 };

@@ -21,11 +21,9 @@
  * agent, baseline agent) when it played.
  */
 import {fitOneHot, type OlsFit, type OneHotFeature} from "./olsOneHot.js";
+import {GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric} from "./gleeMetrics.js";
 
-export type GleeFamily = "bargaining" | "negotiation" | "persuasion";
-export const GLEE_FAMILIES: readonly GleeFamily[] = ["bargaining", "negotiation", "persuasion"];
-export type GleeMetric = "efficiency" | "fairness" | "alice_self_gain" | "bob_self_gain";
-export const GLEE_METRICS: readonly GleeMetric[] = ["efficiency", "fairness", "alice_self_gain", "bob_self_gain"];
+export {GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric};
 export const METRIC_LABELS: Record<GleeMetric, string> = {
   efficiency: "Efficiency",
   fairness: "Fairness",
@@ -173,7 +171,7 @@ export interface GleeFitOptions extends DesignOptions {
 export function fitGlee(rows: readonly GleeRow[], options: GleeFitOptions): OlsFit {
   const {family, metric} = options;
   if (!GLEE_FAMILIES.includes(family)) throw new Error(`unknown family "${family}" (expected one of ${GLEE_FAMILIES.join(", ")})`);
-  if (!GLEE_METRICS.includes(metric)) throw new Error(`unknown metric "${metric}" (expected one of ${GLEE_METRICS.join(", ")})`);
+  if (!(GLEE_METRICS as readonly string[]).includes(metric)) throw new Error(`unknown metric "${metric}" (expected one of ${GLEE_METRICS.join(", ")})`);
   const own = rows.filter((r) => r.family === family);
   const baselineAgent = chooseBaselineAgent(own, options.baselineAgent);
   return fitOneHot(own, {

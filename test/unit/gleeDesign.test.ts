@@ -99,3 +99,28 @@ test("meta-game: adjusted and raw payoffs agree on a balanced tournament; equili
   assert.deepEqual(m.missing, ["alpha | human"]);
   assert.equal(m.rows.length + m.cols.length, 7);
 });
+
+test("Table 2 and Table 3 views: pp, best/worst marks, baseline rows", async () => {
+  const {marketTable, agentTable, formatEffect, markExtremes} = await import("../../src/lib/gleeTables.js");
+  const rows = tournament(0.001, 7);
+  const eff = fitGlee(rows, {family: "bargaining", metric: "efficiency", holdout: false});
+  const fair = fitGlee(rows, {family: "bargaining", metric: "fairness", holdout: false});
+  const t2 = marketTable(eff, fair);
+  assert.equal(t2.length, 8);
+  // Highest efficiency: CI=no (+5), MA=yes (+10), T=∞ (0) → 15 pp, and it is marked best.
+  assert.equal(t2[0].market, "CI=no, MA=yes, T=∞");
+  assert.ok(Math.abs(t2[0].efficiency!.pp - 15) < 0.5 && t2[0].efficiency!.best);
+  assert.deepEqual(t2[0].parts, {CI: "no", MA: "yes", T: "∞"});
+  const base = t2.find((r) => r.market === "CI=yes, MA=no, T=12")!;
+  assert.ok(base.efficiency!.worst);
+  assert.equal(t2.find((r) => r.market === "CI=yes, MA=no, T=∞")!.efficiency!.baseline, true);
+  const t3 = agentTable({
+    "bargaining/alice": fitGlee(rows, {family: "bargaining", metric: "alice_self_gain", holdout: false}),
+    "bargaining/bob": fitGlee(rows, {family: "bargaining", metric: "bob_self_gain", holdout: false}),
+  });
+  assert.equal(t3[0].agent, "human");
+  assert.equal(formatEffect(t3.find((r) => r.agent === "gemini-1.5-flash")!.cells["bargaining/alice"]), "0.0 ± 0.0");
+  const marks = [{pp: 3, ci_low: 2, ci_high: 4}, {pp: 2.5, ci_low: 1.5, ci_high: 3.5}, {pp: 0, ci_low: -1, ci_high: 1}].map((e) => ({...e, half: 1, best: false, worst: false, n: 1, baseline: false}));
+  markExtremes(marks);
+  assert.deepEqual(marks.map((e) => [e.best, e.worst]), [[true, false], [true, false], [false, true]]);
+});

@@ -1,0 +1,75 @@
+/**
+ * `parley regress <dir> --family F --metric M [--pairs] [--baseline-agent X]`:
+ * the GLEE one-hot regression (src/lib/gleeDesign.ts, olsOneHot.ts) on the
+ * games.parquet of <dir>, metrics from the shared SQL run by native DuckDB.
+ * Prints {summary, rows: [{feature, level, coef, se, ci_low, ci_high,
+ * baseline, n}], dropped} as JSON; --rows-only prints just the rows.
+ */
+import {existsSync, statSync} from "node:fs";
+import {join} from "node:path";
+import {queryParquet} from "../io/parquet.js";
+import {sqlString} from "../io/duckdb.js";
+import {fitGlee, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, type GleeRow} from "../../src/lib/gleeDesign.js";
+import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
+import type {OlsFit} from "../../src/lib/olsOneHot.js";
+import {parse, printJson, UsageError} from "./args.js";
+
+export const usage =
+  "regress <dir> --family F --metric M [--pairs] [--baseline-agent X] [--source S] [--splits N] [--rows-only]\n" +
+  "                                                    GLEE one-hot OLS with 95% CIs (JSON)";
+
+/** Reads the regression rows of one family from <dir>/games.parquet (or a games Parquet file / glob). */
+export async function readGleeRows(dir: string, family: GleeFamily, source?: string): Promise<GleeRow[]> {
+  const games = existsSync(dir) && statSync(dir).isDirectory() ? join(dir, "games.parquet") : dir;
+  if (!games.includes("*") && !existsSync(games)) throw new UsageError(`parley regress: ${games} not found (expected a directory written by "parley run" or "parley ingest")`);
+  const where = [`g.family = ${sqlString(family)}`, source ? `g.source = ${sqlString(source)}` : null].filter(Boolean).join(" AND ");
+  return queryParquet<GleeRow & Record<string, unknown>>({games}, gleeRegressionRowsSQL("games", where));
+}
+
+/** The JSON `parley regress` prints. */
+export function regressionReport(fit: OlsFit, family: string, metric: string, pairs: boolean) {
+  return {
+    summary: {
+      family,
+      metric,
+      variant: pairs ? "pairs" : "agents",
+      n: fit.n,
+      excluded: fit.excluded,
+      p: fit.p,
+      df: fit.df,
+      r2: fit.r2,
+      sigma: fit.sigma,
+      rmse: fit.rmse,
+      ci: `${Math.round(fit.quantile.confidence * 100)}% = coef ± t(${fit.quantile.prob}, df = ${fit.quantile.df}) · se, t = ${fit.quantile.value}`,
+      baselines: fit.baselines,
+      notes: fit.notes,
+    },
+    rows: fit.rows.map(({feature, level, coef, se, ci_low, ci_high, baseline, n}) => ({feature, level, coef, se, ci_low, ci_high, baseline, n})),
+    dropped: fit.dropped,
+  };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const {values, positionals} = parse("regress", argv, {
+    family: {type: "string"},
+    metric: {type: "string"},
+    pairs: {type: "boolean", default: false},
+    "baseline-agent": {type: "string"},
+    source: {type: "string"},
+    splits: {type: "string"},
+    "rows-only": {type: "boolean", default: false},
+  });
+  if (positionals.length !== 1 || !values.family || !values.metric) throw new UsageError(`usage: parley ${usage}`);
+  const family = values.family as GleeFamily;
+  const metric = values.metric as GleeMetric;
+  if (!GLEE_FAMILIES.includes(family)) throw new UsageError(`parley regress: --family must be one of ${GLEE_FAMILIES.join(", ")}, got "${values.family}"`);
+  if (!(GLEE_METRICS as readonly string[]).includes(metric)) throw new UsageError(`parley regress: --metric must be one of ${GLEE_METRICS.join(", ")}, got "${values.metric}"`);
+  const splits = values.splits === undefined ? 20 : Number(values.splits);
+  if (!(Number.isInteger(splits) && splits >= 0)) throw new UsageError(`parley regress: --splits must be an integer ≥ 0, got ${values.splits}`);
+  const rows = await readGleeRows(positionals[0], family, values.source);
+  if (!rows.length) throw new UsageError(`parley regress: no ${family} games in ${positionals[0]}${values.source ? ` with source ${values.source}` : ""}`);
+  const fit = fitGlee(rows, {family, metric, pairs: values.pairs, baselineAgent: values["baseline-agent"] ?? null, holdout: splits ? {splits} : false});
+  const report = regressionReport(fit, family, metric, values.pairs);
+  printJson(values["rows-only"] ? report.rows : report);
+  return 0;
+}
