@@ -8,6 +8,10 @@ import {existsSync} from "node:fs";
 import {join} from "node:path";
 import {datasetsConfig} from "./config.js";
 import {DOND_GAMES, DOND_TURNS, ingestDond} from "./ingest/dond.js";
+import {GAMABENCH_SCHEMAS, ingestGamabench} from "./ingest/gamabench.js";
+import {NA_SCHEMAS, ingestNegotiationArena} from "./ingest/negotiationarena.js";
+import {ingestGleeHuman} from "./ingest/glee.js";
+import {GLEE_GAMES, GLEE_TURNS} from "./games/schema.js";
 import type {TableSchema} from "./io/schema.js";
 import type {IngestResult} from "./ingest/types.js";
 
@@ -25,6 +29,9 @@ export interface DatasetEntry {
 
 export const catalog: DatasetEntry[] = [
   {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", cite: "seed 002 §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: ingestDond},
+  {id: "gamabench", title: "gamma-Bench raw results (12 models, 8 games, 5 runs)", path: "gamabench", cite: "seed 003 §3, App. E", schemas: GAMABENCH_SCHEMAS, ingest: ingestGamabench},
+  {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", cite: "seed 001 §2.1, §3", schemas: NA_SCHEMAS, ingest: ingestNegotiationArena},
+  {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", cite: "seed 000 §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: ingestGleeHuman},
 ];
 
 export function datasetEntry(id: string): DatasetEntry {
@@ -47,8 +54,9 @@ export function locateDataset(id: string, env: NodeJS.ProcessEnv = process.env):
   const config = datasetsConfig(env);
   const path = config.dir ? join(config.dir, entry.path) : null;
   const available = path !== null && existsSync(path);
+  // The hint ends up in the built site, so it names no directory of the builder's machine.
   const hint = !config.dir
     ? `No datasets directory is configured. Set PARLEY_DATASETS=/path/to/datasets (or "datasets" in parley.config.json) so that ${entry.path} is inside it, then rebuild.`
-    : `Expected ${entry.path} inside the datasets directory ${config.dir} (from ${config.from}). Put the file there, or point PARLEY_DATASETS at a directory that has it, then rebuild.`;
+    : `${entry.path} was not found in the datasets directory (set by ${config.from === "PARLEY_DATASETS" ? "PARLEY_DATASETS" : "parley.config.json"}). Put it there, or point PARLEY_DATASETS at a directory that has it, then rebuild.`;
   return {entry, path, available, hint};
 }

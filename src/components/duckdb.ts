@@ -27,6 +27,20 @@ let parquetReady: Promise<unknown> | null = null;
 
 let instance: Promise<duckdb.AsyncDuckDB> | null = null;
 
+// How many DuckDB operations are under way on this page. Exposed on globalThis
+// so that tests (and anyone automating a page) can tell when it has settled.
+const state = globalThis as typeof globalThis & {__parleyPending?: number};
+state.__parleyPending ??= 0;
+
+async function tracked<T>(work: () => Promise<T>): Promise<T> {
+  state.__parleyPending!++;
+  try {
+    return await work();
+  } finally {
+    state.__parleyPending!--;
+  }
+}
+
 /** One DuckDB instance per page; each Database gets its own connection. */
 function duckdbInstance(): Promise<duckdb.AsyncDuckDB> {
   return (instance ??= (async () => {
@@ -62,7 +76,11 @@ export class Database {
   constructor(private readonly connection: duckdb.AsyncDuckDBConnection) {}
 
   /** Runs SQL; `params` fill `?` placeholders through a prepared statement. */
-  async query(sql: string, params: unknown[] = []): Promise<Row[]> {
+  query(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return tracked(() => this.run(sql, params));
+  }
+
+  private async run(sql: string, params: unknown[]): Promise<Row[]> {
     if (!params.length) return rowsOf(await this.connection.query(sql));
     const statement = await this.connection.prepare(sql);
     try {
@@ -78,7 +96,11 @@ export class Database {
   }
 
   /** Registers one more table, from a Parquet or Arrow IPC file at `source`. */
-  async register(name: string, source: Source): Promise<void> {
+  register(name: string, source: Source): Promise<void> {
+    return tracked(() => this.load(name, source));
+  }
+
+  private async load(name: string, source: Source): Promise<void> {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`table name "${name}" is not a plain SQL identifier`);
     const url = await urlOf(source);
     const response = await fetch(url);
@@ -98,9 +120,11 @@ export class Database {
 }
 
 /** Opens a connection and registers every table of `tables` (view name -> file). */
-export async function openDatabase(tables: Record<string, Source> = {}): Promise<Database> {
-  const db = await duckdbInstance();
-  const database = new Database(await db.connect());
-  await Promise.all(Object.entries(tables).map(([name, source]) => database.register(name, source)));
-  return database;
+export function openDatabase(tables: Record<string, Source> = {}): Promise<Database> {
+  return tracked(async () => {
+    const db = await duckdbInstance();
+    const database = new Database(await db.connect());
+    await Promise.all(Object.entries(tables).map(([name, source]) => database.register(name, source)));
+    return database;
+  });
 }

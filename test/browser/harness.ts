@@ -99,16 +99,28 @@ export async function visit(browser: Browser, server: StaticServer, path: string
   return {page, problems, dialogs};
 }
 
-/** Waits until no DOM mutation has happened for `quietMs` (pages keep querying DuckDB after the network is idle). */
-export async function settle(page: Page, quietMs = 1000, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits until the page has settled: no DuckDB work under way (the counter that
+ * src/components/duckdb.ts keeps) and no DOM mutation, both for `quietMs`.
+ * Network idleness alone is not enough: compiling DuckDB's wasm and running
+ * queries make neither requests nor mutations.
+ */
+export async function settle(page: Page, quietMs = 1000, timeoutMs = 60_000): Promise<void> {
   // A string, not a function: tsx's transform would add helpers that do not exist in the page.
   await page.evaluate(`new Promise((resolve) => {
-    let timer;
-    const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(finish, ${quietMs}); });
-    const deadline = setTimeout(finish, ${timeoutMs});
-    timer = setTimeout(finish, ${quietMs});
+    let last = performance.now();
+    const observer = new MutationObserver(() => { last = performance.now(); });
     observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
-    function finish() { observer.disconnect(); clearTimeout(deadline); resolve(); }
+    const start = performance.now();
+    const poll = setInterval(() => {
+      const now = performance.now();
+      if ((globalThis.__parleyPending ?? 0) > 0) last = now;
+      if (now - last >= ${quietMs} || now - start >= ${timeoutMs}) {
+        clearInterval(poll);
+        observer.disconnect();
+        resolve();
+      }
+    }, 50);
   })`);
 }
 

@@ -1,7 +1,7 @@
 // Builds the site, serves it on loopback and opens every page in headless Chromium.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdirSync, readFileSync, writeFileSync, existsSync} from "node:fs";
+import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import type {Browser} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
@@ -56,4 +56,28 @@ test("the Deal-or-No-Deal page shows rates and a dialogue's HTML as literal text
   await page.context().close();
   assert.deepEqual(dialogs, []);
   assert.deepEqual(problems, []);
+});
+
+test("with no datasets, every page still renders and the Deal-or-No-Deal page says how to add the data", async () => {
+  const empty = scratchDatasets({"dealornodeal/val.txt": ""});
+  for (const name of readdirSync(empty)) rmSync(join(empty, name));
+  const dist = await buildInto(empty);
+  const bare = await serveStatic(dist);
+  try {
+    for (const path of sitePages()) {
+      const {page, problems} = await visit(browser, bare, path);
+      if (path === "/dond") {
+        await screenshot(page, "dond-no-dataset");
+        const notice = await page.locator(".warning").first().textContent();
+        assert.match(notice ?? "", /dealornodeal\/val\.txt was not found in the datasets directory/);
+        assert.match(notice ?? "", /PARLEY_DATASETS/);
+      }
+      const errors = await page.locator(".observablehq--error").allTextContents();
+      await page.context().close();
+      assert.deepEqual(problems, [], `page ${path}`);
+      assert.deepEqual(errors, [], `page ${path}`);
+    }
+  } finally {
+    await bare.close();
+  }
 });
