@@ -4,9 +4,15 @@ import {basename, extname} from "node:path";
 import {parseRunConfig, ConfigError, type RunConfig} from "../run/config.js";
 import {countGames} from "../run/grid.js";
 import {writeTournament} from "../run/tournament.js";
+import {runResumable} from "../run/resume.js";
+import {llmStats} from "../agents/llm/stats.js";
+import {resolveApiKey} from "../agents/llm/secrets.js";
+import {CheckpointConflict} from "../run/checkpoint.js";
 import {parse, printJson, UsageError} from "./args.js";
 
-export const usage = "run <config.json> --out <dir> [--concurrency N]  play a GLEE tournament (games.parquet, turns.parquet)";
+export const usage =
+  "run <config.json> --out <dir> [--concurrency N] [--cache <dir>] [--resume] [--quiet]  play a GLEE tournament (games.parquet, turns.parquet);\n" +
+  "        runs with LLM players (or --resume) checkpoint each game and resume when run again; --cache moves the LLM response cache";
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
 export function readRunConfig(path: string): RunConfig {
@@ -26,13 +32,49 @@ export function readRunConfig(path: string): RunConfig {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const {values, positionals} = parse("run", argv, {out: {type: "string"}, concurrency: {type: "string"}});
+  const {values, positionals} = parse("run", argv, {
+    out: {type: "string"},
+    concurrency: {type: "string"},
+    cache: {type: "string"},
+    resume: {type: "boolean"},
+    quiet: {type: "boolean"},
+  });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const config = readRunConfig(positionals[0]);
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw new UsageError(`parley run: --concurrency must be a positive integer`);
   const planned = countGames(config);
   const started = performance.now();
+  if (config.llm_players.length || values.resume) {
+    // LLM runs: per-game checkpoints, response cache, progress line on stderr (run/resume.ts).
+    for (const p of config.llm_players) {
+      try {
+        resolveApiKey(p.api_key_env, `player ${p.id}`);
+      } catch (error) {
+        throw new UsageError(`parley run: ${positionals[0]}: ${(error as Error).message}`);
+      }
+    }
+    let r;
+    try {
+      r = await runResumable(config, values.out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr});
+    } catch (error) {
+      if (error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
+      throw error;
+    }
+    const s = llmStats;
+    printJson({
+      run_id: config.run_id, families: config.families, planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
+      games: r.games, turns: r.turns,
+      llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
+      seconds: Math.round(performance.now() - started) / 1000, games_path: r.gamesPath, turns_path: r.turnsPath,
+    });
+    if (r.failed.length) {
+      const first = r.failed[0];
+      process.stderr.write(`parley run: ${r.failed.length} game(s) could not be finished (first: ${first.game_id}: ${first.error}); run the same command again to play them\n`);
+      return 1;
+    }
+    return 0;
+  }
   const files = await writeTournament(config, values.out, {concurrency});
   printJson({run_id: config.run_id, families: config.families, planned, games: files.games, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, games_path: files.gamesPath, turns_path: files.turnsPath});
   return 0;

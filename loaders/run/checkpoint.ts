@@ -68,6 +68,9 @@ export class Checkpoints {
   }
 }
 
+/** A checkpoint directory that cannot be used for this run (the message says why and what to do). */
+export class CheckpointConflict extends Error {}
+
 /** sha256 of a JSON value with object keys sorted, for run fingerprints. */
 export function fingerprint(value: unknown): string {
   const canonical = (v: unknown): unknown =>
@@ -84,7 +87,7 @@ export async function claimDirectory(dir: string, print: string): Promise<void> 
   if (existsSync(path)) {
     const previous = readFileSync(path, "utf8").trim();
     if (previous !== print) {
-      throw new Error(`${dir} holds checkpoints of a different run definition (config changed since it was started); use another --out directory, or delete ${dir} to start over`);
+      throw new CheckpointConflict(`${dir} holds checkpoints of a different run definition (config changed since it was started); use another --out directory, or delete ${dir} to start over`);
     }
     return;
   }

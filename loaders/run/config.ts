@@ -10,7 +10,12 @@
  * - grid: "full" (Table 1) or an object of parameter -> list of values; a
  *   parameter left out takes all its Table 1 values. With several families,
  *   the object may instead be keyed by family ({"bargaining": {...}, ...}).
- * - players: "all" (every built-in agent that plays the family) or agent ids.
+ * - players: "all" (every built-in agent that plays the family) or a list whose
+ *   entries are built-in agent ids or LLM player objects such as
+ *   {"id": "mini", "provider": "openai", "model": "gpt-4o-mini",
+ *    "base_url": "http://127.0.0.1:8000/v1", "api_key_env": "OPENAI_API_KEY",
+ *    "temperature": 1.0, "max_tokens": 400, "persona": null}
+ *   (fields: agents/llm/spec.ts); pairs then refer to them by id.
  * - pairs: "all" (every ordered pair, self-play included, of players that can
  *   sit in Alice's and Bob's seats), "self", or a list of [alice, bob] ids.
  * - games_per_pair (default 1), seed (default 0), concurrency (default 8),
@@ -21,6 +26,7 @@
 import {FAMILIES, type Family} from "../games/types.js";
 import {gameFamily} from "../games/index.js";
 import {agentSpec, builtinAgents} from "../agents/index.js";
+import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../agents/llm/spec.js";
 
 export type GridSpec = "full" | Record<string, unknown[]>;
 
@@ -30,6 +36,8 @@ export interface RunConfig {
   /** Per family: parameter -> values (complete, validated). */
   grids: Partial<Record<Family, Record<string, unknown[]>>>;
   players: "all" | string[];
+  /** The LLM players among `players` (by id), with their validated settings. */
+  llm_players: LlmPlayerSpec[];
   pairs: "all" | "self" | [string, string][];
   games_per_pair: number;
   seed: number;
@@ -127,10 +135,24 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
 
   const p = raw.players ?? "all";
   let players: RunConfig["players"];
+  const llm_players: LlmPlayerSpec[] = [];
   if (p === "all") players = "all";
   else if (Array.isArray(p) && p.length) {
     players = p.map((id, i) => {
-      if (typeof id !== "string") fail(`players[${i}]`, `expected an agent id, got ${JSON.stringify(id)}`);
+      if (isLlmPlayerConfig(id)) {
+        let spec: LlmPlayerSpec;
+        try {
+          spec = parseLlmPlayerSpec(id, `players[${i}]`);
+        } catch (error) {
+          throw new ConfigError((error as Error).message);
+        }
+        if (builtinAgents.some((a) => a.id === spec.id) || llm_players.some((l) => l.id === spec.id)) {
+          fail(`players[${i}].id`, `"${spec.id}" is already the id of another player; LLM players need their own ids`);
+        }
+        llm_players.push(spec);
+        return spec.id;
+      }
+      if (typeof id !== "string") fail(`players[${i}]`, `expected an agent id or an LLM player object, got ${JSON.stringify(id)}`);
       try {
         agentSpec(id);
       } catch (error) {
@@ -147,6 +169,7 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     pairs = q.map((pair, i) => {
       if (!Array.isArray(pair) || pair.length !== 2 || pair.some((x) => typeof x !== "string")) fail(`pairs[${i}]`, `expected [alice_agent, bob_agent], got ${JSON.stringify(pair)}`);
       pair.forEach((id: string, j: number) => {
+        if (llm_players.some((l) => l.id === id)) return;
         try {
           agentSpec(id);
         } catch (error) {
@@ -167,6 +190,7 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     families,
     grids,
     players,
+    llm_players,
     pairs,
     games_per_pair: positiveInt(raw, "games_per_pair", 1),
     seed,

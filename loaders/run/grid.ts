@@ -4,7 +4,7 @@
  * (ordered agent pairs). Table 1's full grids give 384, 576 and 360 configs.
  */
 import {canPlay, agentSpec, builtinAgents} from "../agents/index.js";
-import type {Family, ParamsOf} from "../games/types.js";
+import type {Family, ParamsOf, Player} from "../games/types.js";
 import type {RunConfig} from "./config.js";
 
 /** Every parameter combination of `grid`, in order. */
@@ -18,21 +18,25 @@ export function expandGrid<F extends Family>(family: F, grid: Record<string, rea
   return combos as unknown as ParamsOf<F>[];
 }
 
-/** Ordered [alice, bob] agent pairs for `family` under the config's players and pairs. */
-export function seatings(config: Pick<RunConfig, "players" | "pairs">, family: Family): [string, string][] {
+/**
+ * Ordered [alice, bob] agent pairs for `family` under the config's players and pairs.
+ * LLM players (config.llm_players) can take either seat in every family.
+ */
+export function seatings(config: Pick<RunConfig, "players" | "pairs"> & Partial<Pick<RunConfig, "llm_players">>, family: Family): [string, string][] {
   const ids = config.players === "all" ? builtinAgents.map((a) => a.id) : config.players;
-  const specs = ids.map(agentSpec);
+  const llm = new Set((config.llm_players ?? []).map((p) => p.id));
+  const plays = (id: string, seat: Player) => llm.has(id) || canPlay(agentSpec(id), family, seat);
   if (Array.isArray(config.pairs)) {
     for (const [a, b] of config.pairs) {
-      if (!canPlay(agentSpec(a), family, "alice")) throw new Error(`pairs: agent "${a}" cannot play Alice in ${family}`);
-      if (!canPlay(agentSpec(b), family, "bob")) throw new Error(`pairs: agent "${b}" cannot play Bob in ${family}`);
+      if (!plays(a, "alice")) throw new Error(`pairs: agent "${a}" cannot play Alice in ${family}`);
+      if (!plays(b, "bob")) throw new Error(`pairs: agent "${b}" cannot play Bob in ${family}`);
     }
     return config.pairs.map(([a, b]) => [a, b]);
   }
-  if (config.pairs === "self") return specs.filter((s) => canPlay(s, family, "alice") && canPlay(s, family, "bob")).map((s) => [s.id, s.id]);
-  const alices = specs.filter((s) => canPlay(s, family, "alice"));
-  const bobs = specs.filter((s) => canPlay(s, family, "bob"));
-  return alices.flatMap((a) => bobs.map((b) => [a.id, b.id] as [string, string]));
+  if (config.pairs === "self") return ids.filter((id) => plays(id, "alice") && plays(id, "bob")).map((id) => [id, id]);
+  const alices = ids.filter((id) => plays(id, "alice"));
+  const bobs = ids.filter((id) => plays(id, "bob"));
+  return alices.flatMap((a) => bobs.map((b) => [a, b] as [string, string]));
 }
 
 export interface PlannedGame<F extends Family = Family> {

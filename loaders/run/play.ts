@@ -10,6 +10,7 @@ import {deriveRng} from "../../src/lib/rng.js";
 import {gameFamily} from "../games/index.js";
 import type {Agent, AgentReply, Family, GameState, Observation, Outcome, ParamsOf, Player} from "../games/types.js";
 import type {TurnRow} from "../games/schema.js";
+import {LlmCallError} from "../agents/llm/types.js";
 
 export interface PlayOptions {
   seed: number;
@@ -43,6 +44,9 @@ export async function playGame<F extends Family>(
       const answer = agents[player].act(obs, rngs[player]);
       reply = answer instanceof Promise ? await answer : answer;
     } catch (error) {
+      // An LLM call that failed for good (endpoint down, not a bad answer) is not the player's rule
+      // break: the game stops unrecorded and a re-run plays it again (see run/resume.ts).
+      if (error instanceof LlmCallError) throw error;
       reply = {action: null, parse_error: `agent failed: ${(error as Error).message}`};
     }
     const error = reply.parse_error ?? state.validate(reply.action);

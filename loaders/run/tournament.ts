@@ -23,6 +23,11 @@ export interface TournamentOptions {
   agentFactory?: (id: string, context: AgentContext) => Agent;
   skip?: (game: PlannedGame) => boolean;
   onGame?: (game: GameRow, turns: TurnRow[]) => void | Promise<void>;
+  /**
+   * A game that threw (e.g. an LLM endpoint still failing after all retries)
+   * is handed here and the tournament goes on; without it the error ends the run.
+   */
+  onError?: (game: PlannedGame, error: unknown) => void;
   /** Overrides config.concurrency. */
   concurrency?: number;
 }
@@ -79,7 +84,8 @@ export async function runTournament(config: RunConfig, options: TournamentOption
   };
   for (const g of plannedGames(config)) {
     if (options.skip?.(g)) continue;
-    const p: Promise<void> = playOne(g).finally(() => running.delete(p));
+    const onError = options.onError;
+    const p: Promise<void> = (onError ? playOne(g).catch((error) => onError(g, error)) : playOne(g)).finally(() => running.delete(p));
     running.add(p);
     if (running.size >= limit) await Promise.race(running);
   }
