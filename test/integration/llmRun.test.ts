@@ -237,3 +237,29 @@ test("a changed config is refused in a directory holding another run's checkpoin
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /player ge: environment variable PARLEY_FAKE_KEY \(api_key_env\) is not set/);
 });
+
+test("an endpoint that stays down fails its games without recording them; the next run plays them", async () => {
+  const gemini = await startFakeLlm("gemini", () => ({status: 500}));
+  servers.push(gemini);
+  const dir = tempDir();
+  const out = join(dir, "out");
+  const config = join(dir, "down.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      family: "bargaining",
+      grid: {delta_a: [0.9], delta_b: [0.9], money: [100], horizon: [12], complete_information: [true], messages: [false]},
+      players: [{...player("ge", gemini), max_retries: 1}, "rubinstein"],
+      pairs: [["ge", "rubinstein"], ["rubinstein", "rubinstein"]],
+    }),
+  );
+  const down = await parleyRun([config, "--out", out]);
+  assert.equal(down.code, 1);
+  assert.match(down.stderr, /1 game\(s\) could not be finished \(first: bargaining-0-ge-vs-rubinstein-0: gemini fake-gemini: .*500.* \(gave up after 2 attempts\)\); run the same command again/);
+  assert.equal(JSON.parse(down.stdout).games, 1, "the built-in game is recorded");
+  assert.equal(gemini.requests.length, 2);
+  gemini.setResponder(gleeBot());
+  const up = await parleyRun([config, "--out", out, "--quiet"]);
+  assert.equal(up.code, 0, up.stderr);
+  assert.deepEqual([JSON.parse(up.stdout).resumed, JSON.parse(up.stdout).played, JSON.parse(up.stdout).games], [1, 1, 2]);
+});
