@@ -72,32 +72,45 @@ function frameOf(obs: Observation, player: Player): Frame {
   };
 }
 
-/** Wraps a behaviour as an agent for either alternating-offers family. */
+/**
+ * Wraps a behaviour as an agent for either alternating-offers family. It
+ * remembers its own proposals and the offers it was asked to answer (every
+ * offer of the other side reaches it that way), so it never rescans the
+ * history.
+ */
 export function behaviouralAgent(behaviour: Behaviour, player: Player): Agent {
-  return {
-    act(obs: Observation, rng: Rng) {
-      const frame = frameOf(obs, player);
-      const offers = obs.history.filter((e) => e.action.type === "offer");
-      const c: BehaviourContext = {
-        pie: frame.pie,
-        scale: frame.scale,
-        round: obs.round,
-        mine: offers.filter((e) => e.player === player).map((e) => frame.gainOf(e.action)),
-        theirs: offers.filter((e) => e.player !== player).map((e) => frame.gainOf(e.action)),
-        openedByMe: offers.length ? offers[0].player === player : null,
-        rng,
-      };
-      const messages = (obs.view as BargainingView | NegotiationView).messages;
-      if (obs.legal[0]?.type === "decision") {
-        const offered = frame.gainOf((obs.view as BargainingView | NegotiationView).offer!);
-        const ok = behaviour.accept(c, offered) && (behaviour.unconstrained || offered >= -1e-9 * frame.scale);
-        return {action: {type: "decision", decision: ok ? "accept" : "reject"}};
+  return new BehaviouralAgent(behaviour, player);
+}
+
+class BehaviouralAgent implements Agent {
+  private mine: number[] = [];
+  private theirs: number[] = [];
+  private openedByMe: boolean | null = null;
+  private answeredRound = 0;
+
+  constructor(private readonly behaviour: Behaviour, private readonly player: Player) {}
+
+  act(obs: Observation, rng: Rng) {
+    const frame = frameOf(obs, this.player);
+    const view = obs.view as BargainingView | NegotiationView;
+    const c: BehaviourContext = {pie: frame.pie, scale: frame.scale, round: obs.round, mine: this.mine, theirs: this.theirs, openedByMe: this.openedByMe, rng};
+    if (obs.legal[0]?.type === "decision") {
+      const offered = frame.gainOf(view.offer!);
+      if (this.openedByMe === null) c.openedByMe = this.openedByMe = false;
+      const ok = this.behaviour.accept(c, offered) && (this.behaviour.unconstrained || offered >= -1e-9 * frame.scale);
+      if (this.answeredRound !== obs.round) {
+        this.theirs.push(offered);
+        this.answeredRound = obs.round;
       }
-      const action = frame.offer(behaviour.propose(c)) as Action & {message?: string};
-      if (messages) action.message = behaviour.message;
-      return {action};
-    },
-  };
+      return {action: {type: "decision", decision: ok ? "accept" : "reject"}};
+    }
+    if (this.openedByMe === null) this.openedByMe = true;
+    const gain = this.behaviour.propose(c);
+    const action = frame.offer(gain) as Action & {message?: string};
+    this.mine.push(frame.gainOf(action));
+    if (view.messages) action.message = this.behaviour.message;
+    return {action};
+  }
 }
 
 const tol = (c: BehaviourContext) => 1e-9 * c.scale;
@@ -133,24 +146,30 @@ export const anchor: Behaviour = {
     if (c.openedByMe === false) return Math.min(c.pie, c.theirs[0] + 0.1 * c.pie * 0.5 ** c.mine.length);
     return Math.max(0.5, 0.75 - 0.05 * c.mine.length) * c.pie;
   },
-  accept: (c, x) => (c.openedByMe === false ? x >= c.theirs[0] - tol(c) : x >= Math.max(0.5, 0.75 - 0.05 * c.mine.length) * c.pie - tol(c)),
+  accept: (c, x) => {
+    if (c.openedByMe === false) return c.theirs.length ? x >= c.theirs[0] - tol(c) : x >= 0.75 * c.pie - tol(c);
+    return x >= Math.max(0.5, 0.75 - 0.05 * c.mine.length) * c.pie - tol(c);
+  },
   message: "My offer is close to where we started.",
 };
 
-/** Reciprocity: opens at 60% and concedes exactly as much as the other conceded in its last move. */
+/**
+ * Reciprocity: opens at 60% and matches the other's last concession; while
+ * it still asks for more than half it concedes at least 2 points a round (the
+ * cooperative first move of tit-for-tat), so two reciprocators meet at 50%.
+ */
+function titForTatDemand(c: BehaviourContext, theirs: number[]): number {
+  const last = c.mine.at(-1);
+  if (last === undefined) return 0.6 * c.pie;
+  const n = theirs.length;
+  const conceded = n >= 2 ? Math.max(0, theirs[n - 1] - theirs[n - 2]) : 0;
+  const goodwill = last > 0.5 * c.pie ? Math.min(0.02 * c.pie, last - 0.5 * c.pie) : 0;
+  return Math.max(0, last - Math.max(conceded, goodwill));
+}
+
 export const titForTat: Behaviour = {
-  propose: (c) => {
-    const last = c.mine.at(-1) ?? 0.6 * c.pie;
-    const n = c.theirs.length;
-    const conceded = n >= 2 ? Math.max(0, c.theirs[n - 1] - c.theirs[n - 2]) : 0;
-    return Math.max(0, last - conceded);
-  },
-  accept: (c, x) => {
-    const last = c.mine.at(-1) ?? 0.6 * c.pie;
-    const n = c.theirs.length;
-    const conceded = n >= 1 ? Math.max(0, x - (c.theirs[n - 1] ?? x)) : 0;
-    return x >= Math.max(0, last - conceded) - tol(c);
-  },
+  propose: (c) => titForTatDemand(c, c.theirs),
+  accept: (c, x) => x >= titForTatDemand(c, [...c.theirs, x]) - tol(c),
   message: "I will move as far as you move.",
 };
 

@@ -9,6 +9,7 @@
  * language agent reads, the outcome) as an `OfferRules` object.
  */
 import {checkAction} from "./legal.js";
+import {LazyObservation} from "./observation.js";
 import type {
   Action, ActionSpec, Decision, EndReason, GameState, Observation, Outcome, ParamsOf, Player, PriceOffer, Role, SeenEvent, SplitOffer, ViewOf,
 } from "./types.js";
@@ -95,31 +96,27 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
     const round = this.round;
     const legal = toMove ? this.legalActions() : [];
     const unseen = this.unseen[player].slice();
-    const rules = this.r.rules;
-    const texts = this.rulesText;
     const messages = (this.params as {messages: boolean}).messages;
-    const request = () =>
-      !toMove
-        ? ""
-        : proposing
-          ? `Round ${round}\nSend your offer${messages ? " and a message" : ""} to ${name(other(player))}.\n` + legal[0].format
-          : `Do you accept this offer?\n${DECISION_SPEC.format}`;
-    return {
-      family: this.family,
-      game_id: this.gameId,
+    return new LazyObservation<F>(
+      this.family,
+      this.gameId,
       player,
-      role: this.phase === "offer" && toMove ? this.r.proposerRole(player) : this.r.responderRole(player),
-      round: this.round,
-      view: this.r.view(player, this.phase === "decision" && toMove ? this.offer : null),
-      history: this.events.slice(),
+      proposing ? this.r.proposerRole(player) : this.r.responderRole(player),
+      round,
+      this.r.view(player, this.phase === "decision" && toMove ? this.offer : null),
       legal,
-      get rules() {
-        return (texts[player] ??= rules(player));
+      this.events,
+      this.events.length,
+      () => (this.rulesText[player] ??= this.r.rules(player)),
+      () => {
+        const request = !toMove
+          ? ""
+          : proposing
+            ? `Round ${round}\nSend your offer${messages ? " and a message" : ""} to ${name(other(player))}.\n` + legal[0].format
+            : `Do you accept this offer?\n${DECISION_SPEC.format}`;
+        return [...unseen.map((f) => f()), request].filter(Boolean).join("\n");
       },
-      get update() {
-        return [...unseen.map((f) => f()), request()].filter(Boolean).join("\n");
-      },
-    };
+    );
   }
 
   apply(action: Action): void {

@@ -15,6 +15,7 @@
  */
 import {checkAction, money} from "./legal.js";
 import {emptyOutcome} from "./alternating.js";
+import {LazyObservation} from "./observation.js";
 import type {Rng} from "../../src/lib/rng.js";
 import type {
   Action, ActionSpec, Decision, EndReason, GameFamily, GameState, Observation, Outcome, PersuasionParams, PersuasionRound, PersuasionStats, Player, Quality, SeenEvent, Signal,
@@ -96,44 +97,40 @@ export class PersuasionGame implements GameState<"persuasion"> {
     const round = this.round;
     const quality = this.qualities[current];
     const stats = this.stats();
-    const request = () => {
-      let text = "";
-      if (toMove && isAlice) text = `Round ${round}\nThe product is of ${quality} quality. Send your message to the buyer.\n${signalSpec(P.message_type).format}`;
-      if (toMove && !isAlice) text = `Round ${round}\nAlice's message: ${describeSignal(signal!)}\nDo you buy the product for ${money(P.money)}?\n${BUY_SPEC.format}`;
-      if (toMove && myopicBob && stats.rounds)
-        text = `So far, the product was bought in ${pct(stats.bought_share)} of ${stats.rounds} rounds, and a low-quality product was bought in ${pct(stats.bought_low_share)} of them.\n` + text;
-      return text;
-    };
     const unseen = myopicBob ? [] : this.unseen[player].slice();
-    const texts = this.rulesText;
-    const rules = (p: Player) => this.rules(p);
-    return {
-      family: "persuasion",
-      game_id: this.gameId,
-      player,
-      role: isAlice ? "seller" : "buyer",
-      round: this.round,
-      view: {
-        money: P.money,
-        prior: P.prior,
-        horizon: P.horizon,
-        message_type: P.message_type,
-        buyer_type: P.buyer_type,
-        value_high: isAlice && !P.complete_information ? null : P.value_high,
-        quality: isAlice && this.round <= this.qualities.length && !this.endedBy ? this.qualities[current] : null,
-        signal,
-        past: myopicBob ? [] : this.past(),
-        stats,
-      },
-      history: myopicBob ? [] : this.events.slice(),
-      legal: toMove ? this.legalActions() : [],
-      get rules() {
-        return (texts[player] ??= rules(player));
-      },
-      get update() {
-        return [...unseen.map((f) => f()), request()].filter(Boolean).join("\n");
-      },
+    const legal = toMove ? this.legalActions() : [];
+    const view = {
+      money: P.money,
+      prior: P.prior,
+      horizon: P.horizon,
+      message_type: P.message_type,
+      buyer_type: P.buyer_type,
+      value_high: isAlice && !P.complete_information ? null : P.value_high,
+      quality: isAlice && !this.endedBy ? quality : null,
+      signal,
+      past: myopicBob ? [] : this.past(),
+      stats,
     };
+    return new LazyObservation<"persuasion">(
+      "persuasion",
+      this.gameId,
+      player,
+      isAlice ? "seller" : "buyer",
+      round,
+      view,
+      legal,
+      this.events,
+      myopicBob ? 0 : this.events.length,
+      () => (this.rulesText[player] ??= this.rules(player)),
+      () => {
+        let text = "";
+        if (toMove && isAlice) text = `Round ${round}\nThe product is of ${quality} quality. Send your message to the buyer.\n${signalSpec(P.message_type).format}`;
+        if (toMove && !isAlice) text = `Round ${round}\nAlice's message: ${describeSignal(signal!)}\nDo you buy the product for ${money(P.money)}?\n${BUY_SPEC.format}`;
+        if (toMove && myopicBob && stats.rounds)
+          text = `So far, the product was bought in ${pct(stats.bought_share)} of ${stats.rounds} rounds, and a low-quality product was bought in ${pct(stats.bought_low_share)} of them.\n` + text;
+        return [...unseen.map((f) => f()), text].filter(Boolean).join("\n");
+      },
+    );
   }
 
   private rules(player: Player): string {

@@ -5,7 +5,7 @@
  * the staged file into Parquet with the schema's exact types, atomically.
  */
 import {closeSync, openSync, rmSync, writeSync} from "node:fs";
-import {checkRow, duckdbColumns, type Row, type TableSchema} from "../io/schema.js";
+import {checkRow, duckdbColumns, type Column, type Row, type TableSchema} from "../io/schema.js";
 import {tempPathFor, writeAtomic} from "../io/atomic.js";
 import {sqlString, withDuckDB, type Db} from "../io/duckdb.js";
 
@@ -18,13 +18,48 @@ export class ParquetStage {
   private bytes = 0;
   count = 0;
 
+  private readonly columns: Map<string, Column>;
+  private readonly required: string[];
+
   constructor(readonly path: string, readonly schema: TableSchema) {
     this.staged = tempPathFor(path) + ".jsonl";
     this.fd = openSync(this.staged, "w");
+    this.columns = new Map(schema.columns.map((c) => [c.name, c]));
+    this.required = schema.columns.filter((c) => c.nullable === false).map((c) => c.name);
+  }
+
+  /** Same verdict as io/schema.ts checkRow, in time linear in the row's fields (rows here are sparse). */
+  private fits(row: Row): boolean {
+    for (const name of this.required) if (row[name] === null || row[name] === undefined) return false;
+    for (const key in row) {
+      const column = this.columns.get(key);
+      if (!column) return false;
+      const v = row[key];
+      if (v === null || v === undefined) continue;
+      switch (column.type) {
+        case "VARCHAR":
+          if (typeof v !== "string") return false;
+          break;
+        case "BOOLEAN":
+          if (typeof v !== "boolean") return false;
+          break;
+        case "DOUBLE":
+          if (typeof v !== "number" || Number.isNaN(v)) return false;
+          break;
+        case "INTEGER":
+        case "BIGINT":
+          if (!((typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint")) return false;
+          break;
+        default:
+          if (!Array.isArray(v)) return false;
+          return false; // lists: let checkRow decide
+      }
+    }
+    return true;
   }
 
   add(row: Row): void {
-    checkRow(this.schema, row, this.count);
+    if (!this.fits(row)) checkRow(this.schema, row, this.count); // throws with the precise message, or accepts (lists)
     const line = JSON.stringify(row) + "\n";
     this.chunk.push(line);
     this.bytes += line.length;
