@@ -107,7 +107,8 @@ m AS (
   FROM g
 )
 SELECT game_id, family, alice_agent, bob_agent, efficiency,
-       greatest(0, least(1, fairness_unclipped))::DOUBLE AS fairness, fairness_unclipped,
+       -- greatest/least skip NULLs in DuckDB, so keep an undefined fairness NULL explicitly
+       CASE WHEN fairness_unclipped IS NOT NULL THEN greatest(0, least(1, fairness_unclipped)) END::DOUBLE AS fairness, fairness_unclipped,
        alice_self_gain, bob_self_gain
 FROM m`;
 }

@@ -1,0 +1,190 @@
+// GLEE game engine: closed forms (seed 000 §2, Appendix C), grid sizes, legality, determinism.
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {bargaining} from "../../loaders/games/bargaining.js";
+import {negotiation} from "../../loaders/games/negotiation.js";
+import {persuasion} from "../../loaders/games/persuasion.js";
+import {agentSpec} from "../../loaders/agents/index.js";
+import {backwardInductionShares, stationaryShare} from "../../loaders/agents/rubinstein.js";
+import {commitmentPurchaseRate, commitmentQ} from "../../loaders/agents/persuasion.js";
+import {parseRunConfig, ConfigError} from "../../loaders/run/config.js";
+import {expandGrid, countGames} from "../../loaders/run/grid.js";
+import {playGame} from "../../loaders/run/play.js";
+import {runTournament} from "../../loaders/run/tournament.js";
+import type {Agent, BargainingParams, Family, NegotiationParams, PersuasionParams, Player} from "../../loaders/games/types.js";
+
+const seat = (id: string, family: Family, player: Player, gameId = "g"): Agent => agentSpec(id).create({family, player, gameId});
+const pair = (a: string, b: string, family: Family) => ({alice: seat(a, family, "alice"), bob: seat(b, family, "bob")});
+
+const bargain = (over: Partial<BargainingParams>): BargainingParams => ({
+  family: "bargaining", delta_a: 0.9, delta_b: 0.8, money: 10000, horizon: "inf", complete_information: true, messages: false, ...over,
+});
+
+test("grid sizes follow Table 1: 384 / 576 / 360", () => {
+  const config = parseRunConfig({family: "all", grid: "full", players: ["random"], pairs: "self"});
+  assert.equal(expandGrid("bargaining", config.grids.bargaining!).length, 384);
+  assert.equal(expandGrid("negotiation", config.grids.negotiation!).length, 576);
+  assert.equal(expandGrid("persuasion", config.grids.persuasion!).length, 360);
+  assert.equal(countGames(config), 1320);
+});
+
+test("rubinstein vs rubinstein, T = ∞: agreement in round 1 on (1−δ_B)/(1−δ_Aδ_B), to 1e-9", async () => {
+  const deltas = bargaining.grid.delta_a;
+  for (const da of deltas)
+    for (const db of deltas)
+      for (const complete_information of [true]) {
+        const params = bargain({delta_a: da, delta_b: db, complete_information});
+        const {outcome} = await playGame("bargaining", params, "r", pair("rubinstein", "rubinstein", "bargaining"), {seed: 1});
+        const expected = da === 1 && db === 1 ? 0.5 : (1 - db) / (1 - da * db);
+        assert.equal(outcome.rounds, 1, `δ_A=${da} δ_B=${db}`);
+        assert.equal(outcome.agreement, true);
+        assert.ok(Math.abs(outcome.alice_share! - expected) < 1e-9, `δ_A=${da} δ_B=${db}: ${outcome.alice_share} vs ${expected}`);
+      }
+  assert.ok(Math.abs(stationaryShare(0.9, 0.8) - 0.2 / 0.28) < 1e-12);
+});
+
+test("rubinstein, finite T = 1, 2, 3: backward induction worked by hand", async () => {
+  // δ_A = 0.9, δ_B = 0.8.
+  // T = 1: Alice proposes last and keeps everything; Bob accepts 0 (rejecting gives 0).
+  // T = 2: Bob would keep all in round 2, worth δ_B·1 = 0.8 to him now, so Alice offers him 0.8 and keeps 0.2.
+  // T = 3: Alice keeps 1 in round 3; in round 2 Bob must offer her δ_A·1 = 0.9 and keeps 0.1;
+  //        in round 1 Alice offers Bob δ_B·0.1 = 0.08 and keeps 0.92.
+  const hand: Record<number, number> = {1: 1, 2: 0.2, 3: 0.92};
+  for (const T of [1, 2, 3]) {
+    assert.ok(Math.abs(backwardInductionShares(T, 0.9, 0.8)[1] - hand[T]) < 1e-12, `shares T=${T}`);
+    const {outcome} = await playGame("bargaining", bargain({horizon: T}), `t${T}`, pair("rubinstein", "rubinstein", "bargaining"), {seed: 1});
+    assert.equal(outcome.rounds, 1);
+    assert.ok(Math.abs(outcome.alice_share! - hand[T]) < 1e-9, `T=${T}: ${outcome.alice_share}`);
+    assert.ok(Math.abs(outcome.alice_utility! - 10000 * hand[T]) < 1e-6);
+  }
+  // Round 2 of T = 3 seen from Bob as proposer: keeps 1 − δ_A = 0.1.
+  assert.ok(Math.abs(backwardInductionShares(3, 0.9, 0.8)[2] - 0.1) < 1e-12);
+});
+
+test("bargaining utilities are discounted by δ^(t−1) and no deal gives (0, 0)", async () => {
+  const g = bargaining.start(bargain({horizon: 2}), "u", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  g.apply({type: "offer", alice_gain: 9000, bob_gain: 1000});
+  g.apply({type: "decision", decision: "reject"});
+  g.apply({type: "offer", alice_gain: 4000, bob_gain: 6000});
+  g.apply({type: "decision", decision: "accept"});
+  const o = g.outcome();
+  assert.deepEqual([o.rounds, o.alice_share, o.ended_by], [2, 0.4, "agreement"]);
+  assert.ok(Math.abs(o.alice_utility! - 4000 * 0.9) < 1e-9 && Math.abs(o.bob_utility! - 6000 * 0.8) < 1e-9);
+  const h = bargaining.start(bargain({horizon: 1}), "v", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  h.apply({type: "offer", alice_gain: 9000, bob_gain: 1000});
+  h.apply({type: "decision", decision: "reject"});
+  assert.equal(h.isTerminal(), true);
+  assert.deepEqual([h.outcome().agreement, h.outcome().alice_utility, h.outcome().ended_by], [false, 0, "horizon"]);
+});
+
+test("validate names the field of an illegal action; the runner records rule breaks and re-asks", async () => {
+  const g = bargaining.start(bargain({}), "x", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  assert.match(g.validate({type: "offer", alice_gain: 6000, bob_gain: 5000})!, /alice_gain \+ bob_gain must equal 10000/);
+  assert.match(g.validate({type: "offer", alice_gain: -1, bob_gain: 10001})!, /alice_gain: -1 is below the minimum 0/);
+  assert.match(g.validate({type: "offer", alice_gain: 5000, bob_gain: 5000, message: "hi"})!, /message: no text may be sent/);
+  assert.match(g.validate({type: "decision", decision: "accept"})!, /action type "decision" is not allowed now/);
+  assert.equal(g.validate({type: "offer", alice_gain: 5000, bob_gain: 5000}), null);
+  let calls = 0;
+  const clumsy: Agent = {
+    act: async () => (++calls === 1 ? {action: {type: "offer", alice_gain: 1, bob_gain: 1}, raw: "{bad}"} : {action: {type: "offer", alice_gain: 5000, bob_gain: 5000}}),
+  };
+  const {turns, outcome} = await playGame("bargaining", bargain({}), "y", {alice: clumsy, bob: seat("fair", "bargaining", "bob")}, {seed: 1});
+  assert.equal(turns[0].rule_break, true);
+  assert.match(String(turns[0].rule_break_reason), /must equal 10000/);
+  assert.deepEqual([turns[0].attempt, turns[1].attempt, turns[1].rule_break, turns[0].raw], [1, 2, false, "{bad}"]);
+  assert.equal(outcome.alice_share, 0.5);
+  const stubborn: Agent = {act: () => ({action: "nonsense"})};
+  const aborted = await playGame("bargaining", bargain({}), "z", {alice: stubborn, bob: seat("fair", "bargaining", "bob")}, {seed: 1, maxAttempts: 2});
+  assert.deepEqual([aborted.outcome.ended_by, aborted.outcome.agreement, aborted.turns.length], ["rule_break", false, 2]);
+});
+
+test("observations carry the D.2 framing and hide what the information structure hides", () => {
+  const g = bargaining.start(bargain({complete_information: false, messages: true}), "o", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  const a = g.observe();
+  assert.equal(a.view.delta_other, null);
+  assert.equal((a.view as {horizon: number | null}).horizon, null);
+  assert.match(a.rules, /You are playing as Alice\. You and Bob need to divide \$10,000/);
+  assert.doesNotMatch(a.rules, /For Bob/);
+  assert.doesNotMatch(a.rules, /rounds to divide/);
+  g.apply({type: "offer", alice_gain: 7000, bob_gain: 3000, message: "deal?"});
+  const b = g.observe();
+  assert.match(b.update, /Alice's message: deal\?/);
+  assert.match(b.update, /# Bob gain: \$3,000/);
+  assert.deepEqual(JSON.parse(JSON.stringify(b)).history.length, 1);
+
+  const n = negotiation.start({family: "negotiation", factor_a: 1, factor_b: 1.2, money: 100, horizon: 10, complete_information: false, messages: false}, "n", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  assert.deepEqual([n.observe().view.value_self, n.observe().view.value_other, n.observe().role], [100, null, "seller"]);
+
+  const pp: PersuasionParams = {family: "persuasion", prior: 0.5, value_high: 2, money: 100, horizon: 20, complete_information: false, message_type: "binary", buyer_type: "myopic"};
+  const p = persuasion.start(pp, "p", {next: () => 0.1, int: () => 0, bernoulli: (q) => 0.1 < q, pick: (x) => x[0]});
+  assert.deepEqual([p.observe().view.quality, p.observe().view.value_high], ["high", null]);
+  p.apply({type: "message", claim: "high"});
+  const bob = p.observe();
+  assert.deepEqual([bob.view.quality, bob.view.value_high, bob.view.signal?.claim], [null, 2, "high"]);
+  p.apply({type: "decision", decision: "accept"});
+  p.apply({type: "message", claim: "low"});
+  const myopic = p.observe();
+  assert.deepEqual([myopic.history.length, myopic.view.past.length, myopic.view.stats.rounds, myopic.view.stats.bought_share], [0, 0, 1, 1]);
+  assert.match(myopic.update, /bought in 100% of 1 rounds/);
+});
+
+test("negotiation: rational vs rational trades efficiently with complete information", async () => {
+  const base: NegotiationParams = {family: "negotiation", factor_a: 1, factor_b: 1.5, money: 100, horizon: 1, complete_information: true, messages: false};
+  // T = 1: Alice proposes last, so she asks V_B = 150 and Bob accepts.
+  let r = await playGame("negotiation", base, "n1", pair("rational", "rational", "negotiation"), {seed: 1});
+  assert.deepEqual([r.outcome.agreement, r.outcome.price, r.outcome.rounds], [true, 150, 1]);
+  // T = 10: Bob proposes last, so the price is V_A = 100, agreed in round 1.
+  r = await playGame("negotiation", {...base, horizon: 10}, "n2", pair("rational", "rational", "negotiation"), {seed: 1});
+  assert.deepEqual([r.outcome.agreement, r.outcome.price], [true, 100]);
+  // V_A > V_B: no trade.
+  r = await playGame("negotiation", {...base, factor_a: 1.5, factor_b: 1, horizon: "inf"}, "n3", pair("rational", "rational", "negotiation"), {seed: 1});
+  assert.deepEqual([r.outcome.agreement, r.outcome.ended_by, r.outcome.rounds], [false, "horizon", 30]);
+});
+
+test("commitment policy: q = min(p(v−1)/(1−p), 1) and an obedient buyer buys at rate p + (1−p)q", async () => {
+  assert.ok(Math.abs(commitmentQ(1 / 3, 1.2) - 0.1) < 1e-12);
+  assert.equal(commitmentQ(0.5, 3), 1);
+  assert.ok(Math.abs(commitmentQ(0.5, 1.25) - 0.25) < 1e-12);
+  const p = 0.5, v = 1.25; // rate = 0.5 + 0.5·0.25 = 0.625
+  const config = parseRunConfig({
+    family: "persuasion",
+    grid: {prior: [p], value_high: [v], money: [100], complete_information: [true], message_type: ["binary"], buyer_type: ["long_living"]},
+    pairs: [["commitment", "credulous"]], games_per_pair: 200, seed: 7,
+  });
+  let sales = 0, rounds = 0, lowHigh = 0, lows = 0;
+  await runTournament(config, {onGame: (g) => {
+    sales += g.sales as number;
+    rounds += g.rounds as number;
+    const high = g.high_quality as boolean[], bought = g.purchased as boolean[];
+    high.forEach((h, i) => { if (!h) { lows++; if (bought[i]) lowHigh++; } });
+  }});
+  const rate = sales / rounds, expected = commitmentPurchaseRate(p, v);
+  assert.equal(expected, 0.625);
+  const se = Math.sqrt((expected * (1 - expected)) / rounds);
+  assert.ok(Math.abs(rate - expected) < 4 * se, `purchase rate ${rate} vs ${expected} ± ${4 * se}`);
+  assert.ok(Math.abs(lowHigh / lows - 0.25) < 0.05, `lies on low quality ${lowHigh / lows}`);
+});
+
+test("config errors name the bad key", () => {
+  const bad = (raw: unknown, pattern: RegExp) => assert.throws(() => parseRunConfig(raw), (e: Error) => e instanceof ConfigError && pattern.test(e.message));
+  bad({family: "bargaining", grid: {delta_a: [0.9, 2]}}, /^grid\.delta_a\[1\]: expected a number in \(0, 1\]/);
+  bad({family: "bargaining", grid: {delta: [0.9]}}, /^grid\.delta: unknown bargaining parameter/);
+  bad({family: "chess"}, /^family: expected one of/);
+  bad({family: "negotiation", players: ["rubinstein", "nobody"]}, /^players\[1\]: unknown agent "nobody"/);
+  bad({family: "persuasion", grid: {horizon: ["inf"]}}, /^grid\.horizon\[0\]: expected a positive integer/);
+  bad({family: "bargaining", games_per_pair: 0}, /^games_per_pair: expected an integer ≥ 1/);
+  bad({family: "bargaining", colour: "red"}, /^colour: unknown key/);
+  bad({family: "bargaining", pairs: [["rubinstein"]]}, /^pairs\[0\]: expected \[alice_agent, bob_agent\]/);
+});
+
+test("runs are deterministic for a seed", async () => {
+  const config = parseRunConfig({family: "all", grid: "full", players: ["random", "babbling", "bayesian"], seed: 3});
+  const collect = async () => {
+    const rows: string[] = [];
+    await runTournament({...config, grids: {bargaining: {...config.grids.bargaining!, money: [100]}, negotiation: {...config.grids.negotiation!, money: [100]}, persuasion: {...config.grids.persuasion!, money: [100]}}}, {onGame: (g, t) => void rows.push(JSON.stringify([g, t]))});
+    return rows;
+  };
+  const [a, b] = [await collect(), await collect()];
+  assert.equal(a.length, 128 + 192 + 120 * 4); // random plays all; persuasion seats {random, babbling} × {random, bayesian}
+  assert.deepEqual(a, b);
+});
