@@ -65,9 +65,16 @@ export function formatNumberLevel(v: number): string {
 
 const yesNo = (b: boolean | null | undefined) => (b === null || b === undefined ? null : b ? "yes" : "no");
 const horizonLevel = (h: number | null | undefined) => (h === null || h === undefined ? "∞" : String(h));
-const num = (key: keyof GleeRow) => (r: GleeRow) => {
-  const v = r[key];
-  return typeof v === "number" && Number.isFinite(v) ? formatNumberLevel(v) : null;
+/** The level of a numeric column; formatted once per distinct value (this runs for every game of every fit). */
+const num = (key: keyof GleeRow) => {
+  const cache = new Map<number, string>();
+  return (r: GleeRow) => {
+    const v = r[key];
+    if (typeof v !== "number" || !Number.isFinite(v)) return null;
+    let level = cache.get(v);
+    if (level === undefined) cache.set(v, (level = formatNumberLevel(v)));
+    return level;
+  };
 };
 
 /**

@@ -266,22 +266,23 @@ export function fitOneHot<R>(data: Iterable<R>, options: OlsOptions<R>): OlsFit 
   }
   const k = features.length;
 
-  // Pass 1: outcome and level of every row.
+  // Pass 1: outcome and level of every row (typed arrays sized for all rows, trimmed by `n`).
+  const all = Array.isArray(data) ? (data as readonly R[]) : [...data];
   const levelIds = features.map(() => new Map<Level, number>());
   const levelNames: Level[][] = features.map(() => []);
   const levelCounts: number[][] = features.map(() => []);
-  const ys: number[] = [];
-  const ids: number[] = [];
+  const ids = new Int32Array(all.length * k);
+  const ys = new Float64Array(all.length);
+  let n = 0;
   let excluded = 0;
-  const rowIds = new Array<number>(k);
-  for (const row of data) {
+  for (const row of all) {
     const y = options.y(row);
     let ok = typeof y === "number" && Number.isFinite(y);
     for (let f = 0; ok && f < k; f++) {
       const level = features[f].level(row);
       if (level === null || level === undefined) ok = false;
       else {
-        const key = String(level);
+        const key = typeof level === "string" ? level : String(level);
         let id = levelIds[f].get(key);
         if (id === undefined) {
           id = levelNames[f].length;
@@ -289,20 +290,16 @@ export function fitOneHot<R>(data: Iterable<R>, options: OlsOptions<R>): OlsFit 
           levelNames[f].push(key);
           levelCounts[f].push(0);
         }
-        rowIds[f] = id;
+        ids[n * k + f] = id;
       }
     }
     if (!ok) {
       excluded++;
       continue;
     }
-    for (let f = 0; f < k; f++) {
-      ids.push(rowIds[f]);
-      levelCounts[f][rowIds[f]]++;
-    }
-    ys.push(y as number);
+    for (let f = 0; f < k; f++) levelCounts[f][ids[n * k + f]]++;
+    ys[n++] = y as number;
   }
-  const n = ys.length;
 
   // Baselines and design columns.
   const notes: string[] = [];
@@ -340,7 +337,7 @@ export function fitOneHot<R>(data: Iterable<R>, options: OlsOptions<R>): OlsFit 
   const p = columns.length;
   const cols = new Int32Array(n * k);
   for (let i = 0; i < n; i++) for (let f = 0; f < k; f++) cols[i * k + f] = colOfLevel[f][ids[i * k + f]];
-  const enc: Encoded = {n, k, p, cols, y: Float64Array.from(ys)};
+  const enc: Encoded = {n, k, p, cols, y: ys.subarray(0, n)};
 
   // Normal equations and the factorization that finds aliased columns.
   const xtx = new Float64Array(p * p);
