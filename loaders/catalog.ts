@@ -12,6 +12,7 @@ import {GAMABENCH_SCHEMAS, ingestGamabench} from "./ingest/gamabench.js";
 import {NA_SCHEMAS, ingestNegotiationArena} from "./ingest/negotiationarena.js";
 import {ingestGleeHuman} from "./ingest/glee.js";
 import {GLEE_GAMES, GLEE_TURNS} from "./games/schema.js";
+import {generateRun} from "./run/generate.js";
 import type {TableSchema} from "./io/schema.js";
 import type {IngestResult} from "./ingest/types.js";
 
@@ -25,14 +26,27 @@ export interface DatasetEntry {
   /** The tables the adapter writes (an absent dataset still yields them, empty). */
   schemas: TableSchema[];
   ingest: (path: string) => IngestResult | Promise<IngestResult>;
+  /**
+   * For a simulated dataset: writes its tables (<table>.parquet) into
+   * `outDir` and returns summary counts. Such an entry is always available;
+   * `path` then names its run config inside the project, and `ingest` is unused.
+   */
+  generate?: (outDir: string) => Promise<Record<string, number>>;
 }
 
 export const catalog: DatasetEntry[] = [
   {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", cite: "seed 002 §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: ingestDond},
   {id: "gamabench", title: "gamma-Bench raw results (12 models, 8 games, 5 runs)", path: "gamabench", cite: "seed 003 §3, App. E", schemas: GAMABENCH_SCHEMAS, ingest: ingestGamabench},
   {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", cite: "seed 001 §2.1, §3", schemas: NA_SCHEMAS, ingest: ingestNegotiationArena},
+  {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "seed 000 §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: (outDir) => generateRun("default", outDir)},
   {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", cite: "seed 000 §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: ingestGleeHuman},
 ];
+
+function simulatedOnly(id: string) {
+  return (): never => {
+    throw new Error(`dataset "${id}" is simulated, not ingested: play it with "parley run data/runs/default.json --out <dir>"`);
+  };
+}
 
 export function datasetEntry(id: string): DatasetEntry {
   const entry = catalog.find((d) => d.id === id);
@@ -51,6 +65,7 @@ export interface DatasetLocation {
 
 export function locateDataset(id: string, env: NodeJS.ProcessEnv = process.env): DatasetLocation {
   const entry = datasetEntry(id);
+  if (entry.generate) return {entry, path: null, available: true, hint: ""};
   const config = datasetsConfig(env);
   const path = config.dir ? join(config.dir, entry.path) : null;
   const available = path !== null && existsSync(path);
