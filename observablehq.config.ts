@@ -11,6 +11,9 @@ export default {
   globalStylesheets: [],
   pages: [
     {name: "Deal or No Deal", path: "/dond"},
+    {name: "GLEE: bargaining", path: "/glee-bargaining"},
+    {name: "GLEE: negotiation", path: "/glee-negotiation"},
+    {name: "GLEE: persuasion", path: "/glee-persuasion"},
   ],
   footer: "Parley: language agents in economic games. Built offline with Observable Framework.",
   search: false,
