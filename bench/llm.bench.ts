@@ -12,6 +12,7 @@ import {dirname, join} from "node:path";
 import {fileURLToPath} from "node:url";
 import {performance} from "node:perf_hooks";
 import {createInterface} from "node:readline";
+import os from "node:os";
 import {createCompleter, providerCall, type Endpoint} from "../loaders/agents/llm/complete.js";
 import {ResponseCache} from "../loaders/agents/llm/cache.js";
 import {Limiter} from "../loaders/agents/llm/limiter.js";
@@ -33,11 +34,11 @@ async function startServer(wire: Provider): Promise<{url: string; child: ChildPr
   return {url: line.trim(), child};
 }
 
-async function measure(wire: Provider, url: string, concurrency: number, cacheDir: string) {
+async function measure(wire: Provider, url: string, concurrency: number, cacheDir: string | null) {
   const endpoint: Endpoint = {provider: wire, model: "bench", baseURL: url, timeoutMs: 10_000, maxRetries: 2};
   const stats = newStats();
   const complete = createCompleter(endpoint, providerCall(endpoint, "bench-key"), {
-    cache: process.env.NOCACHE ? null : new ResponseCache(cacheDir),
+    cache: cacheDir ? new ResponseCache(cacheDir) : null,
     limiter: new Limiter({maxConcurrency: concurrency, requestsPerMinute: null}),
     stats,
   });
@@ -53,7 +54,7 @@ async function measure(wire: Provider, url: string, concurrency: number, cacheDi
     await Promise.all(Array.from({length: concurrency}, worker));
   };
   await run(concurrency * 2, `warm-${wire}-${concurrency}`); // connections, JIT
-  const calls = concurrency * 10;
+  const calls = Math.max(40, concurrency * 15);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await run(calls, `bench-${wire}-${concurrency}`);
@@ -66,15 +67,18 @@ async function measure(wire: Provider, url: string, concurrency: number, cacheDi
 
 export default async function (): Promise<void> {
   const cacheDir = mkdtempSync(join(tmpdir(), "parley-llm-bench-"));
-  const plan: [Provider, number[]][] = [["openai", [1, 8, 32, 64]], ["anthropic", [32]], ["gemini", [32]]];
+  // With the response cache (what a run does), at every level for OpenAI's protocol, at 32 for the
+  // others; and once without the cache, to show what caching costs.
+  const plan: [Provider, number[], boolean][] = [["openai", [1, 8, 32, 64], true], ["openai", [32], false], ["anthropic", [32], true], ["gemini", [32], true]];
+  console.log(`loopback endpoint in a child process, ${LATENCY_MS} ms per answer; ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`);
   try {
-    for (const [wire, levels] of plan) {
+    for (const [wire, levels, cached] of plan) {
       const {url, child} = await startServer(wire);
       try {
         for (const c of levels) {
-          const r = await measure(wire, url, c, cacheDir);
+          const r = await measure(wire, url, c, cached ? cacheDir : null);
           console.log(
-            `${wire.padEnd(9)} concurrency ${String(c).padStart(2)}: ${r.throughput.toFixed(1).padStart(6)} calls/s, ` +
+            `${wire.padEnd(9)} concurrency ${String(c).padStart(2)}${cached ? "" : " (no cache)"}: ${r.throughput.toFixed(1).padStart(6)} calls/s, ` +
               `ratio ${r.ratio.toFixed(3)} of ideal ${(c / (LATENCY_MS / 1000)).toFixed(0)}/s, CPU ${r.cpuMsPerCall.toFixed(2)} ms/call` +
               (r.failed ? `, ${r.failed} failed` : ""),
           );

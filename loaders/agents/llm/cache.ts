@@ -1,23 +1,29 @@
 /**
- * A response cache on disk: one JSON file per completed call, named by the
- * sha256 of what determines the answer — provider, model, sampling
- * parameters, the messages, and a sample key (see below). Re-running a run
- * replays cached answers instead of calling the provider again, which makes
- * re-runs free and lets a killed run resume without re-issuing a finished
- * call.
+ * A response cache on disk, keyed by the sha256 of what determines an
+ * answer — provider, model, sampling parameters, the messages, and a sample
+ * key (see below). Re-running a run replays cached answers instead of
+ * calling the provider again, which makes re-runs free and lets a killed run
+ * resume without re-issuing a finished call.
  *
- * The sample key (e.g. "<game_id>/alice") keeps two games that happen to
- * send identical prompts at temperature > 0 from sharing one sample; without
- * it, every repetition of a configuration would get the first game's
- * opening move.
+ * The sample key (e.g. "<seed>/<game_id>/alice") keeps two games that
+ * happen to send identical prompts at temperature > 0 from sharing one
+ * sample; without it, every repetition of a configuration would get the
+ * first game's opening move.
  *
- * Entries are written atomically (temp file + rename), so a kill leaves
- * either a whole entry or none. Entries hold the answer and its metadata,
- * never the request headers, so no API key can end up in the cache.
+ * Storage: append-only segments of JSON lines, one segment per process
+ * (<dir>/segment-<time>-<pid>.jsonl), each entry written with one write(2)
+ * before `put` returns. Opening the cache indexes every segment (key ->
+ * file, offset, length; answers stay on disk), so a miss costs no I/O and a
+ * put one append — a file per entry cost several file-system operations per
+ * call and was the bottleneck at high concurrency (bench/llm.bench.ts). A
+ * kill can only cut the last line of a segment short; a line that does not
+ * parse is ignored, so an entry is either whole or absent. Entries hold the
+ * answer and its metadata, never request headers, so no API key can end up
+ * in the cache. Processes sharing a directory do not see each other's new
+ * entries until they reopen it.
  */
 import {createHash} from "node:crypto";
-import {existsSync, mkdirSync} from "node:fs";
-import {readFile, rename, rm, writeFile} from "node:fs/promises";
+import {closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, writeSync} from "node:fs";
 import {join} from "node:path";
 import type {ChatMessage, Completion, Provider, Sampling} from "./types.js";
 
@@ -49,28 +55,56 @@ interface Entry {
   created: string;
 }
 
+interface Location {
+  segment: number;
+  offset: number;
+  length: number;
+}
+
 export class ResponseCache {
-  private readonly shards = new Set<string>();
-  private seq = 0;
+  private readonly segments: string[] = [];
+  private readonly readers = new Map<number, number>();
+  private readonly index = new Map<string, Location>();
+  private writer: {fd: number; segment: number; offset: number} | null = null;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    mkdirSync(dir, {recursive: true});
+    for (const name of readdirSync(dir).filter((n) => n.startsWith("segment-") && n.endsWith(".jsonl")).sort()) {
+      this.indexSegment(join(dir, name));
+    }
+  }
 
-  private path(key: string): string {
-    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  private indexSegment(path: string): void {
+    const segment = this.segments.push(path) - 1;
+    const data = readFileSync(path);
+    for (let start = 0; start < data.length; ) {
+      const end = data.indexOf(10, start);
+      if (end < 0) break; // a line cut short by a kill
+      try {
+        const key = (JSON.parse(data.subarray(start, end).toString("utf8")) as Entry).key;
+        if (typeof key === "string") this.index.set(key, {segment, offset: start, length: end - start});
+      } catch {
+        // unreadable line: not an entry
+      }
+      start = end + 1;
+    }
+  }
+
+  /** Number of entries. */
+  get size(): number {
+    return this.index.size;
   }
 
   /** The cached completion for `key`, or null. An unreadable entry counts as a miss. */
   async get(key: string): Promise<Completion | null> {
-    // existsSync first: a miss is the common case in a fresh run, and a failed open costs far more than a stat.
-    if (!existsSync(this.path(key))) return null;
-    let raw: string;
+    const at = this.index.get(key);
+    if (!at) return null;
     try {
-      raw = await readFile(this.path(key), "utf8");
-    } catch {
-      return null;
-    }
-    try {
-      const e = JSON.parse(raw) as Entry;
+      let fd = this.readers.get(at.segment);
+      if (fd === undefined) this.readers.set(at.segment, (fd = openSync(this.segments[at.segment]!, "r")));
+      const buffer = Buffer.alloc(at.length);
+      readSync(fd, buffer, 0, at.length, at.offset);
+      const e = JSON.parse(buffer.toString("utf8")) as Entry;
       if (e.key !== key || typeof e.text !== "string") return null;
       return {text: e.text, usage: e.usage, finish_reason: e.finish_reason, latency_ms: e.latency_ms, cached: true, attempts: 0};
     } catch {
@@ -78,6 +112,7 @@ export class ResponseCache {
     }
   }
 
+  /** Appends an entry; when the promise resolves the entry is in the file (the OS's page cache). */
   async put(key: string, parts: Pick<CacheKeyParts, "provider" | "model" | "sample">, completion: Completion): Promise<void> {
     const entry: Entry = {
       key,
@@ -91,21 +126,24 @@ export class ResponseCache {
       attempts: completion.attempts,
       created: new Date().toISOString(),
     };
-    // Atomic like io/atomic.ts (temp file in the same directory, then rename), but asynchronous so
-    // that a burst of completions does not stall the event loop, and with each shard directory created once.
-    const shard = join(this.dir, key.slice(0, 2));
-    if (!this.shards.has(shard)) {
-      mkdirSync(shard, {recursive: true});
-      this.shards.add(shard);
+    if (!this.writer) {
+      const path = join(this.dir, `segment-${Date.now().toString(36)}-${process.pid}.jsonl`);
+      this.writer = {fd: openSync(path, "ax"), segment: this.segments.push(path) - 1, offset: 0};
     }
-    const target = this.path(key);
-    const tmp = join(shard, `.${key}.tmp-${process.pid}-${this.seq++}`);
-    try {
-      await writeFile(tmp, JSON.stringify(entry) + "\n");
-      await rename(tmp, target);
-    } catch (error) {
-      await rm(tmp, {force: true});
-      throw error;
-    }
+    const line = Buffer.from(JSON.stringify(entry) + "\n");
+    // One synchronous append: a few microseconds into the page cache, and no other
+    // callback can interleave a second entry in the middle of this one.
+    let written = 0;
+    while (written < line.length) written += writeSync(this.writer.fd, line, written, line.length - written);
+    this.index.set(key, {segment: this.writer.segment, offset: this.writer.offset, length: line.length - 1});
+    this.writer.offset += line.length;
+  }
+
+  /** Closes the files (the cache stays usable: they reopen on demand). */
+  close(): void {
+    if (this.writer) closeSync(this.writer.fd);
+    this.writer = null;
+    for (const fd of this.readers.values()) closeSync(fd);
+    this.readers.clear();
   }
 }
