@@ -10,7 +10,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import type {ChatMessage, ProviderCall, Sampling} from "./types.js";
-import type {ClientSettings} from "./openaiChat.js";
+import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
 import {recordingFetch} from "./transport.js";
 
 export const anthropicDefaultBaseURL = "https://api.anthropic.com";
@@ -20,7 +20,7 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
     apiKey: settings.apiKey ?? "no-key",
     baseURL: settings.baseURL ?? anthropicDefaultBaseURL,
     maxRetries: 0,
-    timeout: settings.timeoutMs,
+    timeout: sdkTimeout(settings.timeoutMs),
     fetch: recordingFetch,
     logLevel: "off",
     openTelemetry: false,

@@ -9,7 +9,7 @@
  */
 import {GoogleGenAI} from "@google/genai";
 import type {ChatMessage, ProviderCall, Sampling} from "./types.js";
-import type {ClientSettings} from "./openaiChat.js";
+import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
 import {recordingFetch} from "./transport.js";
 import {alternate} from "./anthropicMessages.js";
 
@@ -17,8 +17,10 @@ export const geminiDefaultBaseURL = "https://generativelanguage.googleapis.com";
 
 export function geminiGenerate(model: string, settings: ClientSettings): ProviderCall {
   const client = new GoogleGenAI({
+    // Explicit, so that GOOGLE_GENAI_USE_VERTEXAI or GOOGLE_API_KEY in the environment cannot redirect the call.
+    vertexai: false,
     apiKey: settings.apiKey ?? "no-key",
-    httpOptions: {baseUrl: settings.baseURL ?? geminiDefaultBaseURL, timeout: settings.timeoutMs, fetch: recordingFetch},
+    httpOptions: {baseUrl: settings.baseURL ?? geminiDefaultBaseURL, timeout: sdkTimeout(settings.timeoutMs), fetch: recordingFetch},
   });
   return async (messages: ChatMessage[], sampling: Sampling, signal: AbortSignal) => {
     const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");

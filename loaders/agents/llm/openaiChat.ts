@@ -20,6 +20,13 @@ export interface ClientSettings {
 
 export const openaiDefaultBaseURL = "https://api.openai.com/v1";
 
+/**
+ * The SDKs' own timeout, a backstop a second after complete.ts's per-attempt
+ * timer, so that a slow answer is always reported (and counted) as our
+ * timeout rather than as whichever SDK error fired first.
+ */
+export const sdkTimeout = (timeoutMs: number) => timeoutMs + 1000;
+
 export function openaiChat(model: string, settings: ClientSettings): ProviderCall {
   const client = new OpenAI({
     apiKey: settings.apiKey ?? "no-key",
@@ -27,7 +34,7 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
     organization: null,
     project: null,
     maxRetries: 0,
-    timeout: settings.timeoutMs,
+    timeout: sdkTimeout(settings.timeoutMs),
     fetch: recordingFetch,
     logLevel: "off",
   });
