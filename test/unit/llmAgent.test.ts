@@ -14,7 +14,7 @@ import {LlmAgent} from "../../loaders/agents/llm/llmAgent.js";
 import {parseLlmPlayerSpec} from "../../loaders/agents/llm/spec.js";
 import type {Complete} from "../../loaders/agents/llm/complete.js";
 import type {ChatMessage} from "../../loaders/agents/llm/types.js";
-import type {GameState, Observation} from "../../loaders/games/types.js";
+import type {GameState} from "../../loaders/games/types.js";
 
 function stub(answer: (messages: ChatMessage[]) => string) {
   const calls: {messages: ChatMessage[]; sample: string}[] = [];
@@ -36,16 +36,16 @@ test("bargaining: system + one user message per turn, re-ask with the error, rea
   const first = await alice.act(obs);
   assert.equal(first.parse_error, "the reply contains no JSON object");
   assert.equal(first.raw, "I offer 900 to me.");
-  const retry: Observation = {...obs, retry: {attempt: 2, error: first.parse_error!}};
-  const second = await alice.act(retry);
+  obs.retry = {attempt: 2, error: first.parse_error!}; // as the runner does (observations may be lazy objects, not plain data)
+  const second = await alice.act(obs);
   assert.deepEqual(second.action, {type: "offer", alice_gain: 700, bob_gain: 300, message: "Take it."});
   assert.equal(second.reasoning, "Bob discounts more.");
   assert.deepEqual(second.usage, {input_tokens: 10, output_tokens: 3, latency_ms: 5});
   assert.equal(calls[1]!.sample, "7/g/alice");
   const roles = calls[1]!.messages.map((m) => m.role);
   assert.deepEqual(roles, ["system", "user", "assistant", "user"]);
-  assert.ok(calls[1]!.messages[0]!.content.startsWith(obs.rules));
-  assert.equal(calls[1]!.messages[1]!.content, obs.update);
+  assert.ok(calls[1]!.messages[0]!.content.startsWith(state.observe("alice").rules));
+  assert.equal(calls[1]!.messages[1]!.content, state.observe("alice").update);
   assert.match(calls[1]!.messages[3]!.content, /^Your previous answer broke the rules: the reply contains no JSON object\.\nPlease answer again\.\nSend your offer to divide \$1,000/);
   // What Bob is shown comes from the applied action: the reasoning is not in it.
   state.apply(second.action as never);
