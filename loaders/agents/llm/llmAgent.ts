@@ -18,8 +18,10 @@
  * engine's `validate` in the runner. When the runner asks again after a rule
  * break (`observation.retry`), the previous answer stays in the
  * conversation and the next user message states the error and repeats the
- * format. A reply that cannot be read returns `parse_error`; the model's text
- * never makes this agent throw. Only a call that fails for good at the
+ * format; after the run's `max_attempts` illegal answers to one decision the
+ * runner applies the fallback, ending the game without a deal
+ * (ended_by = "rule_break", utilities 0; run/play.ts). A reply that cannot
+ * be read returns `parse_error`; the model's text never makes this agent throw. Only a call that fails for good at the
  * transport level (LlmCallError, after retries) propagates.
  *
  * Reasoning is private: with chain of thought the model reasons inside
