@@ -2,7 +2,7 @@
 import {existsSync} from "node:fs";
 import {join} from "node:path";
 import {queryParquet} from "../io/parquet.js";
-import {nestSummary, summarySQL, gameScoresSQL, type ScoreSummary, type SummaryRow, type GameScoreRow} from "../../src/lib/gamabench.js";
+import {nestSummary, summarySQL, gameScoresSQL, withScoresSQL, type ScoreSummary, type SummaryRow, type GameScoreRow} from "../../src/lib/gamabench.js";
 import {parse, printJson, UsageError} from "./args.js";
 
 export const usage = "gamabench-scores <dir> [--runs]                   gamma-Bench 0–100 scores {model: {game: {mean, sd, runs}, overall}} (JSON)";
@@ -18,7 +18,7 @@ function tables(dir: string): Record<string, string> {
 
 /** Mean, sample SD and run count per model and game, plus the overall score. */
 export async function gamabenchScores(dir: string): Promise<ScoreSummary> {
-  const rows = await queryParquet<SummaryRow & Record<string, unknown>>(tables(dir), summarySQL("games", "players"));
+  const rows = await queryParquet<SummaryRow & Record<string, unknown>>(tables(dir), withScoresSQL(summarySQL("scores"), "games", "players"));
   return nestSummary(rows);
 }
 

@@ -164,12 +164,23 @@ s6s AS (
   WHERE g.game IN ('sealed_bid_auction_first_price', 'sealed_bid_auction_second_price')
   GROUP BY g.game_id
 ),
+br AS (
+  SELECT p.game_id, p.round, p.player, p.hit_rate, p.is_actor, p.target
+  FROM ${games} g JOIN ${players} p USING (game_id)
+  WHERE g.game = 'battle_royale'
+),
+br_ranked AS (
+  SELECT game_id, round, player, row_number() OVER (PARTITION BY game_id, round ORDER BY hit_rate DESC, player) AS k FROM br
+),
+br_top AS (
+  SELECT game_id, round, max(CASE WHEN k = 1 THEN player END) AS first, max(CASE WHEN k = 2 THEN player END) AS second
+  FROM br_ranked WHERE k <= 2 GROUP BY game_id, round
+),
 shots AS (
-  SELECT g.game_id, s.round, s.target,
-         (SELECT arg_max(o.player, o.hit_rate) FROM ${players} o
-          WHERE o.game_id = s.game_id AND o.round = s.round AND o.player <> s.player) AS best
-  FROM ${games} g JOIN ${players} s USING (game_id)
-  WHERE g.game = 'battle_royale' AND s.is_actor
+  -- the highest hit rate among the others: the top player, or the runner-up when the shooter is on top
+  SELECT s.game_id, s.round, s.target, CASE WHEN t.first = s.player THEN t.second ELSE t.first END AS best
+  FROM br s JOIN br_top t USING (game_id, round)
+  WHERE s.is_actor
 ),
 s7s AS (
   SELECT game_id, avg(CASE WHEN target IS NOT NULL AND target = best THEN 1.0 ELSE 0.0 END) AS raw, NULL::DOUBLE AS raw_voters,
@@ -213,12 +224,14 @@ FROM ${games} g JOIN all_scores s USING (game_id)
 ORDER BY g.model, g.game, g.run`;
 }
 
-/** One row per (model, run) with all eight leaderboard games: model, run, overall, n_games. */
-export function runOverallSQL(games = "games", players = "players"): string {
+/**
+ * One row per (model, run) with all eight leaderboard games: model, run, overall, n_games.
+ * `scores` is a table or view holding the rows of gameScoresSQL.
+ */
+export function runOverallSQL(scores = "scores"): string {
   return `
-WITH s AS (${gameScoresSQL(games, players)})
 SELECT model, run, avg(score)::DOUBLE AS overall, count(*)::INTEGER AS n_games
-FROM s WHERE game IN (${list(LEADERBOARD_GAMES)})
+FROM ${scores} WHERE game IN (${list(LEADERBOARD_GAMES)})
 GROUP BY model, run
 HAVING count(DISTINCT game) = ${LEADERBOARD_GAMES.length}
 ORDER BY model, run`;
@@ -234,17 +247,24 @@ export interface SummaryRow {
   runs: number;
 }
 
-/** Mean ± sample SD over runs per (model, game) for all ten variants, plus game = 'overall'. */
-export function summarySQL(games = "games", players = "players"): string {
+/**
+ * Mean ± sample SD over runs per (model, game) for all ten variants, plus
+ * game = 'overall' (mean and SD of the per-run overall scores). `scores` is a
+ * table or view holding the rows of gameScoresSQL.
+ */
+export function summarySQL(scores = "scores"): string {
   return `
-WITH s AS (${gameScoresSQL(games, players)}),
-o AS (${runOverallSQL(games, players)})
 SELECT model, game, avg(score)::DOUBLE AS mean, stddev_samp(score)::DOUBLE AS sd, count(*)::INTEGER AS runs
-FROM s GROUP BY model, game
+FROM ${scores} GROUP BY model, game
 UNION ALL
 SELECT model, 'overall' AS game, avg(overall)::DOUBLE AS mean, stddev_samp(overall)::DOUBLE AS sd, count(*)::INTEGER AS runs
-FROM o GROUP BY model
+FROM (${runOverallSQL(scores)}) GROUP BY model
 ORDER BY model, game`;
+}
+
+/** `sql` (written against a relation named `scores`) run straight on the games and players tables. */
+export function withScoresSQL(sql: string, games = "games", players = "players"): string {
+  return `WITH scores AS MATERIALIZED (${gameScoresSQL(games, players)})\nSELECT * FROM (${sql})`;
 }
 
 export type ScoreSummary = Record<string, Record<string, {mean: number; sd: number | null; runs: number}>>;

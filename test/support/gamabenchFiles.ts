@@ -6,7 +6,7 @@ import {dirname, join} from "node:path";
 import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
 import {writeIngest} from "../../loaders/ingest/write.js";
 import {queryParquet} from "../../loaders/io/parquet.js";
-import {gameScoresSQL, summarySQL, type GameScoreRow, type SummaryRow} from "../../src/lib/gamabench.js";
+import {gameScoresSQL, summarySQL, withScoresSQL, type GameScoreRow, type SummaryRow} from "../../src/lib/gamabench.js";
 import type {IngestResult} from "../../loaders/ingest/types.js";
 
 export interface RawFile {
@@ -36,7 +36,7 @@ export async function ingestAndScore(files: RawFile[]): Promise<{result: IngestR
   await writeIngest(result, out);
   const views = {games: join(out, "games.parquet"), players: join(out, "players.parquet")};
   const scores = await queryParquet<GameScoreRow & Record<string, unknown>>(views, gameScoresSQL());
-  const summary = await queryParquet<SummaryRow & Record<string, unknown>>(views, summarySQL());
+  const summary = await queryParquet<SummaryRow & Record<string, unknown>>(views, withScoresSQL(summarySQL()));
   return {result, scores, summary, out};
 }
 

@@ -12,7 +12,7 @@ import {writeIngest} from "../../loaders/ingest/write.js";
 import {queryParquet} from "../../loaders/io/parquet.js";
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
-import {gameScoresSQL, nestSummary, runOverallSQL, summarySQL, type GameScoreRow, type SummaryRow} from "../../src/lib/gamabench.js";
+import {gameScoresSQL, nestSummary, runOverallSQL, summarySQL, withScoresSQL, type GameScoreRow, type SummaryRow} from "../../src/lib/gamabench.js";
 
 const dir = datasetsConfig().dir ? join(datasetsConfig().dir!, "gamabench") : null;
 const skip = !dir || !existsSync(dir) ? `gamma-Bench raw results not found (${dir ?? "no datasets directory configured"}); set PARLEY_DATASETS` : false;
@@ -107,9 +107,9 @@ function computed() {
     await writeIngest(result, out);
     const views = {games: join(out, "games.parquet"), players: join(out, "players.parquet")};
     return {
-      summary: await queryParquet<SummaryRow & Record<string, unknown>>(views, summarySQL()),
+      summary: await queryParquet<SummaryRow & Record<string, unknown>>(views, withScoresSQL(summarySQL())),
       games: await queryParquet<GameScoreRow & Record<string, unknown>>(views, gameScoresSQL()),
-      overall: await queryParquet<{model: string; run: number; overall: number}>(views, runOverallSQL()),
+      overall: await queryParquet<{model: string; run: number; overall: number}>(views, withScoresSQL(runOverallSQL())),
     };
   })());
 }
