@@ -8,6 +8,7 @@ import {runResumable} from "../run/resume.js";
 import {llmStats} from "../agents/llm/stats.js";
 import {resolveApiKey} from "../agents/llm/secrets.js";
 import {CheckpointConflict} from "../run/checkpoint.js";
+import {checkSharedLimits} from "../run/llmPlayers.js";
 import {parse, printJson, UsageError} from "./args.js";
 
 export const usage =
@@ -47,12 +48,11 @@ export async function run(argv: string[]): Promise<number> {
   const started = performance.now();
   if (config.llm_players.length || values.resume) {
     // LLM runs: per-game checkpoints, response cache, progress line on stderr (run/resume.ts).
-    for (const p of config.llm_players) {
-      try {
-        resolveApiKey(p.api_key_env, `player ${p.id}`);
-      } catch (error) {
-        throw new UsageError(`parley run: ${positionals[0]}: ${(error as Error).message}`);
-      }
+    try {
+      checkSharedLimits(config.llm_players);
+      for (const p of config.llm_players) resolveApiKey(p.api_key_env, `player ${p.id}`);
+    } catch (error) {
+      throw new UsageError(`parley run: ${positionals[0]}: ${(error as Error).message}`);
     }
     let r;
     try {

@@ -23,6 +23,7 @@ export interface LlmSeats {
  * `seed` becomes part of every cache sample key (see LlmAgent).
  */
 export function llmSeats(players: readonly LlmPlayerSpec[], cacheDir: string | null, seed: number, extra: Partial<CompleterOptions> = {}): LlmSeats {
+  checkSharedLimits(players);
   const cache = cacheDir ? new ResponseCache(cacheDir) : null;
   const specs = new Map<string, AgentSpec>();
   for (const p of players) specs.set(p.id, llmAgentSpec(p, completerForSpec(p, cache, extra), `${seed}/`));
@@ -36,4 +37,28 @@ export function llmSeats(players: readonly LlmPlayerSpec[], cacheDir: string | n
 export function answerDefining(p: LlmPlayerSpec): Partial<LlmPlayerSpec> {
   const {timeout_ms: _t, max_retries: _r, max_concurrency: _c, requests_per_minute: _q, api_key_env: _k, ...rest} = p;
   return rest;
+}
+
+/**
+ * Players on one endpoint (provider + base_url) share its limiter, so they
+ * must not ask for different limits; throws naming both players. A limit
+ * given on any of them is copied to the first, whose settings create the
+ * shared limiter.
+ */
+export function checkSharedLimits(players: readonly LlmPlayerSpec[]): void {
+  const seen = new Map<string, LlmPlayerSpec>();
+  for (const p of players) {
+    const endpoint = `${p.provider} ${p.base_url ?? "default"}`;
+    const first = seen.get(endpoint);
+    if (!first) {
+      seen.set(endpoint, p);
+      continue;
+    }
+    for (const field of ["max_concurrency", "requests_per_minute"] as const) {
+      if (p[field] !== null && first[field] !== null && p[field] !== first[field]) {
+        throw new Error(`players ${first.id} and ${p.id} share the endpoint ${endpoint} but ask for different ${field} (${first[field]} and ${p[field]}); give it once`);
+      }
+      if (p[field] !== null && first[field] === null) first[field] = p[field];
+    }
+  }
 }

@@ -128,3 +128,13 @@ test("LLM player specs: defaults, key variables, and errors that name the player
   assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", api_key_env: "sk-abc123-def"}, "p"), /must be an environment variable name/);
   assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", persona: "angry"}, "p"), /"persona" must be null or one of cunning, desperate/);
 });
+
+test("players sharing an endpoint share its limits; conflicting limits are refused", async () => {
+  const {checkSharedLimits} = await import("../../loaders/run/llmPlayers.js");
+  const a = parseLlmPlayerSpec({id: "a", provider: "openai", model: "m1", base_url: "http://127.0.0.1:9/v1"}, "p");
+  const b = parseLlmPlayerSpec({id: "b", provider: "openai", model: "m2", base_url: "http://127.0.0.1:9/v1", requests_per_minute: 60}, "p");
+  checkSharedLimits([a, b]);
+  assert.equal(a.requests_per_minute, 60);
+  const c = parseLlmPlayerSpec({id: "c", provider: "openai", model: "m3", base_url: "http://127.0.0.1:9/v1", requests_per_minute: 30}, "p");
+  assert.throws(() => checkSharedLimits([a, c]), /players a and c share the endpoint openai http:\/\/127.0.0.1:9\/v1 but ask for different requests_per_minute \(60 and 30\)/);
+});
