@@ -11,6 +11,9 @@ export default {
   globalStylesheets: [],
   pages: [
     {name: "Deal or No Deal", path: "/dond"},
+    {name: "gamma-Bench leaderboard", path: "/gamabench"},
+    {name: "NegotiationArena buy/sell", path: "/negotiationarena"},
+    {name: "GLEE: humans vs LLM", path: "/glee-human"},
     {name: "GLEE: bargaining", path: "/glee-bargaining"},
     {name: "GLEE: negotiation", path: "/glee-negotiation"},
     {name: "GLEE: persuasion", path: "/glee-persuasion"},
