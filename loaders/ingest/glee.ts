@@ -112,8 +112,9 @@ function bargaining(config: Json, records: CsvRecord[], base: GameRow, csv: stri
     delta_a: da, delta_b: db,
   };
   const turns: TurnRow[] = [];
-  let offer: {alice: number; bob: number; round: number} | null = null;
-  let accepted: typeof offer = null;
+  type Split = {alice: number; bob: number; round: number};
+  let offer: Split | null = null;
+  let accepted = null as Split | null;
   let last = 0;
   for (const r of records) {
     const player = who(r, csv);
@@ -164,7 +165,7 @@ function negotiation(config: Json, records: CsvRecord[], base: GameRow, csv: str
   const turns: TurnRow[] = [];
   const decisions: Record<string, "accept" | "reject"> = {AcceptOffer: "accept", RejectOffer: "reject", SellToJhon: "reject"};
   let offer: {price: number; round: number} | null = null;
-  let end: {by: EndReason | "outside_option"; price: number | null; round: number} | null = null;
+  let end = null as {by: EndReason | "outside_option"; price: number | null; round: number} | null;
   let last = 0;
   for (const r of records) {
     const player = who(r, csv);

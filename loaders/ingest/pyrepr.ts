@@ -108,7 +108,7 @@ export function parsePythonLiteral(text: string): unknown {
           case "x": out += hex(2); break;
           case "u": out += hex(4); break;
           case "U": out += hex(8); break;
-          case undefined: fail("unterminated escape");
+          case undefined: return fail("unterminated escape");
           default: out += e === "\\" || e === "'" || e === '"' ? e : "\\" + e;
         }
         continue;
