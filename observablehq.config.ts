@@ -17,6 +17,8 @@ export default {
     {name: "GLEE: bargaining", path: "/glee-bargaining"},
     {name: "GLEE: negotiation", path: "/glee-negotiation"},
     {name: "GLEE: persuasion", path: "/glee-persuasion"},
+    {name: "GLEE: what moves the outcome", path: "/glee-regression"},
+    {name: "GLEE: model pairs and the meta-game", path: "/glee-pairs"},
   ],
   footer: "Parley: language agents in economic games. Built offline with Observable Framework.",
   search: false,

@@ -17,14 +17,16 @@ function cell(e: Effect | null | undefined): HTMLTableCellElement {
   return td;
 }
 
-function table(head: string[], body: HTMLTableRowElement[]): HTMLTableElement {
+/** A table whose last `numeric` columns are right-aligned numbers. */
+function table(head: string[], body: HTMLTableRowElement[], numeric: number): HTMLTableElement {
   const t = document.createElement("table");
   const tr = document.createElement("tr");
-  for (const h of head) {
+  head.forEach((h, i) => {
     const th = document.createElement("th");
     th.textContent = h;
+    if (i >= head.length - numeric) th.style.textAlign = "right";
     tr.append(th);
-  }
+  });
   const thead = document.createElement("thead");
   thead.append(tr);
   const tbody = document.createElement("tbody");
@@ -53,7 +55,7 @@ export function MarketEffectsTable(rows: MarketRow[]): HTMLElement {
     tr.append(cell(r.efficiency), cell(r.fairness));
     return tr;
   });
-  return table([...parts, "Eff. (pp)", "Fair. (pp)"], body);
+  return table([...parts, "Eff. (pp)", "Fair. (pp)"], body, 2);
 }
 
 /** Table 3: agents by row, one column per (family, role). */
@@ -66,5 +68,5 @@ export function AgentEffectsTable(rows: AgentRow[], columns: Array<{key: string;
     tr.append(name, ...columns.map((c) => cell(r.cells[c.key])));
     return tr;
   });
-  return table(["Agent", ...columns.map((c) => c.label)], body);
+  return table(["Agent", ...columns.map((c) => c.label)], body, columns.length);
 }

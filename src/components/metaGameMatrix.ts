@@ -11,7 +11,7 @@ import type {EquilibriaResult} from "../lib/equilibria.js";
 export function MetaGameMatrix(game: Bimatrix & {n?: number[][]}, result: EquilibriaResult, {digits = 3}: {width?: number; digits?: number} = {}): HTMLElement {
   const root = document.createElement("div");
   if (!game.rows.length || !game.cols.length) {
-    root.textContent = "No complete payoff table (no agent pair has games in this family).";
+    root.textContent = "No complete payoff table: no set of agents has games for every (Alice agent, Bob agent) pair of this family.";
     return root;
   }
   const {rowReplies, colReplies} = bestResponses(game);

@@ -1,0 +1,72 @@
+// The GLEE analysis pages in headless Chromium: regression tables, coefficient
+// plots, pair heatmaps and the meta-game render from the built site's data,
+// stay error-free when inputs change, and show an empty state without games.
+import {after, before, test} from "node:test";
+import assert from "node:assert/strict";
+import {existsSync} from "node:fs";
+import {join} from "node:path";
+import type {Browser, Page} from "playwright-core";
+import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import {datasetsConfig} from "../../loaders/config.js";
+import {buildInto, launch, scratchDatasets, screenshot, settle, visit} from "./harness.js";
+
+let browser: Browser;
+let server: StaticServer;
+const dir = datasetsConfig().dir;
+const hasGlee = Boolean(dir && existsSync(join(dir, "glee-human")));
+
+before(async () => {
+  server = await serveStatic(await buildInto(scratchDatasets()));
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function errorsOf(page: Page): Promise<string[]> {
+  return page.locator(".observablehq--error").allTextContents();
+}
+
+/** The table following the heading with this text. */
+const tableAfter = (page: Page, heading: string) => page.locator(`h2:has-text("${heading}") ~ div table`).first();
+
+test("/glee-regression: Table 2, Table 3 and the coefficient plot from the data", {skip: hasGlee ? false : "no GLEE dataset configured"}, async () => {
+  const {page, problems} = await visit(browser, server, "/glee-regression");
+  await screenshot(page, "glee-regression");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  assert.ok((await tableAfter(page, "Market effects").locator("tbody tr").count()) >= 2, "market rows");
+  assert.ok((await tableAfter(page, "Agent effects").locator("tbody tr").count()) >= 2, "agent rows");
+  assert.ok((await page.locator("svg [aria-label='dot'] circle").count()) >= 5, "coefficient dots");
+  assert.match((await page.textContent("main"))!, /intervals use t\(0\.975, \d+\)/);
+  // Change inputs: another family, the pair variant; then no agents at all (empty state).
+  await page.getByLabel("persuasion").first().check();
+  await page.getByLabel("Agent pair as one feature").check();
+  await settle(page);
+  assert.deepEqual(await errorsOf(page), []);
+  for (const box of await page.locator("form:has-text('Agents') input[type=checkbox]").all()) await box.uncheck();
+  await settle(page);
+  assert.deepEqual(await errorsOf(page), []);
+  assert.match((await page.textContent("main"))!, /No market levels to show/);
+  await page.context().close();
+});
+
+test("/glee-pairs: four pair heatmaps with tooltips and the meta-game section", {skip: hasGlee ? false : "no GLEE dataset configured"}, async () => {
+  const {page, problems} = await visit(browser, server, "/glee-pairs");
+  await screenshot(page, "glee-pairs");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  const cells = await page.locator("svg [aria-label='cell'] rect").count();
+  assert.ok(cells >= 4 * 2, `heatmap cells: ${cells}`);
+  await page.locator("svg [aria-label='cell'] rect").first().hover();
+  await page.waitForTimeout(300);
+  assert.match((await page.locator("svg [aria-label='tip']").first().textContent()) ?? "", /n = \d+ games/, "tooltip with n");
+  const text = (await page.textContent("main"))!;
+  assert.match(text, /Pure equilibria:|No complete payoff table/);
+  await page.getByLabel("negotiation").first().check();
+  await settle(page);
+  assert.deepEqual(await errorsOf(page), []);
+  await page.context().close();
+});
