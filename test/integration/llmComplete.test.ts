@@ -124,10 +124,12 @@ test("a 429 with Retry-After pauses every caller of the endpoint, not only the o
   const limiter = new Limiter({maxConcurrency: 4, requestsPerMinute: null});
   const {complete} = setup("openai", server, {limiter});
   const first = complete(messages, sampling, "first");
-  await new Promise((r) => setTimeout(r, 100)); // the 429 has arrived
+  for (let i = 0; i < 400 && limiter.pausedUntilMs === 0; i++) await new Promise((r) => setTimeout(r, 5)); // until the 429 has arrived
+  const pausedFor = limiter.pausedUntilMs - Date.now();
+  assert.ok(pausedFor > 500, `paused for ${pausedFor} ms`);
   const t0 = Date.now();
   await complete(messages, sampling, "second");
-  assert.ok(Date.now() - t0 >= 800, `second call waited ${Date.now() - t0} ms`);
+  assert.ok(Date.now() - t0 >= pausedFor - 20, `second call waited ${Date.now() - t0} ms of ${pausedFor}`);
   await first;
 });
 

@@ -55,7 +55,7 @@ function parleyRun(args: string[], onStart?: (kill: () => void) => void, env: No
 }
 
 function player(id: string, server: FakeLlmServer) {
-  return {id, provider: server.wire, model: `fake-${server.wire}`, base_url: server.baseURL, api_key_env: "PARLEY_FAKE_KEY", temperature: 1.0, max_tokens: 400, persona: null, timeout_ms: 1500, max_retries: 4};
+  return {id, provider: server.wire, model: `fake-${server.wire}`, base_url: server.baseURL, api_key_env: "PARLEY_FAKE_KEY", temperature: 1.0, max_tokens: 400, persona: null, timeout_ms: 2500, max_retries: 4};
 }
 
 function walk(dir: string): string[] {
@@ -78,7 +78,7 @@ const misbehave = (r: {system: string; lastUser: string}): Reply | null => {
 test("LLM players on three providers: games complete through 429/500/drops, rule breaks counted exactly, no key anywhere", async () => {
   const bot = gleeBot({misbehave});
   const openai = await startFakeLlm("openai", scripted([{status: 429, retryAfter: "1"}, {status: 500}, {drop: true}], bot));
-  const anthropic = await startFakeLlm("anthropic", scripted([{status: 503}, {text: "slow but fine", delayMs: 3000}], bot));
+  const anthropic = await startFakeLlm("anthropic", scripted([{status: 503}, {text: "slow but fine", delayMs: 4000}], bot));
   const gemini = await startFakeLlm("gemini", bot);
   servers.push(openai, anthropic, gemini);
   const dir = tempDir();
@@ -181,7 +181,7 @@ test("kill -9 mid-run, then the same command: remaining games finish, no answere
       clearInterval(poll);
       holding = true;
       answeredBeforeKill = answered();
-      setTimeout(kill, 500);
+      setTimeout(kill, 1000);
     }, 5);
   });
   assert.equal(first.signal, "SIGKILL");

@@ -55,6 +55,11 @@ export class Limiter {
     this.pausedUntil = Math.max(this.pausedUntil, until);
   }
 
+  /** Epoch ms until which requests are held back (0: never paused). */
+  get pausedUntilMs(): number {
+    return this.pausedUntil;
+  }
+
   get active(): number {
     return this.inFlight;
   }
