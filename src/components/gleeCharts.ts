@@ -7,6 +7,9 @@
  */
 import * as Plot from "@observablehq/plot";
 
+/** Framework's `width` can be tiny before the page is laid out; below this, margins would leave no room to draw. */
+const MIN_WIDTH = 360;
+
 const note = (text: string) => {
   const p = document.createElement("p");
   p.textContent = text;
@@ -23,7 +26,7 @@ export function MetricByAgent(rows: MetricValue[], {width = 640, label = "metric
   if (!rows.length) return note("No games to show.");
   const agents = [...new Set(rows.map((r) => r.agent))].sort();
   return Plot.plot({
-    width,
+    width: Math.max(width, MIN_WIDTH),
     height: 60 + 28 * agents.length,
     marginLeft: 120,
     x: {label, grid: true},
@@ -36,7 +39,7 @@ export function MetricByAgent(rows: MetricValue[], {width = 640, label = "metric
 export function MetricHistogram(values: number[], {width = 640, label = "metric"}: {width?: number; label?: string} = {}): Element {
   if (!values.length) return note("No games to show.");
   return Plot.plot({
-    width,
+    width: Math.max(width, MIN_WIDTH),
     height: 220,
     x: {label},
     y: {label: "games", grid: true},
@@ -56,14 +59,14 @@ export function ParameterImpact(rows: ImpactRow[], {width = 640, parameter = "pa
   if (!rows.length) return note("No games to show.");
   const domain = order.length ? order : [...new Set(rows.map((r) => r.value))];
   return Plot.plot({
-    width,
+    width: Math.max(width, MIN_WIDTH),
     height: 360,
     marginRight: 110,
     x: {type: "point", domain, label: parameter, padding: 0.3},
     y: {label: `mean ${label}`, grid: true},
     color: {legend: true},
     marks: [
-      Plot.line(rows, {x: "value", y: "mean", stroke: "agent", sort: {channel: "x", order: null}}),
+      Plot.line(rows, {x: "value", y: "mean", stroke: "agent"}),
       Plot.dot(rows, {x: "value", y: "mean", fill: "agent", tip: true, title: (d: ImpactRow) => `${d.agent}\n${parameter} = ${d.value}\nmean ${label}: ${d.mean.toFixed(3)} (n = ${d.n})`}),
       Plot.text(rows, Plot.selectLast({x: "value", y: "mean", z: "agent", text: "agent", dx: 6, textAnchor: "start", fill: "agent"})),
     ],
