@@ -1,17 +1,63 @@
 /**
  * Generated (simulated) catalog datasets: a run config under data/runs/
  * played into a directory, for loaders/emit.ts to pack like an ingested one.
+ *
+ * Playing the default run takes seconds of CPU at every site build, so the
+ * result is kept in node_modules/.cache/parley/ under a fingerprint of
+ * everything that decides it: the run config and the source of the games,
+ * agents, runner and Parquet writer. A change to any of them plays the run
+ * again, so the cache is never stale; PARLEY_GENERATE_CACHE=0 turns it off.
  */
-import {readFileSync} from "node:fs";
-import {join} from "node:path";
+import {copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {createHash} from "node:crypto";
+import {join, relative} from "node:path";
 import {projectRoot} from "../config.js";
 import {parseRunConfig} from "./config.js";
 import {writeTournament} from "./tournament.js";
 
-/** Plays data/runs/<name>.json into `outDir` (games.parquet, turns.parquet); returns summary counts. */
-export async function generateRun(name: string, outDir: string): Promise<Record<string, number>> {
+/** Source that decides a generated run's tables. */
+const INPUTS = ["loaders/games", "loaders/agents", "loaders/run", "loaders/io", "src/lib/rng.ts", "package-lock.json"];
+const TABLES = ["games.parquet", "turns.parquet"];
+
+function files(path: string): string[] {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path).sort().flatMap((name) => files(join(path, name)));
+}
+
+/** sha256 of the run config and every input file (path and content). */
+export function runFingerprint(configText: string): string {
+  const hash = createHash("sha256").update(configText);
+  for (const file of INPUTS.flatMap((p) => files(join(projectRoot, p)))) hash.update(relative(projectRoot, file)).update("\0").update(readFileSync(file)).update("\0");
+  return hash.digest("hex").slice(0, 20);
+}
+
+/** Plays data/runs/<name>.json into `outDir` (games.parquet, turns.parquet), or copies a cached result; returns summary counts. */
+export async function generateRun(name: string, outDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Record<string, number>> {
   const path = join(projectRoot, "data", "runs", `${name}.json`);
-  const config = parseRunConfig(JSON.parse(readFileSync(path, "utf8")), name);
+  const text = readFileSync(path, "utf8");
+  const config = parseRunConfig(JSON.parse(text), name);
+  const useCache = env.PARLEY_GENERATE_CACHE !== "0";
+  const cached = join(projectRoot, "node_modules", ".cache", "parley", `${name}-${runFingerprint(text)}`);
+  if (useCache && existsSync(join(cached, "summary.json"))) {
+    for (const t of TABLES) copyFileSync(join(cached, t), join(outDir, t));
+    return JSON.parse(readFileSync(join(cached, "summary.json"), "utf8"));
+  }
   const files = await writeTournament(config, outDir);
-  return {games: files.games, turns: files.turns};
+  const summary = {games: files.games, turns: files.turns};
+  if (useCache) {
+    // Fill a scratch directory and rename it into place, so a concurrent build never sees half a cache entry.
+    const scratch = `${cached}.tmp-${process.pid}`;
+    try {
+      mkdirSync(scratch, {recursive: true});
+      for (const t of TABLES) copyFileSync(join(outDir, t), join(scratch, t));
+      writeFileSync(join(scratch, "summary.json"), JSON.stringify(summary));
+      if (!existsSync(cached)) renameSync(scratch, cached);
+    } catch {
+      // A cache that cannot be written only costs time next build.
+    } finally {
+      rmSync(scratch, {recursive: true, force: true});
+    }
+  }
+  return summary;
 }
