@@ -7,7 +7,8 @@
  * Conventions (also in the README):
  * - Design: an intercept plus one 0/1 column per non-baseline level of each
  *   feature. The baseline is the requested level when the data has it;
- *   otherwise the most frequent level, with a note.
+ *   otherwise the most frequent level (the first in level order among
+ *   ties), with a note when a requested level was missing.
  * - Covariance σ²(XᵀX)⁻¹ with σ² = RSS / (n − p), p counting the intercept
  *   and every estimated column. The CI is coef ± t_{1−α/2, n−p} · se
  *   (Student's t quantile with n − p degrees of freedom; 0.975 for 95%).
