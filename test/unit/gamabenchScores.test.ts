@@ -203,3 +203,22 @@ test("overall = mean of the eight leaderboard games per run; mean ± sample SD o
   close(overall.sd, Math.sqrt(((100 - 96.875) ** 2 + (93.75 - 96.875) ** 2) / 1), "sample SD", 1e-9);
   assert.equal(overall.runs, 2);
 });
+
+test("`parley gamabench-scores <out>` prints {model: {game: {mean, sd, runs}, overall}}", async () => {
+  const {run} = await import("../../loaders/commands/gamabenchScores.js");
+  const {out} = await ingestAndScore([guessing("m_guessing_game_v1_1.json", 2 / 3, [[0, 0]]), guessing("m_guessing_game_v1_2.json", 2 / 3, [[50, 50]])]);
+  const chunks: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((s: string) => (chunks.push(s), true)) as typeof process.stdout.write;
+  try {
+    assert.equal(await run([out]), 0);
+  } finally {
+    process.stdout.write = write;
+  }
+  const printed = JSON.parse(chunks.join(""));
+  assert.deepEqual(Object.keys(printed), ["m"]);
+  assert.equal(printed.m.guessing_game.runs, 2);
+  close(printed.m.guessing_game.mean, 75, "mean of 100 and 50");
+  close(printed.m.guessing_game.sd, Math.sqrt(1250), "sample SD of 100 and 50");
+  assert.equal(printed.m.overall, undefined, "no overall without all eight games");
+});
