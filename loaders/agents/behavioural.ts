@@ -40,36 +40,47 @@ export interface Behaviour {
   unconstrained?: boolean;
 }
 
-interface Frame {
-  pie: number;
-  scale: number;
-  gainOf(action: Action): number;
-  offer(gain: number): Action;
-}
+/**
+ * "My gain" coordinates of one observation: gain = sign·(x − base) where x is
+ * the seat's part of a split (bargaining: base 0, sign 1) or the price
+ * (negotiation: base = own value, sign +1 for the seller, −1 for the buyer).
+ * Plain numbers rather than closures: it is built on every turn.
+ */
+class Frame {
+  readonly pie: number;
+  readonly scale: number;
+  private readonly bargaining: boolean;
+  private readonly key: "alice_gain" | "bob_gain";
+  private readonly sign: number;
+  private readonly base: number;
 
-function frameOf(obs: Observation, player: Player): Frame {
-  if (obs.family === "bargaining") {
-    const v = obs.view as BargainingView;
-    const key = player === "alice" ? ("alice_gain" as const) : ("bob_gain" as const);
-    return {
-      pie: v.money,
-      scale: v.money,
-      gainOf: (a) => (a as SplitOffer)[key],
-      offer: (g) => {
-        const mine = Math.min(Math.max(g, 0), v.money);
-        return player === "alice" ? {type: "offer", alice_gain: mine, bob_gain: v.money - mine} : {type: "offer", alice_gain: v.money - mine, bob_gain: mine};
-      },
-    };
+  constructor(obs: Observation, player: Player) {
+    this.bargaining = obs.family === "bargaining";
+    this.key = player === "alice" ? "alice_gain" : "bob_gain";
+    if (this.bargaining) {
+      const v = obs.view as BargainingView;
+      this.pie = this.scale = v.money;
+      this.sign = 1;
+      this.base = 0;
+    } else {
+      const v = obs.view as NegotiationView;
+      this.sign = player === "alice" ? 1 : -1;
+      this.base = v.value_self;
+      this.scale = v.money;
+      this.pie = v.value_other === null ? GUESSED_PIE * v.money : Math.max(0, this.sign * (v.value_other - v.value_self));
+    }
   }
-  const v = obs.view as NegotiationView;
-  const sign = player === "alice" ? 1 : -1;
-  const pie = v.value_other === null ? GUESSED_PIE * v.money : Math.max(0, sign * (v.value_other - v.value_self));
-  return {
-    pie,
-    scale: v.money,
-    gainOf: (a) => sign * ((a as {price: number}).price - v.value_self),
-    offer: (g) => ({type: "offer", price: Math.max(0, v.value_self + sign * g)}),
-  };
+
+  gainOf(a: Action): number {
+    return this.bargaining ? (a as SplitOffer)[this.key] : this.sign * ((a as {price: number}).price - this.base);
+  }
+
+  offer(g: number): Action {
+    if (!this.bargaining) return {type: "offer", price: Math.max(0, this.base + this.sign * g)};
+    const M = this.scale;
+    const mine = Math.min(Math.max(g, 0), M);
+    return this.key === "alice_gain" ? {type: "offer", alice_gain: mine, bob_gain: M - mine} : {type: "offer", alice_gain: M - mine, bob_gain: mine};
+  }
 }
 
 /**
@@ -91,7 +102,7 @@ class BehaviouralAgent implements Agent {
   constructor(private readonly behaviour: Behaviour, private readonly player: Player) {}
 
   act(obs: Observation, rng: Rng) {
-    const frame = frameOf(obs, this.player);
+    const frame = new Frame(obs, this.player);
     const view = obs.view as BargainingView | NegotiationView;
     const c: BehaviourContext = {pie: frame.pie, scale: frame.scale, round: obs.round, mine: this.mine, theirs: this.theirs, openedByMe: this.openedByMe, rng};
     if (obs.legal[0]?.type === "decision") {

@@ -17,35 +17,44 @@ export function checkAction(specs: readonly ActionSpec[], action: unknown): stri
   return checkSpec(spec, a);
 }
 
+// Plain loops (no Object.entries, no Set): this runs for every turn of every game.
 function checkSpec(spec: ActionSpec, a: Record<string, unknown>): string | null {
-  const optional = new Set(spec.optional ?? []);
-  for (const [field, range] of Object.entries(spec.numbers ?? {})) {
-    const v = a[field];
-    if (v === undefined && optional.has(field)) continue;
-    if (typeof v !== "number" || !Number.isFinite(v)) return `${field}: expected a number, got ${JSON.stringify(v)}`;
-    if (range.min !== undefined && v < range.min) return `${field}: ${fmt(v)} is below the minimum ${fmt(range.min)}`;
-    if (range.max !== undefined && v > range.max) return `${field}: ${fmt(v)} is above the maximum ${fmt(range.max)}`;
+  const optional = spec.optional;
+  const numbers = spec.numbers;
+  if (numbers) {
+    for (const field in numbers) {
+      const range = numbers[field];
+      const v = a[field];
+      if (v === undefined && optional?.includes(field)) continue;
+      if (typeof v !== "number" || !Number.isFinite(v)) return `${field}: expected a number, got ${JSON.stringify(v)}`;
+      if (range.min !== undefined && v < range.min) return `${field}: ${fmt(v)} is below the minimum ${fmt(range.min)}`;
+      if (range.max !== undefined && v > range.max) return `${field}: ${fmt(v)} is above the maximum ${fmt(range.max)}`;
+    }
   }
-  for (const [field, values] of Object.entries(spec.choices ?? {})) {
-    const v = a[field];
-    if (v === undefined && optional.has(field)) continue;
-    if (typeof v !== "string" || !values.includes(v)) return `${field}: expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v)}`;
+  const choices = spec.choices;
+  if (choices) {
+    for (const field in choices) {
+      const values = choices[field];
+      const v = a[field];
+      if (v === undefined && optional?.includes(field)) continue;
+      if (typeof v !== "string" || !values.includes(v)) return `${field}: expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v)}`;
+    }
   }
   if (spec.sum) {
-    const total = spec.sum.fields.reduce((t, f) => t + (a[f] as number), 0);
+    let total = 0;
+    for (const f of spec.sum.fields) total += a[f] as number;
     const tolerance = 1e-6 * Math.max(1, Math.abs(spec.sum.equals));
     if (Math.abs(total - spec.sum.equals) > tolerance) return `${spec.sum.fields.join(" + ")} must equal ${fmt(spec.sum.equals)}, got ${fmt(total)}`;
   }
-  for (const field of ["message", "text"] as const) {
-    const v = a[field];
-    const allowed = spec.text?.field === field;
-    if (v === undefined || v === null || v === "") {
-      if (allowed && spec.text!.required) return `${field}: a non-empty text is required`;
-      continue;
-    }
-    if (!allowed) return `${field}: no text may be sent in this game`;
-    if (typeof v !== "string") return `${field}: expected a string, got ${JSON.stringify(v)}`;
-  }
+  return checkText(spec, a, "message") ?? checkText(spec, a, "text");
+}
+
+function checkText(spec: ActionSpec, a: Record<string, unknown>, field: "message" | "text"): string | null {
+  const v = a[field];
+  const allowed = spec.text?.field === field;
+  if (v === undefined || v === null || v === "") return allowed && spec.text!.required ? `${field}: a non-empty text is required` : null;
+  if (!allowed) return `${field}: no text may be sent in this game`;
+  if (typeof v !== "string") return `${field}: expected a string, got ${JSON.stringify(v)}`;
   return null;
 }
 

@@ -34,16 +34,33 @@ export interface TournamentOptions {
 
 const builtinFactory = (id: string, context: AgentContext) => agentSpec(id).create(context);
 
-/** The typed parameter columns of a games row (schema.ts), nulls left out. */
-export function paramColumns(params: Params, horizonCap: number): Record<string, unknown> {
-  const base = {money: params.money, horizon: params.horizon === "inf" ? undefined : params.horizon, horizon_cap: horizonCap, complete_information: params.complete_information};
+/** Sets the typed parameter columns of a games row (schema.ts) on `row`, nulls left out. */
+export function setParamColumns(row: Record<string, unknown>, params: Params, horizonCap: number): void {
+  row.money = params.money;
+  if (params.horizon !== "inf") row.horizon = params.horizon;
+  row.horizon_cap = horizonCap;
+  row.complete_information = params.complete_information;
   switch (params.family) {
     case "bargaining":
-      return {...base, messages: params.messages, delta_a: params.delta_a, delta_b: params.delta_b};
-    case "negotiation":
-      return {...base, messages: params.messages, factor_a: params.factor_a, factor_b: params.factor_b, ...valuations(params)};
+      row.messages = params.messages;
+      row.delta_a = params.delta_a;
+      row.delta_b = params.delta_b;
+      return;
+    case "negotiation": {
+      row.messages = params.messages;
+      row.factor_a = params.factor_a;
+      row.factor_b = params.factor_b;
+      const v = valuations(params);
+      row.value_a = v.value_a;
+      row.value_b = v.value_b;
+      return;
+    }
     case "persuasion":
-      return {...base, messages: params.message_type === "text", prior: params.prior, value_high: params.value_high, message_type: params.message_type, buyer_type: params.buyer_type};
+      row.messages = params.message_type === "text";
+      row.prior = params.prior;
+      row.value_high = params.value_high;
+      row.message_type = params.message_type;
+      row.buyer_type = params.buyer_type;
   }
 }
 
@@ -59,9 +76,10 @@ export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" |
     repetition: planned.repetition,
     alice_agent: planned.alice,
     bob_agent: planned.bob,
-    ...paramColumns(planned.params, horizonCap),
   };
-  for (const [k, v] of Object.entries(outcome)) if (v !== null && v !== undefined) row[k] = v;
+  setParamColumns(row, planned.params, horizonCap);
+  const o = outcome as unknown as Record<string, unknown>;
+  for (const k in o) if (o[k] !== null && o[k] !== undefined) row[k] = o[k];
   return row;
 }
 
