@@ -63,6 +63,10 @@ async function browserBench(): Promise<void> {
   const dist = process.env.PARLEY_BENCH_DIST ?? (await buildInto(datasetsConfig().dir ?? "/nonexistent"));
   if (!process.env.PARLEY_BENCH_DIST) console.log(`site build for the browser bench: ${((performance.now() - started) / 1000).toFixed(1)} s (set PARLEY_BENCH_DIST to reuse a build)`);
   const lib = join(dist, "_import/lib");
+  if (!existsSync(lib)) {
+    console.log(`headless Chromium: skipped (${dist} is not a built site: the build failed?)`);
+    return;
+  }
   const module = (name: string) => `/_import/lib/${readdirSync(lib).find((f) => f.startsWith(`${name}.`) && f.endsWith(".js"))}`;
   const server = await serveStatic(dist);
   const browser = await launch();
