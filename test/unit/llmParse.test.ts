@@ -37,6 +37,7 @@ test("extractJson reads bare JSON, code fences (as in GLEE's transcripts) and JS
   // Conservative repairs: trailing comma, typographic quotes.
   assert.deepEqual(extractJson('{"price": 20,}'), {ok: true, value: {price: 20}});
   assert.deepEqual(extractJson("{\u201Cdecision\u201D: \u201Caccept\u201D}"), {ok: true, value: {decision: "accept"}});
+  assert.deepEqual(extractJson("My answer: {'decision': 'reject'}"), {ok: true, value: {decision: "reject"}});
 });
 
 test("extractJson names what is wrong with unreadable replies", () => {

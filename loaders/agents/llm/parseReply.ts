@@ -5,8 +5,8 @@
  * ```json ... ```), put prose before or after it, or reason first and answer
  * last. `extractJson` tries, in order: the whole reply; each fenced block,
  * last first; each balanced {...} span outside strings, last first. A span
- * that fails to parse is retried once after two conservative repairs
- * (trailing commas, typographic quotes). The last candidate wins because a
+ * that fails to parse is retried once after conservative repairs (trailing
+ * commas, typographic quotes, single quotes when there is no double quote). The last candidate wins because a
  * reply that reasons before answering ends with its answer.
  */
 
@@ -43,7 +43,10 @@ function tryParse(s: string): unknown {
 }
 
 function repair(s: string): string {
-  return s.replace(/[\u201C\u201D]/g, '"').replace(/,\s*([}\]])/g, "$1");
+  let out = s.replace(/[\u201C\u201D]/g, '"').replace(/,\s*([}\]])/g, "$1");
+  // Python-style {'decision': 'accept'}: only when no double quote is present, so apostrophes in JSON strings are never touched.
+  if (!out.includes('"')) out = out.replace(/'/g, '"');
+  return out;
 }
 
 /** Top-level balanced {...} substrings, ignoring braces inside JSON strings. */
