@@ -41,6 +41,7 @@ export function MetricHistogram(values: number[], {width = 640, label = "metric"
   return Plot.plot({
     width: Math.max(width, MIN_WIDTH),
     height: 220,
+    marginLeft: 56,
     x: {label},
     y: {label: "games", grid: true},
     marks: [Plot.rectY(values, Plot.binX({y: "count"}, {x: (d: number) => d, thresholds: 20})), Plot.ruleY([0])],
