@@ -293,7 +293,11 @@ export interface GameState<F extends Family = Family> {
   readonly horizonCap: number;
   /** Player to move, or null when the game is over. */
   currentPlayer(): Player | null;
-  /** What `player` (default: the player to move) observes now. */
+  /**
+   * What `player` (default: the player to move) observes now. The returned
+   * object is a snapshot; its `history`, `rules` and `update` are computed on
+   * first access (loaders/games/observation.ts) and it serialises with toJSON.
+   */
   observe(player?: Player): Observation<F>;
   legalActions(): ActionSpec[];
   /** null when `action` is legal for the player to move, else why not (names the field). */
