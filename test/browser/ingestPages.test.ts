@@ -1,0 +1,89 @@
+// The pages of the ingested benchmarks in headless Chromium: the gamma-Bench
+// leaderboard reproduces Table 5's first run, and NegotiationArena transcripts
+// show a hostile message as literal text with the hidden reasoning folded apart.
+import {after, before, test} from "node:test";
+import assert from "node:assert/strict";
+import {existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+import type {Browser} from "playwright-core";
+import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import {datasetsConfig} from "../../loaders/config.js";
+import {buildInto, launch, scratchDatasets, screenshot, visit} from "./harness.js";
+
+const hostile = "<img src=x onerror=alert(1)> 45 ZUP, final offer";
+const secret = "my real limit is 60 <b>do not tell</b>";
+const source = datasetsConfig().dir;
+const hasGamabench = !!source && existsSync(join(source, "gamabench"));
+let browser: Browser;
+let server: StaticServer;
+
+before(async () => {
+  const datasets = scratchDatasets({"negotiationarena/": ""});
+  const arena = join(datasets, "negotiationarena");
+  mkdirSync(arena);
+  const real = source ? join(source, "negotiationarena") : "";
+  if (real && existsSync(real)) for (const run of readdirSync(real)) symlinkSync(join(real, run), join(arena, run));
+  const res = (r: Record<string, number>) => ({_type: "resource", _value: r});
+  const goal = (kind: string, x: number) => ({_type: "goal", _value: {_type: kind, _value: {_type: "valuation", _value: {X: x}}}});
+  const game = {
+    class: "BuySellGame",
+    run_epoch_time_ms: "0000000000001",
+    iterations: 10,
+    players: [{model: "red-model", agent_name: "Player RED"}, {model: "blue-model", agent_name: "Player BLUE"}],
+    game_state: [
+      {current_iteration: "START", turn: "None", settings: {player_goals: [goal("seller_goal", 40), goal("buyer_goal", 60)], player_initial_resources: [res({X: 1}), res({ZUP: 100})], player_social_behaviour: ["", ""]}},
+      {current_iteration: 1, turn: 0, player_public_info_dict: {message: hostile, "player answer": "PROPOSAL", "newly proposed trade": {_type: "trade", _value: {RED: res({X: 1}), BLUE: res({ZUP: 45})}}}, player_private_info_dict: {reason: "start at 45"}},
+      {current_iteration: 2, turn: 1, player_public_info_dict: {message: "deal", "player answer": "ACCEPT", "newly proposed trade": "NONE"}, player_private_info_dict: {reason: secret}},
+      {current_iteration: "END", turn: "None", summary: {}},
+    ],
+  };
+  mkdirSync(join(arena, "0000000000001"));
+  writeFileSync(join(arena, "0000000000001", "game_state.json"), JSON.stringify(game));
+  const dist = await buildInto(datasets);
+  server = await serveStatic(dist);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("NegotiationArena: a hostile public message is literal text; the hidden reasoning sits in its own fold", async () => {
+  const {page, problems, dialogs} = await visit(browser, server, "/negotiationarena");
+  await screenshot(page, "negotiationarena-hostile");
+  const transcript = page.locator(".parley-transcript");
+  assert.equal(await transcript.locator("img, b").count(), 0, "no element was created from agent text");
+  const publicText = (await transcript.locator(".parley-turn > .parley-text").allTextContents()).join("\n");
+  assert.ok(publicText.includes(hostile), "the message shows as text");
+  assert.ok(!publicText.includes("do not tell"), "the hidden reasoning is not in the public text");
+  const folds = transcript.locator("details");
+  assert.equal(await folds.count(), 2);
+  assert.ok((await folds.nth(1).textContent())!.includes(secret), "the reasoning is in the fold, as text");
+  await page.context().close();
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(problems, []);
+});
+
+test("gamma-Bench: the leaderboard lists twelve models and Table 5 shows GPT-3.5 (0125)'s first run", {skip: hasGamabench ? false : "gamma-Bench raw results not configured"}, async () => {
+  const {page, problems} = await visit(browser, server, "/gamabench");
+  await page.locator("table.parley-scores").nth(1).waitFor({timeout: 60_000});
+  await screenshot(page, "gamabench-leaderboard");
+  const header = await page.locator("table.parley-scores").first().locator("thead th").allTextContents();
+  assert.equal(header.length, 13, `γ-Bench + 12 models: ${header.join(" | ")}`);
+  const table5 = page.locator("table.parley-scores").nth(1);
+  const rows = Object.fromEntries(
+    await Promise.all(
+      (await table5.locator("tbody tr").all()).map(async (r) => {
+        const cells = await r.locator("th, td").allTextContents();
+        return [cells[0], cells.slice(1)];
+      }),
+    ),
+  );
+  assert.equal(rows["Guess 2/3 of the Average"][0], "65.4");
+  assert.equal(rows["El Farol Bar"][0], "73.3");
+  assert.equal(rows["Overall"][0], "44.9");
+  assert.equal(rows["Overall"][5], "43.5 ± 2.1", "the paper prints 2.2; the sample SD of the five overall scores is 2.149…");
+  await page.context().close();
+  assert.deepEqual(problems, []);
+});
