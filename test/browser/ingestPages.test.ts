@@ -3,7 +3,7 @@
 // show a hostile message as literal text with the hidden reasoning folded apart.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
-import {existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import type {Browser} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
