@@ -88,7 +88,12 @@ export class ParquetStage {
               `TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
           );
         if (db) await copy(db);
-        else await withDuckDB(copy);
+        else
+          await withDuckDB(async (own) => {
+            // One thread: about as fast for this single-file scan, with about half the peak memory.
+            await own.run("SET threads = 1");
+            await copy(own);
+          });
       });
       return this.count;
     } finally {
