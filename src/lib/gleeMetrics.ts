@@ -115,16 +115,19 @@ FROM m`;
 
 /**
  * Table 6 of seed 000 per family: games, decisions, messages, words.
- * decisions = legal turns of any kind (offers, accept/reject, persuasion
- * messages and purchases); messages = turns carrying free text; words =
- * whitespace-separated words in those texts. Rule-break attempts are counted
- * separately in `rule_breaks`.
+ * decisions = legal turns that make a structured choice: offers, accept /
+ * reject, purchases and binary persuasion messages, but not free-text
+ * persuasion messages (Table 6's persuasion row, ~30 decisions a game, counts
+ * 20 purchases plus the binary messages); messages = turns carrying free
+ * text; words = whitespace-separated words in those texts. Rule-break
+ * attempts are counted separately in `rule_breaks`.
  */
 export function gleeStatsSQL(games = "games", turns = "turns"): string {
   return `
 WITH t AS (
   SELECT g.family,
-         count(*) FILTER (WHERE NOT coalesce(t.rule_break, false)) AS decisions,
+         count(*) FILTER (WHERE NOT coalesce(t.rule_break, false)
+                          AND NOT (t.action = 'message' AND coalesce(trim(t.message), '') <> '')) AS decisions,
          count(*) FILTER (WHERE t.message IS NOT NULL AND trim(t.message) <> '') AS messages,
          coalesce(sum(CASE WHEN t.message IS NULL OR trim(t.message) = '' THEN 0
                           ELSE len(string_split(trim(regexp_replace(t.message, '\\s+', ' ', 'g')), ' ')) END), 0) AS words,

@@ -87,10 +87,12 @@ test("Table 6 statistics: games, decisions, messages, words", async () => {
       {game_id: "g1", turn: 1, round: 1, player: "bob", action: "decision", decision: "accept", rule_break: false},
       {game_id: "g2", turn: 0, round: 1, player: "alice", action: "offer", message: "   ", rule_break: true},
       {game_id: "p", turn: 0, round: 1, player: "alice", action: "message", message: "high quality", rule_break: false},
+      {game_id: "p", turn: 1, round: 1, player: "bob", action: "decision", decision: "accept", rule_break: false},
+      {game_id: "p", turn: 2, round: 2, player: "alice", action: "message", claim: "low", rule_break: false},
     ],
   );
   assert.deepEqual(stats, [
     {family: "bargaining", games: 2, decisions: 2, messages: 1, words: 3, rule_breaks: 1},
-    {family: "persuasion", games: 1, decisions: 1, messages: 1, words: 2, rule_breaks: 0},
+    {family: "persuasion", games: 1, decisions: 2, messages: 1, words: 2, rule_breaks: 0}, // the purchase and the binary claim; the free-text message is not a decision
   ]);
 });
