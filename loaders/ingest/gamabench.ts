@@ -53,6 +53,7 @@ export const GAMABENCH_GAMES_TABLE: TableSchema = {
     {name: "hit_interval", type: "DOUBLE"},
     {name: "winner", type: "INTEGER", doc: "battle royale survivor, or the proposer whose pirate plan passed"},
     {name: "transcript_format", type: "VARCHAR", doc: "json | python-repr | text (kept unparsed) | missing"},
+    {name: "player_order", type: "VARCHAR", doc: "how players.player was assigned: player_data (each agent's own records) or responses (the order round_records lists them)"},
   ],
 };
 
@@ -91,7 +92,7 @@ export const GAMABENCH_PLAYERS_TABLE: TableSchema = {
     {name: "is_actor", type: "BOOLEAN", doc: "the shooter (battle royale) or proposer (pirate)"},
     {name: "won", type: "BOOLEAN", doc: "guessing game: closest to the target (ties all win); auction: got the item"},
     {name: "payoff", type: "DOUBLE", doc: "payoff by the rules of Appendix C (pirate: final gold, on the last round)"},
-    {name: "utility_recorded", type: "DOUBLE", doc: "per-round utility as the file records it, if it does"},
+    {name: "utility_recorded", type: "DOUBLE", doc: "per-round utility as the file records it, if it does (public goods: the tokens kept, T − c, without the public share)"},
   ],
 };
 
@@ -193,6 +194,8 @@ export interface Transcript {
   messages: {player: number | null; seq: number; role: string | null; content: string}[];
   /** Per player: the utility list the file records, if any. */
   utilities: (number[] | null)[];
+  /** Per player: the player's own list of decisions (player_data[i].records), if any. */
+  records?: (unknown[] | null)[];
 }
 
 function contentOf(m: Json): string {
@@ -221,6 +224,7 @@ function readTranscript(playerData: unknown, problems: Problem[], file: string):
   }
   const messages: Transcript["messages"] = [];
   const utilities: (number[] | null)[] = [];
+  const records: (unknown[] | null)[] = [];
   data.forEach((p, k) => {
     if (!p || typeof p !== "object") return;
     const player = playerIndex((p as Json).id, "player_data.id") ?? k;
@@ -235,8 +239,10 @@ function readTranscript(playerData: unknown, problems: Problem[], file: string):
     }
     const u = (p as Json).utility;
     utilities[player] = Array.isArray(u) && u.every((x) => typeof x === "number") ? (u as number[]) : null;
+    const r = (p as Json).records;
+    records[player] = Array.isArray(r) ? r : null;
   });
-  return {format, messages, utilities};
+  return {format, messages, utilities, records};
 }
 
 interface Parsed {
@@ -270,6 +276,25 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
   const rounds: Row[] = [];
   const players: Row[] = [];
   const recorded = (player: number, round: number) => transcript.utilities[player]?.[round] ?? null;
+  // In some raw files (divide the dollar, the guessing game) round_records lists a round's answers
+  // in arrival order, not by player; each player's own `records` in player_data then says who chose what.
+  // Use them when, in every round, they are a reordering of the listed answers; else keep the listed order.
+  const own = transcript.records ?? [];
+  const byPlayer =
+    n > 0 &&
+    Array.from({length: n}, (_, i) => own[i]).every((r) => Array.isArray(r) && r.length >= records.length) &&
+    records.every((r, j) => {
+      const listed = Array.isArray(r?.responses) ? (r.responses as unknown[]).map((x) => String(x).trim().toLowerCase()).sort() : null;
+      const mine = Array.from({length: n}, (_, i) => String(own[i]![j]).trim().toLowerCase()).sort();
+      return listed !== null && listed.length === n && listed.every((x, k) => x === mine[k]);
+    });
+  g.player_order = byPlayer ? "player_data" : "responses";
+  /** Round j's answers indexed by player (see above); `listed` are round_records[j].responses, already checked. */
+  function reorder<T>(listed: T[], j: number, convert: (x: unknown) => T): T[] {
+    return byPlayer ? Array.from({length: n}, (_, i) => convert(own[i]![j])) : listed;
+  }
+  const asNumber = (x: unknown) => Number(x);
+  const asChoice = (x: unknown) => String(x).trim().toLowerCase();
   const at = (j: number) => `round_records[${j}].`;
 
   records.forEach((r, j) => {
@@ -280,7 +305,7 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
     case "guessing_game": {
       Object.assign(g, {param_min: num(meta, "min", "meta."), param_max: num(meta, "max", "meta."), ratio: num(meta, "ratio", "meta.")});
       records.forEach((r, j) => {
-        const xs = numbers(r, "responses", at(j));
+        const xs = reorder(numbers(r, "responses", at(j)), j, asNumber);
         const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
         const target = (g.ratio as number) * mean;
         const best = Math.min(...xs.map((x) => Math.abs(x - target)));
@@ -296,7 +321,7 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
     case "bar_game_implicit": {
       Object.assign(g, {param_min: num(meta, "min", "meta."), param_max: num(meta, "max", "meta."), ratio: num(meta, "ratio", "meta."), home: num(meta, "home", "meta."), mode: game.endsWith("explicit") ? "explicit" : "implicit"});
       records.forEach((r, j) => {
-        const xs = choices(r, "responses", at(j), ["go", "stay"], odd);
+        const xs = reorder(choices(r, "responses", at(j), ["go", "stay"], odd), j, asChoice);
         const go = xs.filter((x) => x === "go").length;
         // Rule 2: "equal to or less than R of the players" -> going pays MAX.
         const fun = go <= (g.ratio as number) * xs.length + 1e-9;
@@ -310,7 +335,7 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
     case "divide_dollar": {
       Object.assign(g, {gold: num(meta, "golds", "meta.")});
       records.forEach((r, j) => {
-        const xs = numbers(r, "responses", at(j));
+        const xs = reorder(numbers(r, "responses", at(j)), j, asNumber);
         const total = xs.reduce((a, b) => a + b, 0);
         rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, total, mean: total / xs.length});
         xs.forEach((x, i) => players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, payoff: total <= (g.gold as number) ? x : 0, utility_recorded: recorded(i, j)}));
@@ -320,7 +345,7 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
     case "public_goods": {
       Object.assign(g, {tokens: num(meta, "tokens", "meta."), ratio: num(meta, "ratio", "meta.")});
       records.forEach((r, j) => {
-        const xs = numbers(r, "responses", at(j));
+        const xs = reorder(numbers(r, "responses", at(j)), j, asNumber);
         const total = xs.reduce((a, b) => a + b, 0);
         const share = ((g.ratio as number) * total) / xs.length;
         rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, total, mean: total / xs.length});
@@ -331,7 +356,7 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
     case "diner_dilemma": {
       Object.assign(g, {cheap_cost: num(meta, "cheap_cost", "meta."), cheap_utility: num(meta, "cheap_utility", "meta."), exp_cost: num(meta, "exp_cost", "meta."), exp_utility: num(meta, "exp_utility", "meta.")});
       records.forEach((r, j) => {
-        const xs = choices(r, "responses", at(j), ["cheap", "costly"], odd);
+        const xs = reorder(choices(r, "responses", at(j), ["cheap", "costly"], odd), j, asChoice);
         const cheap = xs.filter((x) => x === "cheap").length;
         const bill = (cheap * (g.cheap_cost as number) + (xs.length - cheap) * (g.exp_cost as number)) / xs.length;
         rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, n_yes: cheap, total: bill * xs.length, mean: bill});
@@ -416,6 +441,7 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
     default:
       throw new FieldError("game", `unknown game "${game}"`);
   }
+  if (!["guessing_game", "bar_game_explicit", "bar_game_implicit", "divide_dollar", "public_goods", "diner_dilemma"].includes(game)) g.player_order = "responses";
   return {game: g, rounds, players};
 }
 

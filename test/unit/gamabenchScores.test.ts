@@ -222,3 +222,29 @@ test("`parley gamabench-scores <out>` prints {model: {game: {mean, sd, runs}, ov
   close(printed.m.guessing_game.sd, Math.sqrt(1250), "sample SD of 100 and 50");
   assert.equal(printed.m.overall, undefined, "no overall without all eight games");
 });
+
+test("players are read from each agent's own records when round_records lists a round's answers in another order", async () => {
+  const agent = (i: number, records: number[]) => ({id: `player_${i}`, model: "m", prompt: [], records, utility: []});
+  const {result, scores} = await ingestAndScore([
+    {
+      path: "divide_dollar/m_divide_dollar_v1_1.json",
+      meta: {player_num: 3, golds: 100},
+      // Arrival order: player 2 answered first in round 1, player 1 in round 2.
+      round_records: [{responses: [50, 10, 30]}, {responses: [20, 40, 40]}],
+      player_data: [agent(0, [10, 40]), agent(1, [30, 20]), agent(2, [50, 40])],
+    },
+    {
+      path: "divide_dollar/m_divide_dollar_v1_2.json",
+      meta: {player_num: 2, golds: 100},
+      // Records that are not a reordering of the answers: keep the listed order.
+      round_records: [{responses: [60, 40]}],
+      player_data: [agent(0, [1]), agent(1, [2])],
+    },
+  ]);
+  const players = rowsOf(result, "players");
+  const first = scores.find((s) => s.run === 1)!.game_id;
+  assert.deepEqual(players.filter((p) => p.game_id === first).map((p) => [p.round, p.player, p.amount]), [[1, 0, 10], [1, 1, 30], [1, 2, 50], [2, 0, 40], [2, 1, 20], [2, 2, 40]]);
+  assert.deepEqual(rowsOf(result, "games").map((g) => g.player_order), ["player_data", "responses"]);
+  assert.deepEqual(players.filter((p) => p.game_id !== first).map((p) => p.amount), [60, 40]);
+  close(scores.find((s) => s.run === 1)!.raw, 5, "S3 = (|90 − 100| + |100 − 100|)/2, whatever the order");
+});
