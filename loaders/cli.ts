@@ -31,6 +31,7 @@ export const commands: Record<string, Command> = {
   regress,
   build: {usage: site.buildUsage, run: site.build},
   serve: {usage: site.serveUsage, run: site.serve},
+  dev: {usage: site.devUsage, run: site.dev},
 };
 
 function help(): string {
