@@ -123,21 +123,13 @@ export class Database {
 
   /** Registers one more table, from a Parquet or Arrow IPC file at `source`. */
   register(name: string, source: Source): Promise<void> {
-    return tracked(() => this.load(name, source));
+    return tracked(async () => this.insert(name, await arrowBytes(name, source)));
   }
 
-  private async load(name: string, source: Source): Promise<void> {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`table name "${name}" is not a plain SQL identifier`);
-    const url = await urlOf(source);
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`could not load ${url} for table ${name}: HTTP ${response.status}`);
-    let bytes: Uint8Array = new Uint8Array(await response.arrayBuffer());
-    if (!/\.arrow(\?|$)/.test(url)) {
-      await (parquetReady ??= initParquet(parquetWasm));
-      bytes = readParquet(bytes).intoIPCStream();
-    }
+  /** Loads Arrow IPC bytes as the table `name` (replacing it). */
+  async insert(name: string, ipc: Uint8Array): Promise<void> {
     await this.connection.query(`DROP TABLE IF EXISTS ${name}`);
-    await this.connection.insertArrowFromIPCStream(bytes, {name});
+    await this.connection.insertArrowFromIPCStream(ipc, {name});
   }
 
   async close(): Promise<void> {
@@ -145,12 +137,28 @@ export class Database {
   }
 }
 
-/** Opens a connection and registers every table of `tables` (view name -> file). */
+/** Fetches a Parquet (or .arrow) file and returns it as Arrow IPC bytes. */
+async function arrowBytes(name: string, source: Source): Promise<Uint8Array> {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`table name "${name}" is not a plain SQL identifier`);
+  const url = await urlOf(source);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load ${url} for table ${name}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (/\.arrow(\?|$)/.test(url)) return bytes;
+  await (parquetReady ??= initParquet(parquetWasm));
+  return readParquet(bytes).intoIPCStream();
+}
+
+/**
+ * Opens a connection and loads every table of `tables` (table name -> file).
+ * The files are fetched and decoded while DuckDB's wasm compiles, not after.
+ */
 export function openDatabase(tables: Record<string, Source> = {}): Promise<Database> {
   return tracked(async () => {
-    const db = await duckdbInstance();
+    const entries = Object.entries(tables);
+    const [db, decoded] = await Promise.all([duckdbInstance(), Promise.all(entries.map(([name, source]) => arrowBytes(name, source)))]);
     const database = new Database(await db.connect());
-    await Promise.all(Object.entries(tables).map(([name, source]) => database.register(name, source)));
+    for (const [i, [name]] of entries.entries()) await database.insert(name, decoded[i]);
     return database;
   });
 }
