@@ -72,18 +72,25 @@ export const GLEE_PARAMETERS: Record<GleeFamily, {column: string; label: string}
   ],
 };
 
-/** One row per game: game_id, family, alice_agent, bob_agent, efficiency, fairness, fairness_unclipped, alice_self_gain, bob_self_gain. */
-export function gleeMetricsSQL(games = "games"): string {
+/**
+ * One row per game: game_id, family, alice_agent, bob_agent, efficiency,
+ * fairness, fairness_unclipped, alice_self_gain, bob_self_gain, then any
+ * `carry` columns of the games table as they are. `where` filters the games
+ * (alias g). The query is a plain scan, so rows come in the table's order.
+ */
+export function gleeMetricsSQL(games = "games", {carry = [], where}: {carry?: readonly string[]; where?: string} = {}): string {
+  const carried = carry.map((c) => `"carry_${c}"`);
+  const pass = carried.map((c) => `, ${c}`).join("");
   return `
 WITH g AS (
   SELECT game_id, family, alice_agent, bob_agent,
          coalesce(agreement, false) AS deal, rounds::DOUBLE AS t, alice_share AS p,
          delta_a, delta_b, money, price, value_a, value_b, value_high,
-         n_high::DOUBLE AS n, k_high_bought::DOUBLE AS k, r_low_rejected::DOUBLE AS r, sales::DOUBLE AS s
-  FROM ${games}
+         n_high::DOUBLE AS n, k_high_bought::DOUBLE AS k, r_low_rejected::DOUBLE AS r, sales::DOUBLE AS s${carry.map((c, i) => `, g.${c} AS ${carried[i]}`).join("")}
+  FROM ${games} AS g${where ? `\n  WHERE ${where}` : ""}
 ),
 m AS (
-  SELECT game_id, family, alice_agent, bob_agent,
+  SELECT game_id, family, alice_agent, bob_agent${pass},
     CASE family
       WHEN 'bargaining' THEN CASE WHEN deal THEN power(delta_a, t - 1) * p + power(delta_b, t - 1) * (1 - p) ELSE 0 END
       WHEN 'negotiation' THEN CASE WHEN deal THEN (value_a <= price AND price <= value_b)::INTEGER ELSE (value_a >= value_b)::INTEGER END
@@ -109,7 +116,7 @@ m AS (
 SELECT game_id, family, alice_agent, bob_agent, efficiency,
        -- greatest/least skip NULLs in DuckDB, so keep an undefined fairness NULL explicitly
        CASE WHEN fairness_unclipped IS NOT NULL THEN greatest(0, least(1, fairness_unclipped)) END::DOUBLE AS fairness, fairness_unclipped,
-       alice_self_gain, bob_self_gain
+       alice_self_gain, bob_self_gain${carry.map((c, i) => `, ${carried[i]} AS ${c}`).join("")}
 FROM m`;
 }
 

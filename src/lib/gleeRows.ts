@@ -15,12 +15,14 @@ export const DESIGN_COLUMNS = [
 /**
  * One row per game: game_id, the design columns, efficiency, fairness,
  * alice_self_gain, bob_self_gain. `where` is an optional SQL condition on
- * the games table (alias g), e.g. `g.family = 'bargaining'`.
+ * the games table (alias g), e.g. `g.family = 'bargaining'`. Rows come in the
+ * games table's order: the query is one scan with no join or sort, which
+ * DuckDB keeps in insertion order, so the page (DuckDB-WASM) and `parley
+ * regress` (native) see the same order and draw the same held-out splits.
  */
 export function gleeRegressionRowsSQL(games = "games", where?: string): string {
+  const carry = DESIGN_COLUMNS.filter((c) => !["family", "alice_agent", "bob_agent"].includes(c));
   return `
-SELECT g.game_id, ${DESIGN_COLUMNS.map((c) => `g.${c}`).join(", ")},
-       m.efficiency, m.fairness, m.alice_self_gain, m.bob_self_gain
-FROM ${games} g JOIN (${gleeMetricsSQL(games)}) m USING (game_id)${where ? `\nWHERE ${where}` : ""}
-ORDER BY g.game_id`;
+SELECT game_id, ${DESIGN_COLUMNS.join(", ")}, efficiency, fairness, alice_self_gain, bob_self_gain
+FROM (${gleeMetricsSQL(games, {carry, where})})`;
 }
