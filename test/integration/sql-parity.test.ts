@@ -46,7 +46,7 @@ test("Deal-or-No-Deal metrics agree between DuckDB-WASM and native DuckDB", asyn
 
 test("GLEE metrics and regression rows agree, in the same order", async () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-parity-"));
-  await generateRun("default", dir, {...process.env, PARLEY_GENERATE_CACHE: process.env.PARLEY_GENERATE_CACHE ?? "1"});
+  await generateRun("default", dir);
   const games = {games: join(dir, "games.parquet")};
   await same(games, gleeMetricsSQL("games"));
   await same(games, gleeRegressionRowsSQL("games"));
