@@ -5,21 +5,19 @@
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser, Page} from "playwright-core";
-import {serveStatic, type StaticServer} from "../../loaders/serve.js";
-import {buildInto, launch, scratchDatasets, screenshot, settle, visit} from "./harness.js";
+import type {StaticServer} from "../../loaders/serve.js";
+import {openSite, scratchDatasets, screenshot, settle, visit, type Site} from "./harness.js";
 
+let site: Site;
 let browser: Browser;
 let server: StaticServer;
 
 before(async () => {
-  server = await serveStatic(await buildInto(scratchDatasets()));
-  browser = await launch();
+  site = await openSite(scratchDatasets());
+  ({browser, server} = site);
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => site?.close());
 
 async function errorsOf(page: Page): Promise<string[]> {
   return page.locator(".observablehq--error").allTextContents();

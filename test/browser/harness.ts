@@ -8,7 +8,7 @@ import {mkdirSync, mkdtempSync, readdirSync, symlinkSync, existsSync} from "node
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {chromium, type Browser, type Page} from "playwright-core";
-import type {StaticServer} from "../../loaders/serve.js";
+import {serveStatic, type StaticServer} from "../../loaders/serve.js";
 import {buildSite} from "../../loaders/commands/site.js";
 import {datasetsConfig, projectRoot} from "../../loaders/config.js";
 import config from "../../observablehq.config.js";
@@ -42,6 +42,22 @@ export async function buildInto(datasets: string): Promise<string> {
   const code = await buildSite({...process.env, PARLEY_DATASETS: datasets, PARLEY_DIST: dist});
   if (code !== 0) throw new Error(`site build failed with exit code ${code}`);
   return dist;
+}
+
+export interface Site {
+  server: StaticServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Builds the site with `datasets` as the datasets directory, serves it on loopback and launches Chromium. */
+export async function openSite(datasets: string): Promise<Site> {
+  const server = await serveStatic(await buildInto(datasets));
+  const browser = await launch();
+  return {server, browser, close: async () => {
+    await browser.close();
+    await server.close();
+  }};
 }
 
 export interface Visit {

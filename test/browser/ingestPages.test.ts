@@ -6,14 +6,15 @@ import assert from "node:assert/strict";
 import {existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import type {Browser} from "playwright-core";
-import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import type {StaticServer} from "../../loaders/serve.js";
 import {datasetsConfig} from "../../loaders/config.js";
-import {buildInto, launch, scratchDatasets, screenshot, visit} from "./harness.js";
+import {openSite, scratchDatasets, screenshot, visit, type Site} from "./harness.js";
 
 const hostile = "<img src=x onerror=alert(1)> 45 ZUP, final offer";
 const secret = "my real limit is 60 <b>do not tell</b>";
 const source = datasetsConfig().dir;
 const hasGamabench = !!source && existsSync(join(source, "gamabench"));
+let site: Site;
 let browser: Browser;
 let server: StaticServer;
 
@@ -39,15 +40,11 @@ before(async () => {
   };
   mkdirSync(join(arena, "0000000000001"));
   writeFileSync(join(arena, "0000000000001", "game_state.json"), JSON.stringify(game));
-  const dist = await buildInto(datasets);
-  server = await serveStatic(dist);
-  browser = await launch();
+  site = await openSite(datasets);
+  ({browser, server} = site);
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => site?.close());
 
 test("NegotiationArena: a hostile public message is literal text; the hidden reasoning sits in its own fold", async () => {
   const {page, problems, dialogs} = await visit(browser, server, "/negotiationarena");

@@ -6,9 +6,10 @@ import {join} from "node:path";
 import type {Browser} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
 import {datasetsConfig} from "../../loaders/config.js";
-import {buildInto, launch, scratchDatasets, screenshot, sitePages, visit} from "./harness.js";
+import {buildInto, openSite, scratchDatasets, screenshot, sitePages, visit, type Site} from "./harness.js";
 
 const hostile = "<img src=x onerror=alert(1)> can i have the hats ?";
+let site: Site;
 let browser: Browser;
 let server: StaticServer;
 let hostileGame = "";
@@ -22,15 +23,11 @@ before(async () => {
   mkdirSync(join(datasets, "dealornodeal"));
   writeFileSync(join(datasets, "dealornodeal/val.txt"), realText + fixture + "\n");
   hostileGame = `dond-${realText.split("\n").filter(Boolean).length + 1}`;
-  const dist = await buildInto(datasets);
-  server = await serveStatic(dist);
-  browser = await launch();
+  site = await openSite(datasets);
+  ({browser, server} = site);
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => site?.close());
 
 for (const path of sitePages()) {
   test(`page ${path} renders with no error and no request beyond loopback`, async () => {
