@@ -4,7 +4,7 @@
  * expected (the runner stores it as turns.rule_break_reason and shows it to
  * a language agent when it asks again).
  */
-import type {ActionSpec} from "./types.js";
+import type {ActionSpec} from "./contract.js";
 
 const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toPrecision(6));
 
@@ -26,9 +26,22 @@ function checkSpec(spec: ActionSpec, a: Record<string, unknown>): string | null 
       const range = numbers[field];
       const v = a[field];
       if (v === undefined && optional?.includes(field)) continue;
-      if (typeof v !== "number" || !Number.isFinite(v)) return `${field}: expected a number, got ${JSON.stringify(v)}`;
-      if (range.min !== undefined && v < range.min) return `${field}: ${fmt(v)} is below the minimum ${fmt(range.min)}`;
-      if (range.max !== undefined && v > range.max) return `${field}: ${fmt(v)} is above the maximum ${fmt(range.max)}`;
+      const error = checkNumber(field, v, range);
+      if (error) return error;
+    }
+  }
+  const lists = spec.lists;
+  if (lists) {
+    for (const field in lists) {
+      const {length, item} = lists[field];
+      const v = a[field];
+      if (v === undefined && optional?.includes(field)) continue;
+      if (!Array.isArray(v)) return `${field}: expected a list of ${length} numbers, got ${JSON.stringify(v)}`;
+      if (v.length !== length) return `${field}: expected ${length} entries, got ${v.length}`;
+      for (let i = 0; i < v.length; i++) {
+        const error = checkNumber(`${field}[${i}]`, v[i], item);
+        if (error) return error;
+      }
     }
   }
   const choices = spec.choices;
@@ -37,19 +50,35 @@ function checkSpec(spec: ActionSpec, a: Record<string, unknown>): string | null 
       const values = choices[field];
       const v = a[field];
       if (v === undefined && optional?.includes(field)) continue;
-      if (typeof v !== "string" || !values.includes(v)) return `${field}: expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v)}`;
+      if (!(typeof v === "string" || v === null) || !values.includes(v)) return `${field}: expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v)}`;
     }
   }
   if (spec.sum) {
     let total = 0;
-    for (const f of spec.sum.fields) total += a[f] as number;
+    for (const f of spec.sum.fields) {
+      const v = a[f];
+      if (Array.isArray(v)) for (const x of v) total += x as number;
+      else total += v as number;
+    }
     const tolerance = 1e-6 * Math.max(1, Math.abs(spec.sum.equals));
     if (Math.abs(total - spec.sum.equals) > tolerance) return `${spec.sum.fields.join(" + ")} must equal ${fmt(spec.sum.equals)}, got ${fmt(total)}`;
+  }
+  if (spec.text && spec.text.field !== "message" && spec.text.field !== "text") {
+    const error = checkText(spec, a, spec.text.field);
+    if (error) return error;
   }
   return checkText(spec, a, "message") ?? checkText(spec, a, "text");
 }
 
-function checkText(spec: ActionSpec, a: Record<string, unknown>, field: "message" | "text"): string | null {
+function checkNumber(field: string, v: unknown, range: {min?: number; max?: number; integer?: boolean}): string | null {
+  if (typeof v !== "number" || !Number.isFinite(v)) return `${field}: expected a number, got ${JSON.stringify(v)}`;
+  if (range.integer && !Number.isInteger(v)) return `${field}: expected a whole number, got ${fmt(v)}`;
+  if (range.min !== undefined && v < range.min) return `${field}: ${fmt(v)} is below the minimum ${fmt(range.min)}`;
+  if (range.max !== undefined && v > range.max) return `${field}: ${fmt(v)} is above the maximum ${fmt(range.max)}`;
+  return null;
+}
+
+function checkText(spec: ActionSpec, a: Record<string, unknown>, field: string): string | null {
   const v = a[field];
   const allowed = spec.text?.field === field;
   if (v === undefined || v === null || v === "") return allowed && spec.text!.required ? `${field}: a non-empty text is required` : null;

@@ -1,0 +1,32 @@
+/**
+ * A narrator writes what a language model reads for one game: the words of
+ * the paper's prompts, built from the structured observation the game gives
+ * (games hold no prompt text). The LLM player (loaders/agents/llm/) keeps the
+ * seat's past turns and asks the narrator for the whole conversation each
+ * time, so a narrator can lay out the history the way its paper does.
+ */
+import type {GameObservation} from "../../../games/contract.js";
+import type {ChatMessage} from "../types.js";
+
+/** One earlier decision of this seat: what it observed and what the model answered (raw text). */
+export interface PastTurn<V = unknown> {
+  observation: GameObservation<V>;
+  raw: string;
+}
+
+export interface Narrator<V = unknown> {
+  /**
+   * The messages to send now: system message, the history as the paper lays
+   * it out, and the request for this decision. `past` holds this seat's
+   * earlier decisions that were legal (rule-break attempts are left out).
+   * `extra` is appended to the system message (response format, persona,
+   * chain of thought) by the LLM player.
+   */
+  messages(observation: GameObservation<V>, past: readonly PastTurn<V>[], extra: string): ChatMessage[];
+  /**
+   * The model's parsed JSON answer as the game's action (type from the legal
+   * spec, numbers read from strings, choices normalised). Whatever cannot be
+   * mapped is returned as is for the game's validate to name.
+   */
+  action(json: Record<string, unknown>, observation: GameObservation<V>): unknown;
+}
