@@ -1,16 +1,20 @@
 /** `parley metrics <dir>`: GLEE efficiency, fairness and self-gains per game (JSON Lines) from a run directory. */
-import {existsSync} from "node:fs";
-import {join} from "node:path";
-import {queryParquet} from "../io/parquet.js";
+import {queryRun, RunTablesMissing} from "../io/parquet.js";
 import {gleeMetricsSQL, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
 import {parse, UsageError} from "./args.js";
 
 export const usage = "metrics <dir>                                     GLEE efficiency/fairness/self-gain per game (JSON Lines)";
 
+/** GLEE games of a run directory (the glee/* partitions, or a flat GLEE table). */
+export const isGlee = (game: string) => game.startsWith("glee/");
+
 export async function gleeMetrics(dir: string): Promise<GleeMetricsRow[]> {
-  const games = join(dir, "games.parquet");
-  if (!existsSync(games)) throw new UsageError(`parley metrics: ${games} not found (run "parley run <config.json> --out ${dir}" first)`);
-  return queryParquet<GleeMetricsRow & Record<string, unknown>>({games}, `${gleeMetricsSQL("games")} ORDER BY game_id`);
+  try {
+    return await queryRun<GleeMetricsRow & Record<string, unknown>>(dir, ["games"], `${gleeMetricsSQL("games")} ORDER BY game_id`, isGlee);
+  } catch (error) {
+    if (error instanceof RunTablesMissing) throw new UsageError(`parley metrics: ${dir} holds no GLEE games (run "parley run <config.json> --out ${dir}" first)`);
+    throw error;
+  }
 }
 
 export async function run(argv: string[]): Promise<number> {

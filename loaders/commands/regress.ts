@@ -6,8 +6,7 @@
  * baseline, n}], dropped} as JSON; --rows-only prints just the rows.
  */
 import {existsSync, statSync} from "node:fs";
-import {join} from "node:path";
-import {queryParquet} from "../io/parquet.js";
+import {queryParquet, queryRun, RunTablesMissing} from "../io/parquet.js";
 import {sqlString} from "../io/duckdb.js";
 import {fitGlee, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, type GleeRow} from "../../src/lib/gleeDesign.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
@@ -18,12 +17,20 @@ export const usage =
   "regress <dir> --family F --metric M [--pairs] [--baseline-agent X] [--source S] [--splits N] [--rows-only]\n" +
   "                                                    GLEE one-hot OLS with 95% CIs (JSON)";
 
-/** Reads the regression rows of one family from <dir>/games.parquet (or a games Parquet file / glob). */
+/** Reads the regression rows of one family from a run directory (either layout), or a games Parquet file / glob. */
 export async function readGleeRows(dir: string, family: GleeFamily, source?: string): Promise<GleeRow[]> {
-  const games = existsSync(dir) && statSync(dir).isDirectory() ? join(dir, "games.parquet") : dir;
-  if (!games.includes("*") && !existsSync(games)) throw new UsageError(`parley regress: ${games} not found (expected a directory written by "parley run" or "parley ingest")`);
   const where = [`g.family = ${sqlString(family)}`, source ? `g.source = ${sqlString(source)}` : null].filter(Boolean).join(" AND ");
-  return queryParquet<GleeRow & Record<string, unknown>>({games}, gleeRegressionRowsSQL("games", where));
+  const sql = gleeRegressionRowsSQL("games", where);
+  if (existsSync(dir) && statSync(dir).isDirectory()) {
+    try {
+      return await queryRun<GleeRow & Record<string, unknown>>(dir, ["games"], sql, (game) => game === `glee/${family}`);
+    } catch (error) {
+      if (error instanceof RunTablesMissing) throw new UsageError(`parley regress: ${dir} holds no ${family} games (expected a directory written by "parley run" or "parley ingest")`);
+      throw error;
+    }
+  }
+  if (!dir.includes("*") && !existsSync(dir)) throw new UsageError(`parley regress: ${dir} not found (expected a directory written by "parley run" or "parley ingest")`);
+  return queryParquet<GleeRow & Record<string, unknown>>({games: dir}, sql);
 }
 
 /** The JSON `parley regress` prints. */

@@ -1,4 +1,4 @@
-/** `parley run <config.json> --out <dir>`: play a GLEE tournament and write games.parquet + turns.parquet. */
+/** `parley run <config.json> --out <dir>`: play a run config's games and write their tables, partitioned by game. */
 import {readFileSync, existsSync} from "node:fs";
 import {basename, extname} from "node:path";
 import {parseRunConfig, ConfigError, type RunConfig} from "../run/config.js";
@@ -12,7 +12,7 @@ import {checkSharedLimits} from "../run/llmPlayers.js";
 import {parse, printJson, UsageError} from "./args.js";
 
 export const usage =
-  "run <config.json> --out <dir> [--concurrency N] [--cache <dir>] [--resume] [--quiet]  play a GLEE tournament (games.parquet, turns.parquet);\n" +
+  "run <config.json> --out <dir> [--concurrency N] [--cache <dir>] [--resume] [--quiet]  play a run config's games into <dir>/game=<id>/{games,players,turns}.parquet;\n" +
   "        runs with LLM players (or --resume) checkpoint each game and resume when run again; --cache moves the LLM response cache";
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
@@ -63,10 +63,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     const s = llmStats;
     printJson({
-      run_id: config.run_id, families: config.families, planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
-      games: r.games, turns: r.turns,
+      run_id: config.run_id, games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
+      games: r.games, players: r.players, turns: r.turns,
       llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
-      seconds: Math.round(performance.now() - started) / 1000, games_path: r.gamesPath, turns_path: r.turnsPath,
+      seconds: Math.round(performance.now() - started) / 1000, partitions: r.partitions,
     });
     if (r.failed.length) {
       const first = r.failed[0];
@@ -76,6 +76,6 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const files = await writeTournament(config, values.out, {concurrency});
-  printJson({run_id: config.run_id, families: config.families, planned, games: files.games, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, games_path: files.gamesPath, turns_path: files.turnsPath});
+  printJson({run_id: config.run_id, games_played: config.games.map((g) => g.def.id), planned, games: files.games, players: files.players, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, partitions: files.partitions});
   return 0;
 }

@@ -11,6 +11,7 @@ import {once} from "node:events";
 import {checkRow, duckdbColumns, type Row, type TableSchema} from "./schema.js";
 import {tempPathFor, writeAtomic} from "./atomic.js";
 import {sqlString, withDuckDB, type Db, type SqlRow} from "./duckdb.js";
+import {runTableFiles, tableSql} from "./runTables.js";
 
 /** Streams rows as JSON lines to `path`, checking each against the schema. Returns the row count. */
 async function stageJsonLines(path: string, schema: TableSchema, rows: Iterable<Row>): Promise<number> {
@@ -70,4 +71,45 @@ export async function queryParquet<T extends SqlRow = SqlRow>(views: Record<stri
     }
     return db.query<T>(sql);
   });
+}
+
+/**
+ * Runs `sql` over a run directory's tables (either layout, io/runTables.ts):
+ * one view per name in `tables`; `keep` selects games by id (partitioned
+ * layout). Throws RunTablesMissing naming the directory when a table has no file.
+ */
+export async function queryRun<T extends SqlRow = SqlRow>(dir: string, tables: readonly string[], sql: string, keep?: (game: string) => boolean): Promise<T[]> {
+  const sources = tables.map((t) => [t, tableSql(runTableFiles(dir, t, keep))] as const);
+  const missing = sources.find(([, source]) => source === null);
+  if (missing) throw new RunTablesMissing(dir, missing[0]);
+  return withDuckDB(async (db) => {
+    for (const [name, source] of sources) await db.run(`CREATE VIEW ${name} AS SELECT * FROM ${source}`);
+    return db.query<T>(sql);
+  });
+}
+
+/** A run directory without the table a command needs. */
+export class RunTablesMissing extends Error {
+  constructor(readonly dir: string, readonly table: string) {
+    super(`${dir} holds no ${table} table (expected ${table}.parquet, or game=<id>/${table}.parquet as "parley run" writes)`);
+  }
+}
+
+/**
+ * Copies one table of a run directory (either layout) into a single flat
+ * Parquet file with exactly `schema`'s columns in its order (a column no
+ * partition has is NULL), e.g. the GLEE tables the site's pages read.
+ */
+export async function flattenRunTable(dir: string, schema: TableSchema, path: string, keep?: (game: string) => boolean): Promise<void> {
+  const files = runTableFiles(dir, schema.name, keep);
+  const source = tableSql(files);
+  await writeAtomic(path, (tmp) =>
+    withDuckDB(async (db) => {
+      await db.run("SET threads = 1");
+      const present = source ? new Set((await db.query<{column_name: string}>(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${source})`)).map((r) => r.column_name)) : new Set<string>();
+      const columns = schema.columns.map((c) => (present.has(c.name) ? `CAST("${c.name}" AS ${c.type}) AS "${c.name}"` : `CAST(NULL AS ${c.type}) AS "${c.name}"`)).join(", ");
+      const from = source ?? `(SELECT 1 WHERE false)`;
+      await db.run(`COPY (SELECT ${columns} FROM ${from}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
+    }),
+  );
 }

@@ -20,12 +20,10 @@ import {createHash} from "node:crypto";
 import {existsSync, mkdirSync, readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 import {writeFileAtomic} from "../io/atomic.js";
-import type {GameRow, TurnRow} from "../games/schema.js";
+import type {GameRecord} from "./tournament.js";
 
-export interface CheckpointedGame {
-  game: GameRow;
-  turns: TurnRow[];
-}
+/** A checkpoint holds one finished game's rows in the three tables. */
+export type CheckpointedGame = GameRecord;
 
 /** A file name for a game id (ids are [A-Za-z0-9._-] already; anything else is escaped). */
 function fileName(gameId: string): string {
@@ -51,9 +49,10 @@ export class Checkpoints {
     return this.done.size;
   }
 
-  async save(game: GameRow, turns: TurnRow[]): Promise<void> {
-    await writeFileAtomic(join(this.dir, fileName(game.game_id)), JSON.stringify({game, turns} satisfies CheckpointedGame) + "\n");
-    this.done.add(game.game_id);
+  async save(record: GameRecord): Promise<void> {
+    const id = record.row.game_id;
+    await writeFileAtomic(join(this.dir, fileName(id)), JSON.stringify(record satisfies CheckpointedGame) + "\n");
+    this.done.add(id);
   }
 
   /** The checkpoint of `gameId`, or null if the game has not finished. */

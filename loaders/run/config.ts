@@ -1,45 +1,57 @@
 /**
- * Run configurations for `parley run` (JSON). Example:
+ * Run configurations for `parley run` (JSON), for any registered game.
+ * Example (gamma-Bench's guessing game, ten seats of one model):
  *
- *   {"family": "bargaining",
- *    "grid": {"delta_a": [0.9], "delta_b": [0.8], "money": [10000], "horizon": ["inf"],
- *             "complete_information": [true], "messages": [false]},
- *    "players": ["rubinstein"], "pairs": "all", "games_per_pair": 1, "seed": 1}
+ *   {"game": "gamabench/guessing", "grid": {"ratio": [0.5, 0.667]},
+ *    "players": ["equilibrium", "level-2"], "lineups": "self",
+ *    "games_per_lineup": 5, "seed": 1}
  *
- * - family: "bargaining" | "negotiation" | "persuasion", a list of them, or "all".
- * - grid: "full" (Table 1) or an object of parameter -> list of values; a
- *   parameter left out takes all its Table 1 values. With several families,
- *   the object may instead be keyed by family ({"bargaining": {...}, ...}).
- * - players: "all" (every built-in agent that plays the family) or a list whose
- *   entries are built-in agent ids or LLM player objects such as
- *   {"id": "mini", "provider": "openai", "model": "gpt-4o-mini",
- *    "base_url": "http://127.0.0.1:8000/v1", "api_key_env": "OPENAI_API_KEY",
- *    "temperature": 1.0, "max_tokens": 400, "persona": null}
- *   (fields: agents/llm/spec.ts); pairs then refer to them by id.
- * - pairs: "all" (every ordered pair, self-play included, of players that can
- *   sit in Alice's and Bob's seats), "self", or a list of [alice, bob] ids.
- * - games_per_pair (default 1), seed (default 0), concurrency (default 8),
- *   max_attempts (default 3, tries per decision before a rule-breaking game
- *   is aborted), run_id (default: the config file's name).
+ * - game: a game id (`parley games`), a family prefix ("gamabench/*"), or a
+ *   list of them. `family` ("bargaining" | "negotiation" | "persuasion", a list,
+ *   or "all") is GLEE's alias and keeps GLEE's grid convention (below).
+ * - grid: omitted → every parameter at the paper's default; "full" → the
+ *   paper's grid; an object of parameter → list of values (parameters left
+ *   out take their default). With `family`, an omitted grid or parameter
+ *   takes Table 1's values instead, as GLEE configs always did. With several
+ *   games the object may be keyed by game id (or GLEE family).
+ * - n_players: seats per game (default: the game's, e.g. 10 in gamma-Bench).
+ * - players: "all" (every built-in agent that plays the game) or a list of
+ *   built-in agent ids and LLM player objects (fields: agents/llm/spec.ts);
+ *   lineups refer to them by id.
+ * - lineups: "all" (every ordered assignment of players to seats: every
+ *   ordered pair in a two-seat game), "self" (one lineup per player, in every
+ *   seat), or a list of lists of ids, one per seat. `pairs` is the two-seat
+ *   alias. Default: "all" for two-seat games, "self" otherwise.
+ * - games_per_lineup (alias games_per_pair; default 1), seed (default 0),
+ *   concurrency (default 8), max_attempts (default 3: answers per decision
+ *   before the game's rule-break fallback), run_id (default: the file name),
+ *   description.
  * Errors name the offending key, e.g. `grid.delta_a[1]`.
  */
+import type {GameDef, ParamSpec, ParamValue} from "../games/contract.js";
+import {gameDef, games, matchGames} from "../games/registry.js";
 import {FAMILIES, type Family} from "../games/types.js";
-import {gameFamily} from "../games/index.js";
-import {agentSpec, builtinAgents} from "../agents/index.js";
+import {agentDef, agents, canSit} from "../agents/registry.js";
+import {expandGrid} from "./grid.js";
+import {llmPlays} from "../agents/llm/llmPlayer.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../agents/llm/spec.js";
 
-export type GridSpec = "full" | Record<string, unknown[]>;
+export interface GameRunSpec {
+  def: GameDef;
+  /** Parameter -> values, for every parameter in declaration order (complete, validated). */
+  grid: Record<string, ParamValue[]>;
+  n_players: number;
+}
 
 export interface RunConfig {
   run_id: string;
-  families: Family[];
-  /** Per family: parameter -> values (complete, validated). */
-  grids: Partial<Record<Family, Record<string, unknown[]>>>;
+  description: string | null;
+  games: GameRunSpec[];
   players: "all" | string[];
   /** The LLM players among `players` (by id), with their validated settings. */
   llm_players: LlmPlayerSpec[];
-  pairs: "all" | "self" | [string, string][];
-  games_per_pair: number;
+  lineups: "all" | "self" | null | string[][];
+  games_per_lineup: number;
   seed: number;
   concurrency: number;
   max_attempts: number;
@@ -47,7 +59,13 @@ export interface RunConfig {
 
 export class ConfigError extends Error {}
 
-const KEYS = ["family", "grid", "players", "pairs", "games_per_pair", "seed", "concurrency", "max_attempts", "run_id", "description"];
+const KEYS = ["game", "family", "grid", "n_players", "players", "lineups", "pairs", "games_per_lineup", "games_per_pair", "seed", "concurrency", "max_attempts", "run_id", "description"];
+
+/** Parameter combinations one game of a run may have. */
+const MAX_CONFIGURATIONS = 1_000_000;
+
+/** Largest integer a seed may be: BIGINT column, and exact in a JavaScript number. */
+const MAX_SEED = Number.MAX_SAFE_INTEGER;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
@@ -55,146 +73,223 @@ function fail(key: string, message: string): never {
   throw new ConfigError(`${key}: ${message}`);
 }
 
-function positiveInt(raw: Record<string, unknown>, key: string, fallback: number, min = 1): number {
+function integer(raw: Record<string, unknown>, key: string, fallback: number, min: number, max: number): number {
   const v = raw[key];
   if (v === undefined) return fallback;
   if (typeof v !== "number" || !Number.isInteger(v) || v < min) fail(key, `expected an integer ≥ ${min}, got ${JSON.stringify(v)}`);
+  if (v > max) fail(key, `expected an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
   return v;
 }
 
-/** Checks one grid value of `family`'s parameter `param`. */
-function checkValue(family: Family, param: string, value: unknown, key: string): unknown {
-  const allowed = (gameFamily(family).grid as Record<string, readonly unknown[]>)[param];
-  const sample = allowed[0];
-  if (param === "horizon") {
-    if (value === "inf" && family !== "persuasion") return value;
-    if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
-    fail(key, `expected a positive integer${family !== "persuasion" ? ' or "inf"' : ""}, got ${JSON.stringify(value)}`);
+const show = (x: number) => String(x);
+
+/** Checks one value of parameter `spec`; returns it, or fails naming `key`. */
+export function checkParamValue(spec: ParamSpec, value: unknown, key: string): ParamValue {
+  switch (spec.type) {
+    case "boolean":
+      if (typeof value !== "boolean") fail(key, `expected true or false, got ${JSON.stringify(value)}`);
+      return value;
+    case "choice":
+      if (!spec.values!.includes(value as ParamValue)) fail(key, `expected one of ${spec.values!.map((a) => JSON.stringify(a)).join(", ")}, got ${JSON.stringify(value)}`);
+      return value as ParamValue;
+    case "horizon":
+      if (value === "inf" && spec.allowInfinite) return value;
+      if (typeof value === "number" && Number.isInteger(value) && value >= (spec.min ?? 1) && value <= (spec.max ?? 1e6)) return value;
+      fail(key, `expected a positive integer up to ${spec.max ?? 1e6}${spec.allowInfinite ? ' or "inf"' : ""}, got ${JSON.stringify(value)}`);
+    case "integer":
+    case "number": {
+      const lo = spec.min ?? -Infinity, hi = spec.max ?? Infinity;
+      const what = spec.type === "integer" ? "an integer" : "a number";
+      const range = `${spec.exclusiveMin ? "(" : "["}${show(lo)}, ${show(hi)}${spec.exclusiveMax ? ")" : "]"}`;
+      const ok =
+        typeof value === "number" && Number.isFinite(value) && (spec.type !== "integer" || Number.isInteger(value)) &&
+        (spec.exclusiveMin ? value > lo : value >= lo) && (spec.exclusiveMax ? value < hi : value <= hi);
+      if (!ok) fail(key, `expected ${what} in ${range}, got ${JSON.stringify(value)}`);
+      return value as number;
+    }
   }
-  if (typeof sample === "boolean") {
-    if (typeof value !== "boolean") fail(key, `expected true or false, got ${JSON.stringify(value)}`);
-    return value;
-  }
-  if (typeof sample === "string") {
-    if (!allowed.includes(value)) fail(key, `expected one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, got ${JSON.stringify(value)}`);
-    return value;
-  }
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) fail(key, `expected a positive number, got ${JSON.stringify(value)}`);
-  if ((param === "delta_a" || param === "delta_b" || param === "prior") && value > 1) fail(key, `expected a number in (0, 1], got ${value}`);
-  if (param === "prior" && value >= 1) fail(key, `expected a number in (0, 1), got ${value}`);
-  if (param === "value_high" && value <= 1) fail(key, `expected v > 1 (the price), got ${value}`);
-  return value;
 }
 
-function parseGrid(family: Family, raw: unknown, key: string): Record<string, unknown[]> {
-  const table = gameFamily(family).grid as Record<string, readonly unknown[]>;
-  if (raw === "full") return Object.fromEntries(Object.entries(table).map(([k, v]) => [k, [...v]]));
+/** A game's grid from a config entry (see the header for the conventions). */
+function parseGrid(def: GameDef, raw: unknown, key: string, omitted: "default" | "full"): Record<string, ParamValue[]> {
+  const names = def.params.map((p) => p.name);
+  if (raw === "full") return Object.fromEntries(def.params.map((p) => [p.name, [...p.grid]]));
+  if (raw === undefined) raw = {};
   if (!isObject(raw)) fail(key, `expected "full" or an object of parameter -> list of values, got ${JSON.stringify(raw)}`);
   for (const param of Object.keys(raw)) {
-    if (!(param in table)) fail(`${key}.${param}`, `unknown ${family} parameter; expected one of ${Object.keys(table).join(", ")}`);
+    if (!names.includes(param)) fail(`${key}.${param}`, `unknown ${def.id} parameter; expected one of ${names.join(", ")}`);
   }
-  const grid: Record<string, unknown[]> = {};
-  for (const [param, values] of Object.entries(table)) {
-    const given = raw[param];
+  const grid: Record<string, ParamValue[]> = {};
+  for (const spec of def.params) {
+    const given = raw[spec.name];
     if (given === undefined) {
-      grid[param] = [...values];
+      grid[spec.name] = omitted === "full" ? [...spec.grid] : [spec.default];
       continue;
     }
-    if (!Array.isArray(given) || given.length === 0) fail(`${key}.${param}`, `expected a non-empty list of values, got ${JSON.stringify(given)}`);
-    grid[param] = given.map((v, i) => checkValue(family, param, v, `${key}.${param}[${i}]`));
+    if (!Array.isArray(given) || given.length === 0) fail(`${key}.${spec.name}`, `expected a non-empty list of values, got ${JSON.stringify(given)}`);
+    grid[spec.name] = given.map((v, i) => checkParamValue(spec, v, `${key}.${spec.name}[${i}]`));
   }
   return grid;
+}
+
+/** The games a config names, with the grid convention that applies to them. */
+function parseGames(raw: Record<string, unknown>): {defs: GameDef[]; keyOf: (def: GameDef) => string; omitted: "default" | "full"} {
+  if (raw.game !== undefined && raw.family !== undefined) fail("game", `give either "game" or GLEE's "family", not both`);
+  if (raw.family !== undefined) {
+    const f = raw.family;
+    let families: Family[];
+    if (f === "all") families = [...FAMILIES];
+    else if (typeof f === "string") {
+      if (!FAMILIES.includes(f as Family)) fail("family", `expected one of ${FAMILIES.join(", ")} or "all", got ${JSON.stringify(f)}`);
+      families = [f as Family];
+    } else if (Array.isArray(f) && f.length) {
+      families = f.map((x, i) => {
+        if (!FAMILIES.includes(x)) fail(`family[${i}]`, `expected one of ${FAMILIES.join(", ")}, got ${JSON.stringify(x)}`);
+        return x as Family;
+      });
+    } else fail("family", `expected one of ${FAMILIES.join(", ")}, a list of them, or "all"`);
+    return {defs: families.map((family) => gameDef(`glee/${family}`)), keyOf: (def) => def.id.slice("glee/".length), omitted: "full"};
+  }
+  const g = raw.game;
+  const patterns = typeof g === "string" ? [g] : Array.isArray(g) && g.length ? g : null;
+  if (!patterns) fail("game", `required: a game id (${games.map((d) => d.id).join(", ")}), a family such as "gamabench/*", or a list of them`);
+  const defs: GameDef[] = [];
+  patterns.forEach((p, i) => {
+    const key = typeof g === "string" ? "game" : `game[${i}]`;
+    if (typeof p !== "string") fail(key, `expected a game id, got ${JSON.stringify(p)}`);
+    const found = matchGames(p);
+    if (!found.length) fail(key, `unknown game ${JSON.stringify(p)}; expected one of ${games.map((d) => d.id).join(", ")}`);
+    for (const d of found) if (!defs.includes(d)) defs.push(d);
+  });
+  return {defs, keyOf: (def) => def.id, omitted: "default"};
 }
 
 /** Validates a parsed JSON config; throws ConfigError naming the bad key. */
 export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
   if (!isObject(raw)) throw new ConfigError(`config: expected a JSON object`);
   for (const key of Object.keys(raw)) if (!KEYS.includes(key)) fail(key, `unknown key; expected one of ${KEYS.join(", ")}`);
-
-  const f = raw.family;
-  let families: Family[];
-  if (f === "all") families = [...FAMILIES];
-  else if (typeof f === "string") {
-    if (!FAMILIES.includes(f as Family)) fail("family", `expected one of ${FAMILIES.join(", ")} or "all", got ${JSON.stringify(f)}`);
-    families = [f as Family];
-  } else if (Array.isArray(f) && f.length) {
-    families = f.map((x, i) => {
-      if (!FAMILIES.includes(x)) fail(`family[${i}]`, `expected one of ${FAMILIES.join(", ")}, got ${JSON.stringify(x)}`);
-      return x as Family;
-    });
-  } else fail("family", `required: one of ${FAMILIES.join(", ")}, a list of them, or "all"`);
-
-  const g = raw.grid ?? "full";
-  const grids: RunConfig["grids"] = {};
-  const keyedByFamily = isObject(g) && Object.keys(g).some((k) => FAMILIES.includes(k as Family));
-  for (const family of families) {
-    if (keyedByFamily) grids[family] = parseGrid(family, (g as Record<string, unknown>)[family] ?? "full", `grid.${family}`);
-    else if (families.length > 1 && g !== "full") fail("grid", `with several families, use "full" or an object keyed by family`);
-    else grids[family] = parseGrid(family, g, "grid");
+  for (const [alias, name] of [["pairs", "lineups"], ["games_per_pair", "games_per_lineup"]]) {
+    if (raw[alias] !== undefined && raw[name] !== undefined) fail(alias, `give either "${alias}" or "${name}", not both`);
   }
+
+  const {defs, keyOf, omitted} = parseGames(raw);
+  const g = raw.grid === undefined ? (omitted === "full" ? "full" : undefined) : raw.grid;
+  const keyedByGame = isObject(g) && Object.keys(g).some((k) => defs.some((d) => keyOf(d) === k));
+  const specs: GameRunSpec[] = defs.map((def) => {
+    let grid: Record<string, ParamValue[]>;
+    if (keyedByGame) {
+      const own = (g as Record<string, unknown>)[keyOf(def)];
+      grid = parseGrid(def, own === undefined && omitted === "full" ? "full" : own, `grid.${keyOf(def)}`, omitted);
+    } else if (defs.length > 1 && g !== "full" && g !== undefined) fail("grid", `with several games, use "full" or an object keyed by game${omitted === "full" ? " family" : " id"}`);
+    else grid = parseGrid(def, g, "grid", omitted);
+    const nKey = "n_players";
+    const n = raw[nKey] === undefined ? def.seats.default : raw[nKey];
+    if (typeof n !== "number" || !Number.isInteger(n) || n < def.seats.min || n > def.seats.max) {
+      fail(nKey, `${def.id} seats ${def.seats.min === def.seats.max ? def.seats.min : `${def.seats.min} to ${def.seats.max}`} players, got ${JSON.stringify(n)}`);
+    }
+    return {def, grid: grid!, n_players: n};
+  });
 
   const p = raw.players ?? "all";
   let players: RunConfig["players"];
   const llm_players: LlmPlayerSpec[] = [];
   if (p === "all") players = "all";
   else if (Array.isArray(p) && p.length) {
-    players = p.map((id, i) => {
-      if (isLlmPlayerConfig(id)) {
+    const seen = new Map<string, number>();
+    players = p.map((entry, i) => {
+      let id: string;
+      if (isLlmPlayerConfig(entry)) {
         let spec: LlmPlayerSpec;
         try {
-          spec = parseLlmPlayerSpec(id, `players[${i}]`);
+          spec = parseLlmPlayerSpec(entry, `players[${i}]`);
         } catch (error) {
           throw new ConfigError((error as Error).message);
         }
-        if (builtinAgents.some((a) => a.id === spec.id) || llm_players.some((l) => l.id === spec.id)) {
-          fail(`players[${i}].id`, `"${spec.id}" is already the id of another player; LLM players need their own ids`);
-        }
+        if (agents.some((a) => a.id === spec.id)) fail(`players[${i}].id`, `"${spec.id}" is the id of a built-in agent; LLM players need their own ids`);
         llm_players.push(spec);
-        return spec.id;
+        id = spec.id;
+      } else {
+        if (typeof entry !== "string") fail(`players[${i}]`, `expected an agent id or an LLM player object, got ${JSON.stringify(entry)}`);
+        try {
+          agentDef(entry);
+        } catch (error) {
+          fail(`players[${i}]`, (error as Error).message);
+        }
+        id = entry;
       }
-      if (typeof id !== "string") fail(`players[${i}]`, `expected an agent id or an LLM player object, got ${JSON.stringify(id)}`);
-      try {
-        agentSpec(id);
-      } catch (error) {
-        fail(`players[${i}]`, (error as Error).message);
-      }
+      // A player listed twice would play every game of its lineups twice under one game id.
+      if (seen.has(id)) fail(`players[${i}]`, `"${id}" is listed twice (also players[${seen.get(id)}])`);
+      seen.set(id, i);
       return id;
     });
-  } else fail("players", `expected "all" or a non-empty list of agent ids (${builtinAgents.map((a) => a.id).join(", ")})`);
+  } else fail("players", `expected "all" or a non-empty list of agent ids (${agents.map((a) => a.id).join(", ")})`);
 
-  const q = raw.pairs ?? "all";
-  let pairs: RunConfig["pairs"];
-  if (q === "all" || q === "self") pairs = q;
+  const lineupKey = raw.pairs !== undefined ? "pairs" : "lineups";
+  const q = raw[lineupKey];
+  let lineups: RunConfig["lineups"];
+  if (q === undefined) lineups = null;
+  else if (q === "all" || q === "self") lineups = q;
   else if (Array.isArray(q) && q.length) {
-    pairs = q.map((pair, i) => {
-      if (!Array.isArray(pair) || pair.length !== 2 || pair.some((x) => typeof x !== "string")) fail(`pairs[${i}]`, `expected [alice_agent, bob_agent], got ${JSON.stringify(pair)}`);
-      pair.forEach((id: string, j: number) => {
-        if (llm_players.some((l) => l.id === id)) return;
-        try {
-          agentSpec(id);
-        } catch (error) {
-          fail(`pairs[${i}][${j}]`, (error as Error).message);
-        }
+    const known = (id: string) => llm_players.some((l) => l.id === id) || agents.some((a) => a.id === id);
+    const listed = new Set<string>();
+    lineups = q.map((lineup, i) => {
+      const shape = lineupKey === "pairs" ? "[alice_agent, bob_agent]" : "a list of player ids, one per seat";
+      if (!Array.isArray(lineup) || lineup.length < 1 || lineup.some((x) => typeof x !== "string")) fail(`${lineupKey}[${i}]`, `expected ${shape}, got ${JSON.stringify(lineup)}`);
+      if (lineupKey === "pairs" && lineup.length !== 2) fail(`${lineupKey}[${i}]`, `expected ${shape}, got ${JSON.stringify(lineup)}`);
+      for (const spec of specs) {
+        if (lineup.length !== spec.n_players) fail(`${lineupKey}[${i}]`, `has ${lineup.length} players; ${spec.def.id} is played by ${spec.n_players}`);
+      }
+      lineup.forEach((id: string, j: number) => {
+        if (!known(id)) fail(`${lineupKey}[${i}][${j}]`, `unknown player "${id}"; expected a built-in agent or an LLM player of this config`);
+        if (Array.isArray(players) && !players.includes(id) && !agents.some((a) => a.id === id)) fail(`${lineupKey}[${i}][${j}]`, `"${id}" is not among players`);
       });
-      return [pair[0], pair[1]] as [string, string];
+      const label = JSON.stringify(lineup);
+      if (listed.has(label)) fail(`${lineupKey}[${i}]`, `${label} is listed twice`);
+      listed.add(label);
+      return [...lineup] as string[];
     });
-  } else fail("pairs", `expected "all", "self" or a list of [alice_agent, bob_agent]`);
+  } else fail(lineupKey, `expected "all", "self" or a list of lineups`);
 
   const seed = raw.seed ?? 0;
-  if (typeof seed !== "number" || !Number.isInteger(seed)) fail("seed", `expected an integer, got ${JSON.stringify(seed)}`);
+  if (typeof seed !== "number" || !Number.isInteger(seed) || Math.abs(seed) > MAX_SEED) fail("seed", `expected an integer of at most ${MAX_SEED} in absolute value, got ${JSON.stringify(seed)}`);
   const runId = raw.run_id ?? fallbackRunId;
   if (typeof runId !== "string" || !runId) fail("run_id", `expected a non-empty string`);
+  const description = raw.description ?? null;
+  if (description !== null && typeof description !== "string") fail("description", "expected a string");
+  const perKey = raw.games_per_pair !== undefined ? "games_per_pair" : "games_per_lineup";
 
-  return {
+  const config: RunConfig = {
     run_id: runId,
-    families,
-    grids,
+    description,
+    games: specs,
     players,
     llm_players,
-    pairs,
-    games_per_pair: positiveInt(raw, "games_per_pair", 1),
+    lineups,
+    games_per_lineup: integer(raw, perKey, 1, 1, 1_000_000),
     seed,
-    concurrency: positiveInt(raw, "concurrency", 8),
-    max_attempts: positiveInt(raw, "max_attempts", 3),
+    concurrency: integer(raw, "concurrency", 8, 1, 1024),
+    max_attempts: integer(raw, "max_attempts", 3, 1, 20),
   };
+  // Seat checks (an agent that cannot sit where a lineup puts it) are config errors too.
+  for (const spec of config.games) {
+    if (llm_players.length && !llmPlays(spec.def.id)) fail("players", `LLM players cannot play ${spec.def.id} yet: it has no narrator (loaders/agents/llm/narrators/)`);
+    if (Array.isArray(config.lineups)) {
+      config.lineups.forEach((lineup, i) =>
+        lineup.forEach((id, seat) => {
+          if (llm_players.some((l) => l.id === id)) return;
+          if (!canSit(agentDef(id), spec.def.id, seat, spec.n_players)) fail(`${lineupKey}[${i}][${seat}]`, `agent "${id}" cannot take seat ${seat}${spec.def.seats.names ? ` (${spec.def.seats.names[seat]})` : ""} of ${spec.def.id}`);
+        }),
+      );
+    }
+    const key = keyedByGame ? `grid.${keyOf(spec.def)}` : "grid";
+    const size = Object.values(spec.grid).reduce((n, values) => n * values.length, 1);
+    if (size > MAX_CONFIGURATIONS) fail(key, `${spec.def.id}: ${size.toLocaleString("en")} parameter combinations; at most ${MAX_CONFIGURATIONS.toLocaleString("en")}`);
+    if (spec.def.checkParams) {
+      for (const params of expandGrid(spec.grid)) {
+        const error = spec.def.checkParams(params, spec.n_players);
+        if (error) fail(key, `${spec.def.id}: ${error} (in ${JSON.stringify(params)})`);
+      }
+    }
+  }
+  return config;
 }

@@ -14,6 +14,8 @@ import {join, relative} from "node:path";
 import {projectRoot} from "../config.js";
 import {parseRunConfig} from "./config.js";
 import {writeTournament} from "./tournament.js";
+import {flattenRunTable} from "../io/parquet.js";
+import {GLEE_GAMES, GLEE_TURNS} from "../games/schema.js";
 
 /** Source that decides a generated run's tables. */
 const INPUTS = ["loaders/games", "loaders/agents", "loaders/run", "loaders/io", "src/lib/rng.ts", "package-lock.json"];
@@ -43,8 +45,17 @@ export async function generateRun(name: string, outDir: string, env: NodeJS.Proc
     for (const t of TABLES) copyFileSync(join(cached, t), join(outDir, t));
     return JSON.parse(readFileSync(join(cached, "summary.json"), "utf8"));
   }
-  const files = await writeTournament(config, outDir);
-  const summary = {games: files.games, turns: files.turns};
+  // Play into a scratch run directory (partitioned by game), then flatten GLEE's two tables for the pages.
+  const runDir = join(outDir, `.run-${process.pid}`);
+  let summary: Record<string, number>;
+  try {
+    const files = await writeTournament(config, runDir);
+    summary = {games: files.games, turns: files.turns};
+    await flattenRunTable(runDir, GLEE_GAMES, join(outDir, "games.parquet"));
+    await flattenRunTable(runDir, GLEE_TURNS, join(outDir, "turns.parquet"));
+  } finally {
+    rmSync(runDir, {recursive: true, force: true});
+  }
   if (useCache) {
     // Fill a scratch directory and rename it into place, so a concurrent build never sees half a cache entry.
     const scratch = `${cached}.tmp-${process.pid}`;

@@ -1,63 +1,88 @@
 /**
- * Expanding a run config into games: the Cartesian product of a family's
- * parameter grid (in the grid's key order, last key fastest) and the seatings
- * (ordered agent pairs). Table 1's full grids give 384, 576 and 360 configs.
+ * Expanding a run config into games: for each game, the Cartesian product
+ * of its parameter grid (in declaration order, last parameter fastest) ×
+ * the lineups (who sits in which seat) × repetitions. Table 1's full GLEE
+ * grids give 384, 576 and 360 configurations.
+ *
+ * Game ids are `<stem>-<config>-<lineup>-<repetition>`: the stem is the
+ * game's (GLEE keeps its family name, so ids and seeds of earlier runs are
+ * unchanged), the lineup its players joined by "-vs-", or `<id>-x<n>` when
+ * one player takes all n > 2 seats.
  */
-import {canPlay, agentSpec, builtinAgents} from "../agents/index.js";
-import type {Family, ParamsOf, Player} from "../games/types.js";
-import type {RunConfig} from "./config.js";
+import type {GameDef, ParamValue, Params} from "../games/contract.js";
+import {agents, agentDef, canSit} from "../agents/registry.js";
+import {ConfigError, type GameRunSpec, type RunConfig} from "./config.js";
+
+/** Lineups one game of a run may have. */
+const MAX_LINEUPS = 100_000;
 
 /** Every parameter combination of `grid`, in order. */
-export function expandGrid<F extends Family>(family: F, grid: Record<string, readonly unknown[]>): ParamsOf<F>[] {
-  let combos: Record<string, unknown>[] = [{family}];
+export function expandGrid(grid: Record<string, readonly ParamValue[]>): Params[] {
+  let combos: Params[] = [{}];
   for (const [param, values] of Object.entries(grid)) {
-    const next: Record<string, unknown>[] = [];
+    const next: Params[] = [];
     for (const c of combos) for (const v of values) next.push({...c, [param]: v});
     combos = next;
   }
-  return combos as unknown as ParamsOf<F>[];
+  return combos;
 }
 
-/**
- * Ordered [alice, bob] agent pairs for `family` under the config's players and pairs.
- * LLM players (config.llm_players) can take either seat in every family.
- */
-export function seatings(config: Pick<RunConfig, "players" | "pairs"> & Partial<Pick<RunConfig, "llm_players">>, family: Family): [string, string][] {
-  const ids = config.players === "all" ? builtinAgents.map((a) => a.id) : config.players;
-  const llm = new Set((config.llm_players ?? []).map((p) => p.id));
-  const plays = (id: string, seat: Player) => llm.has(id) || canPlay(agentSpec(id), family, seat);
-  if (Array.isArray(config.pairs)) {
-    for (const [a, b] of config.pairs) {
-      if (!plays(a, "alice")) throw new Error(`pairs: agent "${a}" cannot play Alice in ${family}`);
-      if (!plays(b, "bob")) throw new Error(`pairs: agent "${b}" cannot play Bob in ${family}`);
-    }
-    return config.pairs.map(([a, b]) => [a, b]);
+type LineupConfig = Pick<RunConfig, "players" | "lineups"> & Partial<Pick<RunConfig, "llm_players">>;
+
+/** Who may take `seat`: LLM players sit anywhere; built-in agents where they can. */
+function sits(config: LineupConfig, spec: GameRunSpec, id: string, seat: number): boolean {
+  if ((config.llm_players ?? []).some((p) => p.id === id)) return true;
+  return canSit(agentDef(id), spec.def.id, seat, spec.n_players);
+}
+
+/** The lineups (one player id per seat) of one game of the run. */
+export function lineups(config: LineupConfig, spec: GameRunSpec): string[][] {
+  const n = spec.n_players;
+  const llm = (config.llm_players ?? []).map((p) => p.id);
+  const ids = config.players === "all" ? agents.filter((a) => Array.from({length: n}, (_, s) => s).some((s) => canSit(a, spec.def.id, s, n))).map((a) => a.id) : config.players;
+  const mode = config.lineups ?? (n === 2 ? "all" : "self");
+  if (Array.isArray(mode)) return mode.map((l) => [...l]);
+  if (mode === "self") return ids.filter((id) => Array.from({length: n}, (_, s) => sits(config, spec, id, s)).every(Boolean)).map((id) => Array(n).fill(id));
+  // "all": every ordered assignment (a Cartesian product over seats).
+  const perSeat = Array.from({length: n}, (_, s) => ids.filter((id) => sits(config, spec, id, s) || llm.includes(id)));
+  const size = perSeat.reduce((k, here) => k * here.length, 1);
+  if (size > MAX_LINEUPS) {
+    throw new ConfigError(`lineups: "all" gives ${size.toLocaleString("en")} lineups for ${n} seats of ${spec.def.id}; at most ${MAX_LINEUPS.toLocaleString("en")} (use "self" or list the lineups)`);
   }
-  if (config.pairs === "self") return ids.filter((id) => plays(id, "alice") && plays(id, "bob")).map((id) => [id, id]);
-  const alices = ids.filter((id) => plays(id, "alice"));
-  const bobs = ids.filter((id) => plays(id, "bob"));
-  return alices.flatMap((a) => bobs.map((b) => [a, b] as [string, string]));
+  let out: string[][] = [[]];
+  for (const here of perSeat) out = out.flatMap((prefix) => here.map((id) => [...prefix, id]));
+  return out;
 }
 
-export interface PlannedGame<F extends Family = Family> {
-  family: F;
-  params: ParamsOf<F>;
+export interface PlannedGame {
+  def: GameDef;
+  params: Params;
   config_id: number;
-  alice: string;
-  bob: string;
+  /** Player id per seat. */
+  lineup: string[];
   repetition: number;
   game_id: string;
 }
 
-/** Every game a run plays, lazily, in a stable order (family, config, pair, repetition). */
+/** The lineup's part of a game id. */
+export function lineupLabel(lineup: readonly string[]): string {
+  if (lineup.length > 2 && lineup.every((id) => id === lineup[0])) return `${lineup[0]}-x${lineup.length}`;
+  return lineup.join("-vs-");
+}
+
+export const idStem = (def: GameDef, params: Params): string => def.idStem?.(params) ?? def.id.replace(/\//g, ".");
+
+/** Every game a run plays, lazily, in a stable order (game, config, lineup, repetition). */
 export function* plannedGames(config: RunConfig): Generator<PlannedGame> {
-  for (const family of config.families) {
-    const params = expandGrid(family, config.grids[family]!);
-    const pairs = seatings(config, family);
+  for (const spec of config.games) {
+    const params = expandGrid(spec.grid);
+    const seatings = lineups(config, spec);
     for (let c = 0; c < params.length; c++) {
-      for (const [alice, bob] of pairs) {
-        for (let r = 0; r < config.games_per_pair; r++) {
-          yield {family, params: params[c], config_id: c, alice, bob, repetition: r, game_id: `${family}-${c}-${alice}-vs-${bob}-${r}`};
+      const stem = idStem(spec.def, params[c]);
+      for (const lineup of seatings) {
+        const label = lineupLabel(lineup);
+        for (let r = 0; r < config.games_per_lineup; r++) {
+          yield {def: spec.def, params: params[c], config_id: c, lineup, repetition: r, game_id: `${stem}-${c}-${label}-${r}`};
         }
       }
     }
@@ -67,8 +92,9 @@ export function* plannedGames(config: RunConfig): Generator<PlannedGame> {
 /** Number of games `plannedGames` yields. */
 export function countGames(config: RunConfig): number {
   let n = 0;
-  for (const family of config.families) {
-    n += expandGrid(family, config.grids[family]!).length * seatings(config, family).length * config.games_per_pair;
+  for (const spec of config.games) {
+    const configs = Object.values(spec.grid).reduce((k, values) => k * values.length, 1);
+    n += configs * lineups(config, spec).length * config.games_per_lineup;
   }
   return n;
 }

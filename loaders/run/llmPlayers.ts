@@ -4,17 +4,17 @@
  * endpoint limiter, one cache), and an agent factory that the tournament
  * uses in place of the built-in registry lookup.
  */
-import {agentSpec} from "../agents/index.js";
+import {agentDef} from "../agents/registry.js";
+import type {Agent, AgentDef, SeatContext} from "../agents/contract.js";
 import {ResponseCache} from "../agents/llm/cache.js";
 import {completerForSpec, type CompleterOptions} from "../agents/llm/complete.js";
-import {llmAgentSpec} from "../agents/llm/llmAgent.js";
+import {llmPlayerDef} from "../agents/llm/llmPlayer.js";
 import type {LlmPlayerSpec} from "../agents/llm/spec.js";
-import type {Agent, AgentContext, AgentSpec} from "../games/types.js";
 
 export interface LlmSeats {
-  specs: Map<string, AgentSpec>;
+  specs: Map<string, AgentDef>;
   /** Built-in agents by id, LLM players by their config id. */
-  factory: (id: string, context: AgentContext) => Agent;
+  factory: (id: string, context: SeatContext) => Agent;
 }
 
 /**
@@ -25,11 +25,11 @@ export interface LlmSeats {
 export function llmSeats(players: readonly LlmPlayerSpec[], cacheDir: string | null, seed: number, extra: Partial<CompleterOptions> = {}): LlmSeats {
   checkSharedLimits(players);
   const cache = cacheDir ? new ResponseCache(cacheDir) : null;
-  const specs = new Map<string, AgentSpec>();
-  for (const p of players) specs.set(p.id, llmAgentSpec(p, completerForSpec(p, cache, extra), `${seed}/`));
+  const specs = new Map<string, AgentDef>();
+  for (const p of players) specs.set(p.id, llmPlayerDef(p, completerForSpec(p, cache, extra), `${seed}/`));
   return {
     specs,
-    factory: (id, context) => (specs.get(id) ?? agentSpec(id)).create(context),
+    factory: (id, context) => (specs.get(id) ?? agentDef(id)).create(context),
   };
 }
 

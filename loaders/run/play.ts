@@ -1,15 +1,21 @@
 /**
- * The game loop: seats two agents at a game, asks the player to move for an
- * action, validates it, records every attempt as a turns row (rule breaks
- * included) and applies legal actions, until the game ends. After
- * `maxAttempts` illegal answers to one decision the game is aborted
- * (ended_by = "rule_break", no deal). Agents may answer synchronously or
- * with a Promise.
+ * The game loop, one for every game: asks the seats the state names (one
+ * seat, or several at once in a simultaneous round, each asked concurrently),
+ * validates every answer, records every attempt as a turns row (rule breaks
+ * included), and applies the round's actions once every seat asked has a
+ * legal one; chance nodes are resolved from the game's chance stream. After
+ * `maxAttempts` illegal answers to one decision the state's `abort` applies
+ * the game's documented fallback (GLEE: the game ends without a deal;
+ * gamma-Bench: the game ends after the rounds completed).
+ *
+ * Randomness is derived from the run seed and the game id: the game's chance
+ * stream (`<game_id>/chance`) and one stream per seat (`<game_id>/<seat
+ * name>`), so a game replays identically however the run is scheduled.
  */
-import {deriveRng} from "../../src/lib/rng.js";
-import {gameFamily} from "../games/index.js";
-import type {Agent, AgentReply, Family, GameState, Observation, Outcome, ParamsOf, Player} from "../games/types.js";
-import type {TurnRow} from "../games/schema.js";
+import {deriveRng, type Rng} from "../../src/lib/rng.js";
+import type {Action, GameDef, GameObservation, GameResult, Params, Seat} from "../games/contract.js";
+import {seatName} from "../games/contract.js";
+import type {Agent, AgentReply} from "../agents/contract.js";
 import {LlmCallError} from "../agents/llm/types.js";
 
 export interface PlayOptions {
@@ -17,76 +23,117 @@ export interface PlayOptions {
   maxAttempts?: number;
 }
 
+export type TurnRow = Record<string, unknown> & {game_id: string; turn: number; round: number; seat: number};
+
 export interface PlayedGame {
-  outcome: Outcome;
+  result: GameResult;
   turns: TurnRow[];
 }
 
 /** Plays one game to the end; deterministic for (seed, gameId) when the agents are. */
-export async function playGame<F extends Family>(
-  family: F,
-  params: ParamsOf<F>,
-  gameId: string,
-  agents: Record<Player, Agent>,
-  {seed, maxAttempts = 3}: PlayOptions,
-): Promise<PlayedGame> {
-  const state = gameFamily(family).start(params, gameId, deriveRng(seed, `${gameId}/chance`)) as unknown as GameState;
-  const rngs = {alice: deriveRng(seed, `${gameId}/alice`), bob: deriveRng(seed, `${gameId}/bob`)};
+export async function playGame(def: GameDef, params: Params, gameId: string, agents: readonly Agent[], {seed, maxAttempts = 3}: PlayOptions): Promise<PlayedGame> {
+  const nSeats = agents.length;
+  const state = def.start(params, {gameId, nSeats, rng: deriveRng(seed, `${gameId}/chance`)});
+  const chanceRng = deriveRng(seed, `${gameId}/chance-nodes`);
+  const rngs = agents.map((_, s) => deriveRng(seed, `${gameId}/${seatName(def, s)}`));
+  const turnColumns = def.columns.turns;
   const turns: TurnRow[] = [];
-  let attempt = 1;
-  let retry: Observation["retry"];
-  while (!state.isTerminal()) {
-    const player = state.currentPlayer()!;
-    const obs = state.observe(player);
-    if (retry) obs.retry = retry;
-    let reply: AgentReply;
-    try {
-      const answer = agents[player].act(obs, rngs[player]);
-      reply = answer instanceof Promise ? await answer : answer;
-    } catch (error) {
-      // An LLM call that failed for good (endpoint down, not a bad answer) is not the player's rule
-      // break: the game stops unrecorded and a re-run plays it again (see run/resume.ts).
-      if (error instanceof LlmCallError) throw error;
-      reply = {action: null, parse_error: `agent failed: ${(error as Error).message}`};
+
+  /** Asks `seat` until it answers legally or runs out of attempts; returns its attempts' rows and the legal action, if any. */
+  const decide = async (seat: Seat): Promise<{rows: TurnRow[]; action: Action | null; error: string | null}> => {
+    const rows: TurnRow[] = [];
+    let retry: GameObservation["retry"];
+    for (let attempt = 1; ; attempt++) {
+      const obs = state.observe(seat);
+      if (retry) obs.retry = retry;
+      const reply = await ask(agents[seat], obs, rngs[seat]);
+      const error = reply.parse_error ?? state.validate(seat, reply.action);
+      rows.push(turnRow(gameId, obs, reply, attempt, error, turnColumns, state.turnInfo?.(seat)));
+      if (error === null) return {rows, action: reply.action as Action, error: null};
+      if (attempt >= maxAttempts) return {rows, action: null, error};
+      retry = {attempt: attempt + 1, error};
     }
-    const error = reply.parse_error ?? state.validate(reply.action);
-    turns.push(turnRow(gameId, turns.length, obs, reply, attempt, error));
-    if (error === null) {
-      state.apply(reply.action as never);
-      attempt = 1;
-      retry = undefined;
-    } else if (attempt >= maxAttempts) {
-      state.abort(player, error);
-    } else {
-      attempt++;
-      retry = {attempt, error};
+  };
+
+  for (;;) {
+    const mover = state.next();
+    if (mover.kind === "terminal") break;
+    if (mover.kind === "chance") {
+      state.chance!(chanceRng);
+      continue;
     }
+    const seats = mover.seats;
+    // One seat: no Promise.all (it costs a microtask round per turn in full-grid runs of scripted agents).
+    const decisions = seats.length === 1 ? [await decide(seats[0])] : await Promise.all(seats.map(decide));
+    for (const d of decisions) {
+      for (const row of d.rows) {
+        row.turn = turns.length;
+        turns.push(row);
+      }
+    }
+    const failed = decisions.findIndex((d) => d.action === null);
+    if (failed >= 0) state.abort(seats[failed], decisions[failed].error!);
+    else state.apply(decisions.map((d) => d.action!));
   }
-  const outcome = state.outcome();
-  await Promise.all((["alice", "bob"] as const).map((p) => agents[p].finish?.(outcome)));
-  return {outcome, turns};
+  const result = state.result();
+  await Promise.all(agents.map((a) => a.finish?.(result)));
+  return {result, turns};
 }
 
-const num = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
-const str = (x: unknown) => (typeof x === "string" ? x : undefined);
-
-/** A turns row for one attempt; fields that do not apply are left out (null in Parquet). */
-export function turnRow(gameId: string, turn: number, obs: Observation, reply: AgentReply, attempt: number, error: string | null): TurnRow {
-  const a = (reply.action && typeof reply.action === "object" ? reply.action : {}) as Record<string, unknown>;
-  const row: TurnRow = {game_id: gameId, turn, round: obs.round, player: obs.player, role: obs.role, rule_break: error !== null, attempt};
-  const type = str(a.type);
-  if (type) row.action = type;
-  if (num(a.alice_gain) !== undefined) row.alice_gain = a.alice_gain;
-  if (num(a.bob_gain) !== undefined) row.bob_gain = a.bob_gain;
-  if (num(a.price) !== undefined) row.price = a.price;
-  if (a.claim === "high" || a.claim === "low") row.claim = a.claim;
-  const text = str(a.message) ?? str(a.text);
-  if (text) row.message = text;
-  if (str(a.decision)) row.decision = a.decision;
-  if (obs.family === "persuasion" && obs.player === "alice") {
-    const quality = (obs.view as {quality: string | null}).quality;
-    if (quality) row.quality = quality;
+async function ask(agent: Agent, obs: GameObservation, rng: Rng): Promise<AgentReply> {
+  try {
+    const answer = agent.act(obs, rng);
+    return answer instanceof Promise ? await answer : answer;
+  } catch (error) {
+    // An LLM call that failed for good (endpoint down, not a bad answer) is not the seat's rule
+    // break: the game stops unrecorded and a re-run plays it again (see run/resume.ts).
+    if (error instanceof LlmCallError) throw error;
+    return {action: null, parse_error: `agent failed: ${(error as Error).message}`};
   }
+}
+
+function fits(type: string, v: unknown): boolean {
+  switch (type) {
+    case "VARCHAR":
+      return typeof v === "string";
+    case "BOOLEAN":
+      return typeof v === "boolean";
+    case "DOUBLE":
+      return typeof v === "number" && Number.isFinite(v);
+    case "INTEGER":
+    case "BIGINT":
+      return typeof v === "number" && Number.isInteger(v);
+    default: {
+      const item = type.slice(0, -2);
+      return Array.isArray(v) && v.every((x) => x === null || fits(item, x));
+    }
+  }
+}
+
+/**
+ * A turns row for one attempt: the common columns, the action's fields that
+ * the game declares as turns columns (when their values fit the column; an
+ * attempt's misfit field is left out, its reason is in rule_break_reason),
+ * the message (`message` or `text`), and the state's hidden facts for the seat.
+ */
+export function turnRow(
+  gameId: string,
+  obs: GameObservation,
+  reply: AgentReply,
+  attempt: number,
+  error: string | null,
+  columns: GameDef["columns"]["turns"],
+  info?: Record<string, unknown>,
+): TurnRow {
+  const a = (reply.action && typeof reply.action === "object" ? reply.action : {}) as Record<string, unknown>;
+  const row: TurnRow = {game_id: gameId, turn: 0, round: obs.round, seat: obs.seat, ...info, rule_break: error !== null, attempt};
+  if (typeof a.type === "string") row.action = a.type;
+  for (const c of columns) {
+    const v = a[c.name];
+    if (v !== undefined && v !== null && !(c.name in row) && fits(c.type, v)) row[c.name] = v;
+  }
+  const text = typeof a.message === "string" ? a.message : typeof a.text === "string" ? a.text : undefined;
+  if (text) row.message = text;
   if (error !== null) row.rule_break_reason = error;
   if (reply.reasoning) row.reasoning = reply.reasoning;
   if (reply.raw !== undefined) row.raw = reply.raw;

@@ -5,7 +5,7 @@
  * kill-and-rerun safe).
  *
  * Layout of <out>:
- *   games.parquet, turns.parquet     the results (every finished game)
+ *   game=<id>/{games,players,turns}.parquet   the results (every finished game; run/tables.ts)
  *   .parley/run-fingerprint          which run definition the directory holds
  *   .parley/checkpoints/<game>.json  one per finished game
  *   .parley/llm-cache/               LLM responses (unless --cache moves it)
@@ -15,7 +15,6 @@
  * plays it again; the other games go on.
  */
 import {join} from "node:path";
-import {GLEE_GAMES, GLEE_TURNS} from "../games/schema.js";
 import {llmStats} from "../agents/llm/stats.js";
 import {redactSecrets} from "../agents/llm/secrets.js";
 import {Checkpoints, claimDirectory, fingerprint} from "./checkpoint.js";
@@ -23,7 +22,7 @@ import {ProgressLine} from "./progress.js";
 import {answerDefining, llmSeats} from "./llmPlayers.js";
 import {countGames, plannedGames} from "./grid.js";
 import {runTournament} from "./tournament.js";
-import {ParquetStage} from "./write.js";
+import {RunTables} from "./write.js";
 import type {RunConfig} from "./config.js";
 
 export interface ResumableOptions {
@@ -44,15 +43,16 @@ export interface ResumableResult {
   /** Failed in this run (not checkpointed; a re-run plays them). */
   failed: {game_id: string; error: string}[];
   games: number;
+  players: number;
   turns: number;
-  gamesPath: string;
-  turnsPath: string;
+  /** The partition directories written, by game id. */
+  partitions: Record<string, string>;
 }
 
 /** What decides the games of a run and their answers; `concurrency` and LLM limits do not. */
 export function runFingerprint(config: RunConfig): string {
-  const {concurrency: _c, llm_players, ...rest} = config;
-  return fingerprint({...rest, llm_players: llm_players.map(answerDefining)});
+  const {concurrency: _c, llm_players, games, description: _d, ...rest} = config;
+  return fingerprint({...rest, games: games.map((g) => ({game: g.def.id, grid: g.grid, n_players: g.n_players})), llm_players: llm_players.map(answerDefining)});
 }
 
 export async function runResumable(config: RunConfig, outDir: string, options: ResumableOptions = {}): Promise<ResumableResult> {
@@ -73,10 +73,10 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
       concurrency: options.concurrency,
       agentFactory: seats.factory,
       skip: (g) => checkpoints.has(g.game_id),
-      onGame: async (game, turns) => {
-        await checkpoints.save(game, turns);
+      onGame: async (record) => {
+        await checkpoints.save(record);
         counts.finished++;
-        counts.ruleBreaks += turns.filter((t) => t.rule_break === true).length;
+        counts.ruleBreaks += record.turns.filter((t) => t.rule_break === true).length;
         progress?.update();
       },
       onError: (g, error) => {
@@ -90,21 +90,11 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   }
 
   // Rebuild the tables from every checkpoint, in planned order: one entry per game id, so no duplicates.
-  const games = new ParquetStage(join(outDir, "games.parquet"), GLEE_GAMES);
-  const turns = new ParquetStage(join(outDir, "turns.parquet"), GLEE_TURNS);
-  try {
-    for (const g of plannedGames(config)) {
-      const saved = checkpoints.read(g.game_id);
-      if (!saved) continue;
-      games.add(saved.game);
-      for (const t of saved.turns) turns.add(t);
-    }
-    await games.finish();
-    await turns.finish();
-  } catch (error) {
-    games.abandon();
-    turns.abandon();
-    throw error;
+  const tables = new RunTables(outDir, config.games.map((g) => g.def));
+  for (const g of plannedGames(config)) {
+    const saved = checkpoints.read(g.game_id);
+    if (saved) tables.add(saved);
   }
-  return {planned, resumed, played: counts.finished, failed, games: games.count, turns: turns.count, gamesPath: games.path, turnsPath: turns.path};
+  const written = await tables.finish();
+  return {planned, resumed, played: counts.finished, failed, ...written};
 }

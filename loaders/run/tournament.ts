@@ -1,28 +1,35 @@
 /**
- * A tournament: every planned game of a run config (grid × seatings ×
+ * A tournament: every planned game of a run config (games × grid × lineups ×
  * repetitions) played with bounded concurrency, each finished game handed to
- * a sink as one games row plus its turns rows. `writeTournament` is the sink
- * that streams them to <out>/games.parquet and <out>/turns.parquet.
+ * a sink as its games row, players rows and turns rows. `writeTournament` is
+ * the sink that streams them into the run directory's tables, partitioned by
+ * game (run/tables.ts).
  *
- * Hooks for later work (resume, caching, LLM players): `agentFactory`
- * replaces how an agent id becomes an Agent, `skip` lets a caller leave out
- * games already written, and `onGame` receives each result.
+ * Hooks: `agentFactory` replaces how a player id becomes an Agent (LLM
+ * players), `skip` leaves out games already written (resume), `onGame`
+ * receives each result, `signal` stops scheduling new games.
  */
-import {join} from "node:path";
-import {agentSpec} from "../agents/index.js";
-import {GLEE_GAMES, GLEE_TURNS, type GameRow, type TurnRow} from "../games/schema.js";
-import type {Agent, AgentContext, Outcome, Params} from "../games/types.js";
-import {valuations} from "../games/negotiation.js";
-import {gameFamily} from "../games/index.js";
+import type {Agent, SeatContext} from "../agents/contract.js";
+import {agentDef} from "../agents/registry.js";
+import type {GameResult} from "../games/contract.js";
+import {seatName} from "../games/contract.js";
 import {plannedGames, type PlannedGame} from "./grid.js";
-import {playGame} from "./play.js";
-import {ParquetStage} from "./write.js";
+import {playGame, type TurnRow} from "./play.js";
+import {RunTables} from "./write.js";
 import type {RunConfig} from "./config.js";
 
+/** One finished game: its rows in the three tables. */
+export interface GameRecord {
+  game: string;
+  row: Record<string, unknown> & {game_id: string};
+  players: Record<string, unknown>[];
+  turns: TurnRow[];
+}
+
 export interface TournamentOptions {
-  agentFactory?: (id: string, context: AgentContext) => Agent;
+  agentFactory?: (id: string, context: SeatContext) => Agent;
   skip?: (game: PlannedGame) => boolean;
-  onGame?: (game: GameRow, turns: TurnRow[]) => void | Promise<void>;
+  onGame?: (record: GameRecord) => void | Promise<void>;
   /**
    * A game that threw (e.g. an LLM endpoint still failing after all retries)
    * is handed here and the tournament goes on; without it the error ends the run.
@@ -30,57 +37,47 @@ export interface TournamentOptions {
   onError?: (game: PlannedGame, error: unknown) => void;
   /** Overrides config.concurrency. */
   concurrency?: number;
+  /** When aborted, no new game starts; games in flight finish. */
+  signal?: AbortSignal;
 }
 
-const builtinFactory = (id: string, context: AgentContext) => agentSpec(id).create(context);
+const builtinFactory = (id: string, context: SeatContext) => agentDef(id).create(context);
 
-/** Sets the typed parameter columns of a games row (schema.ts) on `row`, nulls left out. */
-export function setParamColumns(row: Record<string, unknown>, params: Params, horizonCap: number): void {
-  row.money = params.money;
-  if (params.horizon !== "inf") row.horizon = params.horizon;
-  row.horizon_cap = horizonCap;
-  row.complete_information = params.complete_information;
-  switch (params.family) {
-    case "bargaining":
-      row.messages = params.messages;
-      row.delta_a = params.delta_a;
-      row.delta_b = params.delta_b;
-      return;
-    case "negotiation": {
-      row.messages = params.messages;
-      row.factor_a = params.factor_a;
-      row.factor_b = params.factor_b;
-      const v = valuations(params);
-      row.value_a = v.value_a;
-      row.value_b = v.value_b;
-      return;
-    }
-    case "persuasion":
-      row.messages = params.message_type === "text";
-      row.prior = params.prior;
-      row.value_high = params.value_high;
-      row.message_type = params.message_type;
-      row.buyer_type = params.buyer_type;
-  }
-}
-
-/** A games row from a planned game and its outcome. */
-export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" | "seed">, outcome: Outcome, horizonCap: number): GameRow {
-  const row: GameRow = {
+/** The games row of a finished game: identity, parameters, outcome, and `<seat name>_agent` where the game has such columns. */
+export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" | "seed">, result: GameResult): GameRecord["row"] {
+  const {def} = planned;
+  const row: GameRecord["row"] = {
     game_id: planned.game_id,
     source: "simulated",
-    family: planned.family,
     run_id: config.run_id,
     seed: config.seed,
     config_id: planned.config_id,
     repetition: planned.repetition,
-    alice_agent: planned.alice,
-    bob_agent: planned.bob,
+    n_players: planned.lineup.length,
+    rounds: result.rounds,
+    ended_by: result.ended_by,
   };
-  setParamColumns(row, planned.params, horizonCap);
-  const o = outcome as unknown as Record<string, unknown>;
-  for (const k in o) if (o[k] !== null && o[k] !== undefined) row[k] = o[k];
+  Object.assign(row, def.paramColumns ? def.paramColumns(planned.params) : planned.params);
+  if (def.seats.names) {
+    planned.lineup.forEach((id, s) => {
+      const column = `${seatName(def, s)}_agent`;
+      if (def.columns.games.some((c) => c.name === column)) row[column] = id;
+    });
+  }
+  for (const k in result.game) if (result.game[k] !== null && result.game[k] !== undefined) row[k] = result.game[k];
   return row;
+}
+
+/** The players rows of a finished game. */
+export function playerRows(planned: PlannedGame, result: GameResult): Record<string, unknown>[] {
+  return planned.lineup.map((agent, seat) => ({
+    game_id: planned.game_id,
+    seat,
+    seat_name: planned.def.seats.names?.[seat] ?? null,
+    agent,
+    return: result.returns[seat],
+    ...result.seats[seat],
+  }));
 }
 
 /** Plays every planned game of `config`, handing each result to `options.onGame`. Returns the number played. */
@@ -90,17 +87,14 @@ export async function runTournament(config: RunConfig, options: TournamentOption
   const running = new Set<Promise<void>>();
   let played = 0;
   const playOne = async (g: PlannedGame) => {
-    const agents = {
-      alice: factory(g.alice, {family: g.family, player: "alice", gameId: g.game_id}),
-      bob: factory(g.bob, {family: g.family, player: "bob", gameId: g.game_id}),
-    };
-    const {outcome, turns} = await playGame(g.family, g.params, g.game_id, agents, {seed: config.seed, maxAttempts: config.max_attempts});
-    const cap = g.params.horizon === "inf" ? undefined : g.params.horizon;
-    const horizonCap = cap ?? horizonCapOf(g);
+    const n = g.lineup.length;
+    const seats = g.lineup.map((id, seat) => factory(id, {game: g.def.id, gameId: g.game_id, seat, seatName: g.def.seats.names?.[seat] ?? null, nSeats: n, params: g.params}));
+    const {result, turns} = await playGame(g.def, g.params, g.game_id, seats, {seed: config.seed, maxAttempts: config.max_attempts});
     played++;
-    await options.onGame?.(gameRow(g, config, outcome, horizonCap), turns);
+    await options.onGame?.({game: g.def.id, row: gameRow(g, config, result), players: playerRows(g, result), turns});
   };
   for (const g of plannedGames(config)) {
+    if (options.signal?.aborted) break;
     if (options.skip?.(g)) continue;
     const onError = options.onError;
     const p: Promise<void> = (onError ? playOne(g).catch((error) => onError(g, error)) : playOne(g)).finally(() => running.delete(p));
@@ -111,33 +105,22 @@ export async function runTournament(config: RunConfig, options: TournamentOption
   return played;
 }
 
-const horizonCapOf = (g: PlannedGame) => gameFamily(g.family).infiniteCap;
-
 export interface TournamentFiles {
   games: number;
+  players: number;
   turns: number;
-  gamesPath: string;
-  turnsPath: string;
+  /** The partition directories written, by game id. */
+  partitions: Record<string, string>;
 }
 
-/** Runs `config` and writes <outDir>/games.parquet and <outDir>/turns.parquet. */
+/** Runs `config` and writes its tables into `outDir` (partitioned by game). */
 export async function writeTournament(config: RunConfig, outDir: string, options: Omit<TournamentOptions, "onGame"> = {}): Promise<TournamentFiles> {
-  const games = new ParquetStage(join(outDir, "games.parquet"), GLEE_GAMES);
-  const turns = new ParquetStage(join(outDir, "turns.parquet"), GLEE_TURNS);
+  const tables = new RunTables(outDir, config.games.map((g) => g.def));
   try {
-    await runTournament(config, {
-      ...options,
-      onGame: (row, rows) => {
-        games.add(row);
-        for (const t of rows) turns.add(t);
-      },
-    });
-    await games.finish();
-    await turns.finish();
-    return {games: games.count, turns: turns.count, gamesPath: games.path, turnsPath: turns.path};
+    await runTournament(config, {...options, onGame: (record) => tables.add(record)});
+    return await tables.finish();
   } catch (error) {
-    games.abandon();
-    turns.abandon();
+    tables.abandon();
     throw error;
   }
 }

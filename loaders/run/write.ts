@@ -4,7 +4,10 @@
  * stays flat however many games a run plays); `finish` has native DuckDB copy
  * the staged file into Parquet with the schema's exact types, atomically.
  */
-import {closeSync, openSync, rmSync, writeSync} from "node:fs";
+import {closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeSync} from "node:fs";
+import {basename, join} from "node:path";
+import type {GameDef} from "../games/contract.js";
+import {gameTables, partitionDir} from "./tables.js";
 import {checkRow, duckdbColumns, type Column, type Row, type TableSchema} from "../io/schema.js";
 import {tempPathFor, writeAtomic} from "../io/atomic.js";
 import {sqlString, withDuckDB, type Db} from "../io/duckdb.js";
@@ -108,3 +111,74 @@ export class ParquetStage {
     rmSync(this.staged, {force: true});
   }
 }
+
+/**
+ * A run's three tables, partitioned by game (run/tables.ts): one staged
+ * Parquet writer per game and table, created when the game first finishes.
+ * `finish` writes every partition; partitions of games this run did not play
+ * and flat tables of an older layout are then removed, so the directory
+ * holds exactly this run's tables.
+ */
+export class RunTables {
+  private readonly stages = new Map<string, {games: ParquetStage; players: ParquetStage; turns: ParquetStage}>();
+  private readonly defs: Map<string, GameDef>;
+
+  constructor(readonly dir: string, defs: readonly GameDef[]) {
+    this.defs = new Map(defs.map((d) => [d.id, d]));
+  }
+
+  private stage(game: string) {
+    let s = this.stages.get(game);
+    if (!s) {
+      const def = this.defs.get(game);
+      if (!def) throw new Error(`${this.dir}: no table schema for game ${game}`);
+      const schemas = gameTables(def);
+      const dir = join(this.dir, partitionDir(game));
+      mkdirSync(dir, {recursive: true});
+      s = {
+        games: new ParquetStage(join(dir, "games.parquet"), schemas.games),
+        players: new ParquetStage(join(dir, "players.parquet"), schemas.players),
+        turns: new ParquetStage(join(dir, "turns.parquet"), schemas.turns),
+      };
+      this.stages.set(game, s);
+    }
+    return s;
+  }
+
+  add(record: {game: string; row: Row; players: Row[]; turns: Row[]}): void {
+    const s = this.stage(record.game);
+    s.games.add(record.row);
+    for (const p of record.players) s.players.add(p);
+    for (const t of record.turns) s.turns.add(t);
+  }
+
+  /** Writes every partition; returns row counts and the partition directories. */
+  async finish(): Promise<{games: number; players: number; turns: number; partitions: Record<string, string>}> {
+    const counts = {games: 0, players: 0, turns: 0};
+    const partitions: Record<string, string> = {};
+    try {
+      for (const [game, s] of this.stages) {
+        counts.games += await s.games.finish();
+        counts.players += await s.players.finish();
+        counts.turns += await s.turns.finish();
+        partitions[game] = join(this.dir, partitionDir(game));
+      }
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+    const keep = new Set(Object.values(partitions).map((p) => basename(p)));
+    for (const name of existsSync(this.dir) ? readdirSync(this.dir) : []) {
+      if (name.startsWith("game=") && !keep.has(name)) rmSync(join(this.dir, name), {recursive: true, force: true});
+      if (LEGACY_FLAT.includes(name)) rmSync(join(this.dir, name), {force: true});
+    }
+    return {...counts, partitions};
+  }
+
+  abandon(): void {
+    for (const s of this.stages.values()) for (const t of [s.games, s.players, s.turns]) t.abandon();
+  }
+}
+
+/** Flat tables an older Parley wrote at the top of a run directory. */
+const LEGACY_FLAT = ["games.parquet", "turns.parquet", "players.parquet"];

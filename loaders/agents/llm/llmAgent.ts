@@ -69,13 +69,13 @@ export interface ParsedReply {
   error: string | null;
 }
 
-/** Splits a raw reply into the action (mapped onto `legal`) and private reasoning. Never throws. */
-export function parseReply(raw: string, legal: readonly ActionSpec[]): ParsedReply {
+/** Splits a raw reply into its JSON answer and private reasoning (tags, or a reasoning-like key). Never throws. */
+export function splitReply(raw: string): {json: Record<string, unknown> | null; reasoning: string | null; error: string | null} {
   const tagged = /<reasoning>([\s\S]*?)(?:<\/reasoning>|$)/i.exec(raw);
   let reasoning = tagged ? tagged[1]!.trim() : null;
   const answer = tagged ? raw.replace(tagged[0], " ") : raw;
   const extracted = extractJson(answer);
-  if (!extracted.ok) return {action: null, reasoning, error: extracted.error};
+  if (!extracted.ok) return {json: null, reasoning, error: extracted.error};
   const json = {...extracted.value};
   for (const key of ["reasoning", "reason", "thoughts", "thinking"]) {
     if (typeof json[key] === "string") {
@@ -83,7 +83,13 @@ export function parseReply(raw: string, legal: readonly ActionSpec[]): ParsedRep
       delete json[key];
     }
   }
-  return {action: toAction(json, legal), reasoning, error: null};
+  return {json, reasoning, error: null};
+}
+
+/** Splits a raw reply into the action (mapped onto `legal`) and private reasoning. Never throws. */
+export function parseReply(raw: string, legal: readonly ActionSpec[]): ParsedReply {
+  const {json, reasoning, error} = splitReply(raw);
+  return json ? {action: toAction(json, legal), reasoning, error: null} : {action: null, reasoning, error};
 }
 
 /** Fields a spec asks for. */

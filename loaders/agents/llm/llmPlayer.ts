@@ -1,0 +1,82 @@
+/**
+ * A run config's LLM player on the agent contract, for any game with a
+ * narrator. GLEE seats use GLEE's LLM agent (llmAgent.ts: the Appendix D.2
+ * conversation); every other game's seats use `NarratedLlmAgent`, which asks
+ * the game's narrator (narrators/) for the whole conversation each turn, so
+ * the history is laid out as that game's paper does.
+ *
+ * Replies: private reasoning (<reasoning> tags, or a "reasoning" key) is
+ * split off and never reaches another seat; the JSON is mapped onto the
+ * game's action by the narrator; a reply that cannot be read is a
+ * `parse_error` (a rule break), never an exception.
+ */
+import type {Agent, AgentDef, AgentReply, SeatContext} from "../contract.js";
+import type {GameObservation} from "../../games/contract.js";
+import type {Family, Player} from "../../games/types.js";
+import {contractAgent} from "../gleeAgents.js";
+import type {Complete} from "./complete.js";
+import {CHAIN_OF_THOUGHT, LlmAgent, splitReply} from "./llmAgent.js";
+import {personaText, ultimatumGoal} from "./personas.js";
+import {samplingOf, type LlmPlayerSpec} from "./spec.js";
+import type {Narrator, PastTurn} from "./narrators/narrator.js";
+import {narratorFor} from "./narrators/index.js";
+
+export class NarratedLlmAgent implements Agent {
+  private past: PastTurn[] = [];
+  private pending: PastTurn | null = null;
+
+  constructor(
+    readonly spec: LlmPlayerSpec,
+    readonly context: SeatContext,
+    private readonly narrator: Narrator,
+    private readonly complete: Complete,
+    private readonly samplePrefix = "",
+  ) {}
+
+  /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4) and chain of thought, appended to the system message. */
+  private extra(): string {
+    const parts: string[] = [];
+    if (this.spec.persona) parts.push(personaText(this.spec.persona, ultimatumGoal));
+    if (this.spec.chain_of_thought) parts.push(CHAIN_OF_THOUGHT);
+    return parts.join("\n\n");
+  }
+
+  async act(observation: GameObservation): Promise<AgentReply> {
+    // The previous answer was legal unless the runner is asking again after a rule break.
+    if (this.pending && !observation.retry) this.past.push(this.pending);
+    this.pending = null;
+    const messages = this.narrator.messages(observation, this.past, this.extra());
+    const seat = this.context.seatName ?? `seat${this.context.seat}`;
+    const completion = await this.complete(messages, samplingOf(this.spec), `${this.samplePrefix}${this.context.gameId}/${seat}`);
+    const raw = completion.text;
+    const usage = {input_tokens: completion.usage.input_tokens, output_tokens: completion.usage.output_tokens, latency_ms: completion.latency_ms};
+    this.pending = {observation, raw};
+    const parsed = splitReply(raw);
+    const base = {raw, usage, ...(parsed.reasoning && {reasoning: parsed.reasoning})};
+    if (!parsed.json) return {...base, action: null, parse_error: parsed.error ?? "no JSON answer"};
+    return {...base, action: this.narrator.action(parsed.json, observation)};
+  }
+}
+
+/** Whether an LLM player can play `game` (a narrator exists for it). */
+export const llmPlays = (game: string): boolean => game.startsWith("glee/") || narratorFor(game) !== null;
+
+/** An agent registry entry for a run-config LLM player; `complete` is built once and shared by all its games. */
+export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {
+  return {
+    id: spec.id,
+    games: ["glee/*", "gamabench/*"],
+    canSit: (game) => llmPlays(game),
+    description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}`,
+    source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts, or the game's narrator; personas NegotiationArena (Bianchi et al. 2024) §4",
+    create: (c) => {
+      if (c.game.startsWith("glee/")) {
+        const family = c.game.slice("glee/".length) as Family;
+        return contractAgent(new LlmAgent(spec, {family, player: c.seatName as Player, gameId: c.gameId}, complete, samplePrefix)) as Agent;
+      }
+      const narrator = narratorFor(c.game);
+      if (!narrator) throw new Error(`no narrator for ${c.game}: LLM players cannot play it yet`);
+      return new NarratedLlmAgent(spec, c, narrator, complete, samplePrefix);
+    },
+  };
+}

@@ -1,0 +1,9 @@
+/** Narrators by game id: what a language model reads in each game (games hold no prompt text). */
+import type {Narrator} from "./narrator.js";
+
+const narrators: Record<string, Narrator> = {};
+
+/** The narrator of `game`, or null when LLM players cannot play it. */
+export function narratorFor(game: string): Narrator | null {
+  return narrators[game] ?? null;
+}

@@ -1,0 +1,179 @@
+/**
+ * GLEE's three families on the game contract (Shapira et al. 2024, "GLEE: A
+ * Unified Framework and Benchmark for Language-based Economic
+ * Environments", §2 and Table 1): `glee/bargaining`, `glee/negotiation`,
+ * `glee/persuasion`.
+ *
+ * Seat 0 is Alice (moves first; seller in negotiation and persuasion), seat 1
+ * Bob. The rules stay in the family modules (bargaining.ts, negotiation.ts,
+ * persuasion.ts, alternating.ts); this file declares their parameters once
+ * (Table 1 grids, the paper's defaults, Table 8's regression baselines) and
+ * adapts their two-player states to the contract. A seat's `view` is the
+ * family's own observation (types.ts `Observation`), which GLEE's scripted
+ * agents and its narrator read. Games rows keep GLEE's familiar columns
+ * (family, alice_agent, bob_agent, alice_utility, ...; schema.ts), so the
+ * GLEE metrics, regressions and pages read Parley runs as before.
+ */
+import type {Column} from "../io/schema.js";
+import {GLEE_GAMES, GLEE_TURNS} from "./schema.js";
+import {gameFamily} from "./index.js";
+import {valuations} from "./negotiation.js";
+import type {Action, GameDef, ParamValue, GameObservation, GameResult, GameState, Mover, ParamSpec, Params, Seat} from "./contract.js";
+import type {Family, GameState as FamilyState, Observation, Params as FamilyParams, Player} from "./types.js";
+
+export const GLEE_CITATION = {
+  short: "GLEE (Shapira et al. 2024)",
+  title: "GLEE: A Unified Framework and Benchmark for Language-based Economic Environments",
+  authors: "Shapira, Madmon, Reinman, Amouyal, Reichart, Tennenholtz",
+  year: 2024,
+  section: "§2, Table 1",
+};
+
+const SEATS: readonly Player[] = ["alice", "bob"];
+
+const horizon = (grid: readonly (number | "inf")[], def: number | "inf", allowInfinite: boolean): ParamSpec => ({
+  name: "horizon", label: "T, number of rounds", type: "horizon", allowInfinite, min: 1, max: 1000, default: def, grid, baseline: def,
+  doc: allowInfinite ? '"inf": a long horizon the players are not told (played up to the family\'s cap)' : undefined,
+});
+const bool = (name: string, label: string, baseline: boolean): ParamSpec => ({name, label, type: "boolean", default: baseline, grid: [true, false], baseline});
+const delta = (name: string, label: string): ParamSpec => ({name, label, type: "number", min: 0, max: 1, exclusiveMin: true, default: 0.9, grid: [0.8, 0.9, 0.95, 1], baseline: 0.9});
+/** M: large enough for any study, small enough that M·δ^t and prices stay exact in doubles. */
+const money: ParamSpec = {name: "money", label: "M, money", type: "number", min: 0, max: 1e12, exclusiveMin: true, default: 1e4, grid: [1e2, 1e4, 1e6], baseline: 1e4};
+
+const PARAMS: Record<Family, readonly ParamSpec[]> = {
+  bargaining: [
+    delta("delta_a", "δ_A, Alice's discount factor"),
+    delta("delta_b", "δ_B, Bob's discount factor"),
+    money,
+    horizon([12, "inf"], "inf", true),
+    bool("complete_information", "complete information", true),
+    bool("messages", "free-text messages", false),
+  ],
+  negotiation: [
+    {name: "factor_a", label: "F_A, seller's valuation factor", type: "number", min: 0, max: 100, exclusiveMin: true, default: 1, grid: [0.8, 1, 1.2, 1.5], baseline: 1},
+    {name: "factor_b", label: "F_B, buyer's valuation factor", type: "number", min: 0, max: 100, exclusiveMin: true, default: 1, grid: [0.8, 1, 1.2, 1.5], baseline: 1},
+    money,
+    horizon([1, 10, "inf"], 1, true),
+    bool("complete_information", "complete information", true),
+    bool("messages", "free-text messages", false),
+  ],
+  persuasion: [
+    {name: "prior", label: "p, prior of high quality", type: "number", min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, default: 0.5, grid: [], baseline: 0.5},
+    {name: "value_high", label: "v, buyer's value of high quality", type: "number", min: 1, max: 1e6, exclusiveMin: true, default: 1.25, grid: [], baseline: 1.25},
+    money,
+    horizon([20], 20, false),
+    bool("complete_information", "complete information", true),
+    {name: "message_type", label: "message type", type: "choice", values: ["binary", "text"], default: "binary", grid: ["binary", "text"], baseline: "binary"},
+    {name: "buyer_type", label: "buyer type", type: "choice", values: ["long_living", "myopic"], default: "long_living", grid: ["long_living", "myopic"], baseline: "long_living"},
+  ],
+};
+
+/** Columns a GLEE games row carries beyond the common ones (the familiar wide GLEE table). */
+const GAME_COLUMNS: readonly Column[] = GLEE_GAMES.columns.filter((c) => !["game_id", "source", "run_id", "seed", "config_id", "repetition", "rounds", "ended_by"].includes(c.name));
+const TURN_COLUMNS: readonly Column[] = GLEE_TURNS.columns.filter((c) => !["game_id", "turn", "round", "message", "reasoning", "raw", "rule_break", "rule_break_reason", "attempt", "input_tokens", "output_tokens", "latency_ms"].includes(c.name));
+
+/** The typed parameter columns of a GLEE games row (schema.ts), nulls left out. */
+export function gleeParamColumns(params: FamilyParams, horizonCap: number): Record<string, unknown> {
+  const row: Record<string, unknown> = {family: params.family, money: params.money, horizon_cap: horizonCap, complete_information: params.complete_information};
+  if (params.horizon !== "inf") row.horizon = params.horizon;
+  switch (params.family) {
+    case "bargaining":
+      return {...row, messages: params.messages, delta_a: params.delta_a, delta_b: params.delta_b};
+    case "negotiation":
+      return {...row, messages: params.messages, factor_a: params.factor_a, factor_b: params.factor_b, ...valuations(params)};
+    case "persuasion":
+      return {...row, messages: params.message_type === "text", prior: params.prior, value_high: params.value_high, message_type: params.message_type, buyer_type: params.buyer_type};
+  }
+}
+
+/** A family's two-player state as a contract state. */
+class GleeState implements GameState<Observation> {
+  readonly nSeats = 2;
+  /** The last observation made for each seat, for turnInfo (role, quality). */
+  private last: (Observation | null)[] = [null, null];
+
+  constructor(private readonly game: string, private readonly state: FamilyState) {}
+
+  next(): Mover {
+    const p = this.state.currentPlayer();
+    return p === null ? {kind: "terminal"} : {kind: "seats", seats: [SEATS.indexOf(p)]};
+  }
+
+  private toMove(seat: Seat): boolean {
+    return this.state.currentPlayer() === SEATS[seat];
+  }
+
+  legal(seat: Seat) {
+    return this.toMove(seat) ? this.state.legalActions() : [];
+  }
+
+  validate(seat: Seat, action: unknown): string | null {
+    if (!this.toMove(seat)) return `it is not ${SEATS[seat]}'s turn`;
+    return this.state.validate(action);
+  }
+
+  apply(actions: readonly Action[]): void {
+    this.state.apply(actions[0] as never);
+  }
+
+  observe(seat: Seat): GameObservation<Observation> {
+    const view = this.state.observe(SEATS[seat]);
+    this.last[seat] = view;
+    return {game: this.game, game_id: this.state.gameId, seat, seat_name: SEATS[seat], n_seats: 2, round: view.round, view, legal: view.legal};
+  }
+
+  turnInfo(seat: Seat): Record<string, unknown> {
+    const obs = this.last[seat];
+    const info: Record<string, unknown> = {player: SEATS[seat]};
+    if (!obs) return info;
+    info.role = obs.role;
+    const quality = obs.family === "persuasion" && seat === 0 ? (obs.view as {quality: string | null}).quality : null;
+    if (quality) info.quality = quality;
+    return info;
+  }
+
+  abort(seat: Seat, reason: string): void {
+    this.state.abort(SEATS[seat], reason);
+  }
+
+  result(): GameResult {
+    const o = this.state.outcome();
+    const game: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined && k !== "rounds" && k !== "ended_by") game[k] = v;
+    return {rounds: o.rounds, ended_by: o.ended_by, game, seats: [{}, {}], returns: [o.alice_utility ?? 0, o.bob_utility ?? 0]};
+  }
+}
+
+function gleeDef(family: Family, title: string, section: string, description: string): GameDef {
+  const fam = gameFamily(family);
+  const cap = (params: Params) => (params.horizon === "inf" ? fam.infiniteCap : (params.horizon as number));
+  return {
+    id: `glee/${family}`,
+    title,
+    citation: {...GLEE_CITATION, section},
+    seats: {min: 2, max: 2, default: 2, names: SEATS},
+    moves: "sequential",
+    description,
+    // Table 1's grids, in the family's order (config ids depend on it), live once in the family module.
+    params: PARAMS[family].map((spec) => ({...spec, grid: (fam.grid as Record<string, readonly ParamValue[]>)[spec.name]})),
+    checkParams: (params) => {
+      if (family === "negotiation" && (params.factor_a as number) * (params.money as number) > 1e12) return "F_A·M must be at most 1e12";
+      if (family === "negotiation" && (params.factor_b as number) * (params.money as number) > 1e12) return "F_B·M must be at most 1e12";
+      if (family === "persuasion" && (params.value_high as number) * (params.money as number) > 1e12) return "v·M must be at most 1e12";
+      return null;
+    },
+    columns: {games: GAME_COLUMNS, players: [], turns: TURN_COLUMNS},
+    paramColumns: (params) => gleeParamColumns({family, ...params} as FamilyParams, cap(params)),
+    idStem: () => family,
+    start: (params, {gameId, rng}) => new GleeState(`glee/${family}`, fam.start({family, ...params} as never, gameId, rng) as unknown as FamilyState),
+  };
+}
+
+export const gleeGames: GameDef[] = [
+  gleeDef("bargaining", "Bargaining (alternating offers)", "§2.1, Table 1", "Alice and Bob divide M by alternating offers; each discounts money by its δ every round (Rubinstein)."),
+  gleeDef("negotiation", "Negotiation (seller and buyer)", "§2.2, Table 1", "A seller valuing the product at F_A·M and a buyer valuing it at F_B·M alternate price offers."),
+  gleeDef("persuasion", "Persuasion (repeated cheap talk)", "§2.3, Table 1", "Over 20 rounds a seller who sees each product's quality sends a message; the buyer decides to buy at price M."),
+];
+
+/** `family` (a run config's GLEE alias) -> game id. */
+export const gleeGameId = (family: Family): string => `glee/${family}`;

@@ -1,0 +1,40 @@
+/**
+ * Reading a run directory's tables, whichever layout wrote them:
+ * - partitioned by game (`parley run` today; run/tables.ts):
+ *   <dir>/game=<id>/<table>.parquet, the `game` column coming from the path;
+ * - flat (ingests and runs of earlier versions): <dir>/<table>.parquet.
+ * `runTableSql` gives a FROM-expression for DuckDB that reads either as one
+ * table (union by column name, so each game's own columns are kept).
+ */
+import {existsSync, readdirSync, statSync} from "node:fs";
+import {join} from "node:path";
+import {sqlString} from "./duckdb.js";
+
+export interface RunTableFiles {
+  files: string[];
+  partitioned: boolean;
+}
+
+/** The Parquet files of `table` in `dir`, optionally only the partitions of games `keep` accepts. */
+export function runTableFiles(dir: string, table: string, keep: (game: string) => boolean = () => true): RunTableFiles {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return {files: [], partitioned: false};
+  const flat = join(dir, `${table}.parquet`);
+  if (existsSync(flat)) return {files: [flat], partitioned: false};
+  const files = readdirSync(dir)
+    .filter((name) => name.startsWith("game=") && keep(decodeURIComponent(name.slice("game=".length))))
+    .sort()
+    .map((name) => join(dir, name, `${table}.parquet`))
+    .filter((path) => existsSync(path));
+  return {files, partitioned: true};
+}
+
+/** A DuckDB FROM-expression reading `files` as one table (null when there are none). */
+export function tableSql({files, partitioned}: RunTableFiles): string | null {
+  if (!files.length) return null;
+  return `read_parquet([${files.map(sqlString).join(", ")}], union_by_name = true, hive_partitioning = ${partitioned})`;
+}
+
+/** Whether `dir` holds a run or ingest's tables in either layout. */
+export function isRunDirectory(dir: string): boolean {
+  return runTableFiles(dir, "games").files.length > 0;
+}
