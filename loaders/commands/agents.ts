@@ -1,18 +1,21 @@
-/** `parley agents`: the built-in GLEE agents as JSON (id, families, seats, description, source). */
-import {builtinAgents} from "../agents/index.js";
-import {FAMILIES} from "../games/types.js";
+/** `parley agents`: the built-in agents as JSON (id, games, description, source; per game when one id plays several). */
+import {agents} from "../agents/registry.js";
+import type {AgentDef} from "../agents/contract.js";
 import {printJson} from "./args.js";
 
 export const usage = "agents                                            list built-in game agents (JSON)";
 
 export function agentList() {
-  return builtinAgents.map((a) => ({
-    id: a.id,
-    families: a.families,
-    seats: Object.fromEntries(a.families.filter((f) => FAMILIES.includes(f)).map((f) => [f, a.seats?.[f] ?? ["alice", "bob"]])),
-    description: a.description,
-    source: a.source,
-  }));
+  return agents.map((a) => {
+    const variants = (a as AgentDef & {variants?: AgentDef[]}).variants;
+    return {
+      id: a.id,
+      games: a.games,
+      description: a.description,
+      source: a.source,
+      ...(variants && {by_game: variants.map((v) => ({games: v.games, description: v.description, source: v.source}))}),
+    };
+  });
 }
 
 export async function run(): Promise<number> {

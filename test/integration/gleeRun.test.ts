@@ -5,7 +5,7 @@ import {spawnSync} from "node:child_process";
 import {mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {queryParquet} from "../../loaders/io/parquet.js";
+import {queryRun} from "../../loaders/io/parquet.js";
 import {projectRoot} from "../../loaders/config.js";
 
 function parley(...args: string[]) {
@@ -26,12 +26,12 @@ test("parley run plays the issue's example config and parley metrics prints the 
   assert.equal(run.code, 0, run.stderr);
   assert.equal(JSON.parse(run.stdout).games, 1);
 
-  const games = await queryParquet({games: join(out, "games.parquet")}, "SELECT family, alice_agent, bob_agent, delta_a, delta_b, money, horizon, horizon_cap, rounds, agreement, alice_share FROM games");
+  const games = await queryRun(out, ["games"], "SELECT family, alice_agent, bob_agent, delta_a, delta_b, money, horizon, horizon_cap, rounds, agreement, alice_share FROM games");
   assert.equal(games.length, 1);
   const g = games[0] as Record<string, number | string | boolean | null>;
   assert.deepEqual([g.family, g.alice_agent, g.bob_agent, g.delta_a, g.delta_b, g.money, g.horizon, g.horizon_cap, g.rounds, g.agreement], ["bargaining", "rubinstein", "rubinstein", 0.9, 0.8, 10000, null, 99, 1, true]);
   assert.ok(Math.abs((g.alice_share as number) - 0.2 / 0.28) < 1e-9);
-  const turns = await queryParquet({turns: join(out, "turns.parquet")}, "SELECT turn, player, role, action, decision, rule_break FROM turns ORDER BY turn");
+  const turns = await queryRun(out, ["turns"], "SELECT turn, player, role, action, decision, rule_break FROM turns ORDER BY turn");
   assert.deepEqual(turns.map((t) => [t.player, t.role, t.action, t.decision, t.rule_break]), [
     ["alice", "proposer", "offer", null, false],
     ["bob", "responder", "decision", "accept", false],
@@ -55,13 +55,13 @@ test("parley run names the bad key of an invalid config; parley agents lists at 
   writeFileSync(config, JSON.stringify({family: "negotiation", grid: {factor_a: ["high"]}}));
   const run = parley("run", config, "--out", join(dir, "out"));
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /bad\.json: grid\.factor_a\[0\]: expected a positive number, got "high"/);
+  assert.match(run.stderr, /bad\.json: grid\.factor_a\[0\]: expected a number in \(0, 100\], got "high"/);
   const agents = parley("agents");
   assert.equal(agents.code, 0, agents.stderr);
-  const list = JSON.parse(agents.stdout) as {id: string; families: string[]; description: string; source: string}[];
+  const list = JSON.parse(agents.stdout) as {id: string; games: string[]; description: string; source: string}[];
   assert.ok(list.length >= 8);
   for (const id of ["rubinstein", "rational", "commitment", "truthful", "babbling", "bayesian", "fair", "greedy", "split-difference", "anchor", "tit-for-tat", "random"]) {
     assert.ok(list.some((a) => a.id === id), id);
   }
-  assert.ok(list.every((a) => a.description && a.source && a.families.length));
+  assert.ok(list.every((a) => a.description && a.source && a.games.length));
 });

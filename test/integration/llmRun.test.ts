@@ -15,7 +15,7 @@ import {dirname, join} from "node:path";
 import {fileURLToPath} from "node:url";
 import {startFakeLlm, scripted, type FakeLlmServer, type Reply} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
-import {queryParquet} from "../../loaders/io/parquet.js";
+import {queryRun} from "../../loaders/io/parquet.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY = "sk-parley-" + "c0ffee5eed".repeat(4);
@@ -107,16 +107,16 @@ test("LLM players on three providers: games complete through 429/500/drops, rule
   assert.equal(summary.failed, 0);
   assert.match(r.stderr, /games 12\/12 · calls \d+ \(0 cached\) · tokens [\d.]+k? in, [\d.]+k? out · rule breaks 30 · errors \d+/);
 
-  const games = await queryParquet({games: join(out, "games.parquet")}, "SELECT family, ended_by, count(*)::INTEGER AS n, count(DISTINCT game_id)::INTEGER AS ids FROM games GROUP BY ALL ORDER BY family");
+  const games = await queryRun(out, ["games"], "SELECT family, ended_by, count(*)::INTEGER AS n, count(DISTINCT game_id)::INTEGER AS ids FROM games GROUP BY ALL ORDER BY family");
   assert.deepEqual(games, [
     {family: "bargaining", ended_by: "agreement", n: 6, ids: 6},
     {family: "negotiation", ended_by: "rule_break", n: 6, ids: 6},
   ]);
-  const turns = join(out, "turns.parquet");
-  const breaks = await queryParquet(
-    {turns},
+  const breaks = await queryRun(
+    out,
+    ["turns", "games"],
     `SELECT g.family, t.attempt, t.rule_break_reason AS reason, count(*)::INTEGER AS n
-     FROM turns t JOIN read_parquet('${join(out, "games.parquet")}') g USING (game_id)
+     FROM turns t JOIN games g USING (game_id)
      WHERE t.rule_break GROUP BY ALL ORDER BY family, attempt`,
   );
   assert.deepEqual(breaks, [
@@ -126,8 +126,9 @@ test("LLM players on three providers: games complete through 429/500/drops, rule
     {family: "negotiation", attempt: 2, reason: "the reply contains no JSON object", n: 6},
     {family: "negotiation", attempt: 3, reason: "the reply contains no JSON object", n: 6},
   ]);
-  const [check] = await queryParquet(
-    {turns},
+  const [check] = await queryRun(
+    out,
+    ["turns"],
     `SELECT count(*)::INTEGER AS rows, count(DISTINCT (game_id, turn))::INTEGER AS distinct_turns,
             count(*) FILTER (WHERE raw IS NULL OR input_tokens IS NULL OR output_tokens IS NULL OR latency_ms IS NULL)::INTEGER AS missing,
             count(*) FILTER (WHERE rule_break AND raw = 'Sure: {"alice_gain": 900, "bob_gain": }')::INTEGER AS raw_kept
@@ -204,9 +205,9 @@ test("kill -9 mid-run, then the same command: remaining games finish, no answere
   assert.equal(hashes.length, total);
   assert.ok(answeredBeforeKill >= 12);
 
-  const [games] = await queryParquet({games: join(out, "games.parquet")}, "SELECT count(*)::INTEGER AS n, count(DISTINCT game_id)::INTEGER AS ids, count(*) FILTER (WHERE ended_by = 'agreement')::INTEGER AS agreed FROM games");
+  const [games] = await queryRun(out, ["games"], "SELECT count(*)::INTEGER AS n, count(DISTINCT game_id)::INTEGER AS ids, count(*) FILTER (WHERE ended_by = 'agreement')::INTEGER AS agreed FROM games");
   assert.deepEqual(games, {n: 8, ids: 8, agreed: 8});
-  const [turns] = await queryParquet({turns: join(out, "turns.parquet")}, "SELECT count(*)::INTEGER AS n, count(DISTINCT (game_id, turn))::INTEGER AS ids FROM turns");
+  const [turns] = await queryRun(out, ["turns"], "SELECT count(*)::INTEGER AS n, count(DISTINCT (game_id, turn))::INTEGER AS ids FROM turns");
   assert.deepEqual(turns, {n: total, ids: total});
 
   // A third run finds everything done and sends nothing.

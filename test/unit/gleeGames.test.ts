@@ -10,11 +10,21 @@ import {commitmentPurchaseRate, commitmentQ} from "../../loaders/agents/persuasi
 import {parseRunConfig, ConfigError} from "../../loaders/run/config.js";
 import {expandGrid, countGames} from "../../loaders/run/grid.js";
 import {playGame} from "../../loaders/run/play.js";
+import {gameDef} from "../../loaders/games/registry.js";
+import {contractAgent} from "../../loaders/agents/gleeAgents.js";
+import type {Params as FamilyParams} from "../../loaders/games/types.js";
 import {runTournament} from "../../loaders/run/tournament.js";
 import type {Agent, BargainingParams, Family, NegotiationParams, PersuasionParams, Player} from "../../loaders/games/types.js";
 
 const seat = (id: string, family: Family, player: Player, gameId = "g"): Agent => agentSpec(id).create({family, player, gameId});
 const pair = (a: string, b: string, family: Family) => ({alice: seat(a, family, "alice"), bob: seat(b, family, "bob")});
+
+/** Plays one GLEE game through the generic runner; returns the family-style outcome and the turns. */
+async function playGlee(family: Family, params: FamilyParams, gameId: string, agents: {alice: Agent; bob: Agent}, options: {seed: number; maxAttempts?: number}) {
+  const {family: _f, ...rest} = params as unknown as Record<string, unknown>;
+  const {result, turns} = await playGame(gameDef(`glee/${family}`), rest as never, gameId, [contractAgent(agents.alice), contractAgent(agents.bob)], options);
+  return {outcome: {...result.game, rounds: result.rounds, ended_by: result.ended_by} as Record<string, unknown> & {rounds: number; ended_by: string; agreement?: boolean; alice_share?: number; alice_utility?: number; price?: number}, turns};
+}
 
 const bargain = (over: Partial<BargainingParams>): BargainingParams => ({
   family: "bargaining", delta_a: 0.9, delta_b: 0.8, money: 10000, horizon: "inf", complete_information: true, messages: false, ...over,
@@ -22,9 +32,7 @@ const bargain = (over: Partial<BargainingParams>): BargainingParams => ({
 
 test("grid sizes follow Table 1: 384 / 576 / 360", () => {
   const config = parseRunConfig({family: "all", grid: "full", players: ["random"], pairs: "self"});
-  assert.equal(expandGrid("bargaining", config.grids.bargaining!).length, 384);
-  assert.equal(expandGrid("negotiation", config.grids.negotiation!).length, 576);
-  assert.equal(expandGrid("persuasion", config.grids.persuasion!).length, 360);
+  assert.deepEqual(config.games.map((g) => [g.def.id, expandGrid(g.grid).length]), [["glee/bargaining", 384], ["glee/negotiation", 576], ["glee/persuasion", 360]]);
   assert.equal(countGames(config), 1320);
 });
 
@@ -34,7 +42,7 @@ test("rubinstein vs rubinstein, T = ∞: agreement in round 1 on (1−δ_B)/(1�
     for (const db of deltas)
       for (const complete_information of [true]) {
         const params = bargain({delta_a: da, delta_b: db, complete_information});
-        const {outcome} = await playGame("bargaining", params, "r", pair("rubinstein", "rubinstein", "bargaining"), {seed: 1});
+        const {outcome} = await playGlee("bargaining", params, "r", pair("rubinstein", "rubinstein", "bargaining"), {seed: 1});
         const expected = da === 1 && db === 1 ? 0.5 : (1 - db) / (1 - da * db);
         assert.equal(outcome.rounds, 1, `δ_A=${da} δ_B=${db}`);
         assert.equal(outcome.agreement, true);
@@ -52,7 +60,7 @@ test("rubinstein, finite T = 1, 2, 3: backward induction worked by hand", async 
   const hand: Record<number, number> = {1: 1, 2: 0.2, 3: 0.92};
   for (const T of [1, 2, 3]) {
     assert.ok(Math.abs(backwardInductionShares(T, 0.9, 0.8)[1] - hand[T]) < 1e-12, `shares T=${T}`);
-    const {outcome} = await playGame("bargaining", bargain({horizon: T}), `t${T}`, pair("rubinstein", "rubinstein", "bargaining"), {seed: 1});
+    const {outcome} = await playGlee("bargaining", bargain({horizon: T}), `t${T}`, pair("rubinstein", "rubinstein", "bargaining"), {seed: 1});
     assert.equal(outcome.rounds, 1);
     assert.ok(Math.abs(outcome.alice_share! - hand[T]) < 1e-9, `T=${T}: ${outcome.alice_share}`);
     assert.ok(Math.abs(outcome.alice_utility! - 10000 * hand[T]) < 1e-6);
@@ -88,13 +96,13 @@ test("validate names the field of an illegal action; the runner records rule bre
   const clumsy: Agent = {
     act: async () => (++calls === 1 ? {action: {type: "offer", alice_gain: 1, bob_gain: 1}, raw: "{bad}"} : {action: {type: "offer", alice_gain: 5000, bob_gain: 5000}}),
   };
-  const {turns, outcome} = await playGame("bargaining", bargain({}), "y", {alice: clumsy, bob: seat("fair", "bargaining", "bob")}, {seed: 1});
+  const {turns, outcome} = await playGlee("bargaining", bargain({}), "y", {alice: clumsy, bob: seat("fair", "bargaining", "bob")}, {seed: 1});
   assert.equal(turns[0].rule_break, true);
   assert.match(String(turns[0].rule_break_reason), /must equal 10000/);
   assert.deepEqual([turns[0].attempt, turns[1].attempt, turns[1].rule_break, turns[0].raw], [1, 2, false, "{bad}"]);
   assert.equal(outcome.alice_share, 0.5);
   const stubborn: Agent = {act: () => ({action: "nonsense"})};
-  const aborted = await playGame("bargaining", bargain({}), "z", {alice: stubborn, bob: seat("fair", "bargaining", "bob")}, {seed: 1, maxAttempts: 2});
+  const aborted = await playGlee("bargaining", bargain({}), "z", {alice: stubborn, bob: seat("fair", "bargaining", "bob")}, {seed: 1, maxAttempts: 2});
   assert.deepEqual([aborted.outcome.ended_by, aborted.outcome.agreement, aborted.turns.length], ["rule_break", false, 2]);
 });
 
@@ -131,13 +139,13 @@ test("observations carry the D.2 framing and hide what the information structure
 test("negotiation: rational vs rational trades efficiently with complete information", async () => {
   const base: NegotiationParams = {family: "negotiation", factor_a: 1, factor_b: 1.5, money: 100, horizon: 1, complete_information: true, messages: false};
   // T = 1: Alice proposes last, so she asks V_B = 150 and Bob accepts.
-  let r = await playGame("negotiation", base, "n1", pair("rational", "rational", "negotiation"), {seed: 1});
+  let r = await playGlee("negotiation", base, "n1", pair("rational", "rational", "negotiation"), {seed: 1});
   assert.deepEqual([r.outcome.agreement, r.outcome.price, r.outcome.rounds], [true, 150, 1]);
   // T = 10: Bob proposes last, so the price is V_A = 100, agreed in round 1.
-  r = await playGame("negotiation", {...base, horizon: 10}, "n2", pair("rational", "rational", "negotiation"), {seed: 1});
+  r = await playGlee("negotiation", {...base, horizon: 10}, "n2", pair("rational", "rational", "negotiation"), {seed: 1});
   assert.deepEqual([r.outcome.agreement, r.outcome.price], [true, 100]);
   // V_A > V_B: no trade.
-  r = await playGame("negotiation", {...base, factor_a: 1.5, factor_b: 1, horizon: "inf"}, "n3", pair("rational", "rational", "negotiation"), {seed: 1});
+  r = await playGlee("negotiation", {...base, factor_a: 1.5, factor_b: 1, horizon: "inf"}, "n3", pair("rational", "rational", "negotiation"), {seed: 1});
   assert.deepEqual([r.outcome.agreement, r.outcome.ended_by, r.outcome.rounds], [false, "horizon", 30]);
 });
 
@@ -152,7 +160,7 @@ test("commitment policy: q = min(p(v−1)/(1−p), 1) and an obedient buyer buys
     pairs: [["commitment", "credulous"]], games_per_pair: 200, seed: 7,
   });
   let sales = 0, rounds = 0, lowHigh = 0, lows = 0;
-  await runTournament(config, {onGame: (g) => {
+  await runTournament(config, {onGame: ({row: g}) => {
     sales += g.sales as number;
     rounds += g.rounds as number;
     const high = g.high_quality as boolean[], bought = g.purchased as boolean[];
@@ -168,7 +176,7 @@ test("commitment policy: q = min(p(v−1)/(1−p), 1) and an obedient buyer buys
 test("config errors name the bad key", () => {
   const bad = (raw: unknown, pattern: RegExp) => assert.throws(() => parseRunConfig(raw), (e: Error) => e instanceof ConfigError && pattern.test(e.message));
   bad({family: "bargaining", grid: {delta_a: [0.9, 2]}}, /^grid\.delta_a\[1\]: expected a number in \(0, 1\]/);
-  bad({family: "bargaining", grid: {delta: [0.9]}}, /^grid\.delta: unknown bargaining parameter/);
+  bad({family: "bargaining", grid: {delta: [0.9]}}, /^grid\.delta: unknown glee\/bargaining parameter/);
   bad({family: "chess"}, /^family: expected one of/);
   bad({family: "negotiation", players: ["rubinstein", "nobody"]}, /^players\[1\]: unknown agent "nobody"/);
   bad({family: "persuasion", grid: {horizon: ["inf"]}}, /^grid\.horizon\[0\]: expected a positive integer/);
@@ -181,7 +189,7 @@ test("runs are deterministic for a seed", async () => {
   const config = parseRunConfig({family: "all", grid: "full", players: ["random", "babbling", "bayesian"], seed: 3});
   const collect = async () => {
     const rows: string[] = [];
-    await runTournament({...config, grids: {bargaining: {...config.grids.bargaining!, money: [100]}, negotiation: {...config.grids.negotiation!, money: [100]}, persuasion: {...config.grids.persuasion!, money: [100]}}}, {onGame: (g, t) => void rows.push(JSON.stringify([g, t]))});
+    await runTournament({...config, games: config.games.map((g) => ({...g, grid: {...g.grid, money: [100]}}))}, {onGame: (record) => void rows.push(JSON.stringify(record))});
     return rows;
   };
   const [a, b] = [await collect(), await collect()];
