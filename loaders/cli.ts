@@ -11,6 +11,7 @@ import * as regress from "./commands/regress.js";
 import * as equilibria from "./commands/equilibria.js";
 import * as runGames from "./commands/run.js";
 import * as agents from "./commands/agents.js";
+import * as gameList from "./commands/games.js";
 import * as gleeMetrics from "./commands/gleeMetrics.js";
 import {UsageError} from "./commands/args.js";
 
@@ -26,6 +27,7 @@ export const commands: Record<string, Command> = {
   datasets,
   equilibria,
   run: runGames,
+  games: gameList,
   agents,
   metrics: gleeMetrics,
   regress,

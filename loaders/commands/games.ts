@@ -1,0 +1,33 @@
+/** `parley games`: every registered game as JSON (id, title, citation, seats, moves, parameters with defaults and grids). */
+import {games} from "../games/registry.js";
+import {printJson} from "./args.js";
+
+export const usage = "games                                             list playable games with their parameters (JSON)";
+
+export function gameList() {
+  return games.map((g) => ({
+    id: g.id,
+    title: g.title,
+    description: g.description,
+    citation: `${g.citation.authors.split(",")[0]} et al. ${g.citation.year}. ${g.citation.title}. ${g.citation.section}`,
+    seats: {min: g.seats.min, max: g.seats.max, default: g.seats.default, ...(g.seats.names && {names: g.seats.names})},
+    moves: g.moves,
+    parameters: g.params.map((p) => ({
+      name: p.name,
+      label: p.label,
+      type: p.type,
+      ...(p.values && {values: p.values}),
+      ...(p.min !== undefined && {min: p.min, ...(p.exclusiveMin && {min_exclusive: true})}),
+      ...(p.max !== undefined && {max: p.max, ...(p.exclusiveMax && {max_exclusive: true})}),
+      ...(p.allowInfinite && {infinite: "inf"}),
+      default: p.default,
+      grid: p.grid,
+      ...(p.baseline !== undefined && {baseline: p.baseline}),
+    })),
+  }));
+}
+
+export async function run(): Promise<number> {
+  printJson(gameList());
+  return 0;
+}
