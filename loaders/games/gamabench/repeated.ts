@@ -38,10 +38,6 @@ export abstract class RepeatedGame<R extends RoundRecord, V> implements GameStat
   protected abstract readonly actionType: string;
   /** Legal actions of `seat` in the current round (the game is not over). */
   protected abstract specs(seat: Seat): ActionSpec[];
-  /** Checks beyond the specs (none by default). */
-  protected extraCheck(_seat: Seat, _action: Action): string | null {
-    return null;
-  }
   /** Resolves the round from one legal action per seat (in seat order). */
   protected abstract resolve(actions: readonly Action[]): R;
   /** Called after a round is recorded and the game goes on (e.g. draw the next valuations). */
@@ -76,7 +72,7 @@ export abstract class RepeatedGame<R extends RoundRecord, V> implements GameStat
   validate(seat: Seat, action: unknown): string | null {
     if (this.over) return "the game is over";
     if (!Number.isInteger(seat) || seat < 0 || seat >= this.nSeats) return `seat ${seat} is not in this game (seats 0..${this.nSeats - 1})`;
-    return checkAction(this.specs(seat), action) ?? this.extraCheck(seat, action as Action);
+    return checkAction(this.specs(seat), action);
   }
 
   apply(actions: readonly Action[]): void {
