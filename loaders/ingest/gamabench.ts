@@ -13,7 +13,8 @@
  * players (one per player present in a round: action, payoff) and messages
  * (the transcripts). A file that cannot be read, names an unknown game, or
  * lacks a field the scores need is reported (file, field) and skipped.
- * Payoffs follow the rules in the seed's Appendix C; the values a file itself
+ * Payoffs follow the rules in the seed's Appendix C, computed by the games'
+ * own payoff functions (loaders/games/gamabench/); the values a file itself
  * records per player are kept apart in `utility_recorded`.
  */
 import {readdirSync, readFileSync, statSync} from "node:fs";
@@ -21,6 +22,13 @@ import {join, relative, sep} from "node:path";
 import type {Row, TableSchema} from "../io/schema.js";
 import type {IngestResult, Problem} from "./types.js";
 import {parsePythonLiteral} from "./pyrepr.js";
+import {guessingRound} from "../games/gamabench/guessing.js";
+import {elFarolRound} from "../games/gamabench/elFarol.js";
+import {dollarRound} from "../games/gamabench/divideDollar.js";
+import {publicGoodsRound} from "../games/gamabench/publicGoods.js";
+import {dinerRound} from "../games/gamabench/diner.js";
+import {auctionPayoffs, auctionPrice} from "../games/gamabench/sealedBid.js";
+import {pirateAccepted} from "../games/gamabench/pirate.js";
 
 export const GAMABENCH_GAMES_TABLE: TableSchema = {
   name: "games",
@@ -251,8 +259,6 @@ interface Parsed {
   players: Row[];
 }
 
-const round1 = (x: number) => Math.round(x * 1e9) / 1e9;
-
 /** Builds the rows of one game file; throws FieldError naming the field that is missing or wrong. */
 export function gamabenchRows(data: Json, name: GamabenchFileName, file: string, variantHint: string | null, transcript: Transcript = {format: "json", messages: [], utilities: []}, odd: Oddities = new Map()): Parsed {
   const meta = data.meta as Json;
@@ -306,13 +312,10 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
       Object.assign(g, {param_min: num(meta, "min", "meta."), param_max: num(meta, "max", "meta."), ratio: num(meta, "ratio", "meta.")});
       records.forEach((r, j) => {
         const xs = reorder(numbers(r, "responses", at(j)), j, asNumber);
-        const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-        const target = (g.ratio as number) * mean;
-        const best = Math.min(...xs.map((x) => Math.abs(x - target)));
+        const {mean, target, won, payoffs} = guessingRound(xs, g.ratio as number);
         rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, total: xs.reduce((a, b) => a + b, 0), mean, target, n_yes: null, outcome: null});
         xs.forEach((x, i) => {
-          const won = round1(Math.abs(x - target)) === round1(best);
-          players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, won, payoff: won ? 1 : 0, utility_recorded: recorded(i, j)});
+          players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, won: won[i], payoff: payoffs[i], utility_recorded: recorded(i, j)});
         });
       });
       break;
@@ -322,12 +325,11 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
       Object.assign(g, {param_min: num(meta, "min", "meta."), param_max: num(meta, "max", "meta."), ratio: num(meta, "ratio", "meta."), home: num(meta, "home", "meta."), mode: game.endsWith("explicit") ? "explicit" : "implicit"});
       records.forEach((r, j) => {
         const xs = reorder(choices(r, "responses", at(j), ["go", "stay"], odd), j, asChoice);
-        const go = xs.filter((x) => x === "go").length;
         // Rule 2: "equal to or less than R of the players" -> going pays MAX.
-        const fun = go <= (g.ratio as number) * xs.length + 1e-9;
+        const {goers: go, fun, payoffs} = elFarolRound(xs, {ratio: g.ratio as number, min: g.param_min as number, max: g.param_max as number, home: g.home as number});
         rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, n_yes: go, mean: go / xs.length, outcome: fun ? "go" : "stay"});
         xs.forEach((x, i) =>
-          players.push({game_id: gameId, round: j + 1, player: i, agent, action: x, amount: x === "go" ? 1 : 0, payoff: x === "stay" ? g.home : fun ? g.param_max : g.param_min, utility_recorded: recorded(i, j)}),
+          players.push({game_id: gameId, round: j + 1, player: i, agent, action: x, amount: x === "go" ? 1 : 0, payoff: payoffs[i], utility_recorded: recorded(i, j)}),
         );
       });
       break;
@@ -336,9 +338,9 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
       Object.assign(g, {gold: num(meta, "golds", "meta.")});
       records.forEach((r, j) => {
         const xs = reorder(numbers(r, "responses", at(j)), j, asNumber);
-        const total = xs.reduce((a, b) => a + b, 0);
+        const {total, payoffs} = dollarRound(xs, g.gold as number);
         rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, total, mean: total / xs.length});
-        xs.forEach((x, i) => players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, payoff: total <= (g.gold as number) ? x : 0, utility_recorded: recorded(i, j)}));
+        xs.forEach((x, i) => players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, payoff: payoffs[i], utility_recorded: recorded(i, j)}));
       });
       break;
     }
@@ -346,10 +348,9 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
       Object.assign(g, {tokens: num(meta, "tokens", "meta."), ratio: num(meta, "ratio", "meta.")});
       records.forEach((r, j) => {
         const xs = reorder(numbers(r, "responses", at(j)), j, asNumber);
-        const total = xs.reduce((a, b) => a + b, 0);
-        const share = ((g.ratio as number) * total) / xs.length;
+        const {total, payoffs} = publicGoodsRound(xs, g.tokens as number, g.ratio as number);
         rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, total, mean: total / xs.length});
-        xs.forEach((x, i) => players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, payoff: (g.tokens as number) - x + share, utility_recorded: recorded(i, j)}));
+        xs.forEach((x, i) => players.push({game_id: gameId, round: j + 1, player: i, agent, action: String(x), amount: x, payoff: payoffs[i], utility_recorded: recorded(i, j)}));
       });
       break;
     }
@@ -357,11 +358,10 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
       Object.assign(g, {cheap_cost: num(meta, "cheap_cost", "meta."), cheap_utility: num(meta, "cheap_utility", "meta."), exp_cost: num(meta, "exp_cost", "meta."), exp_utility: num(meta, "exp_utility", "meta.")});
       records.forEach((r, j) => {
         const xs = reorder(choices(r, "responses", at(j), ["cheap", "costly"], odd), j, asChoice);
-        const cheap = xs.filter((x) => x === "cheap").length;
-        const bill = (cheap * (g.cheap_cost as number) + (xs.length - cheap) * (g.exp_cost as number)) / xs.length;
+        const {cheap, share: bill, payoffs} = dinerRound(xs, {cheap_cost: g.cheap_cost as number, cheap_utility: g.cheap_utility as number, exp_cost: g.exp_cost as number, exp_utility: g.exp_utility as number});
         rounds.push({game_id: gameId, round: j + 1, n_active: xs.length, n_yes: cheap, total: bill * xs.length, mean: bill});
         xs.forEach((x, i) =>
-          players.push({game_id: gameId, round: j + 1, player: i, agent, action: x, amount: x === "cheap" ? 1 : 0, payoff: (x === "cheap" ? (g.cheap_utility as number) : (g.exp_utility as number)) - bill, utility_recorded: recorded(i, j)}),
+          players.push({game_id: gameId, round: j + 1, player: i, agent, action: x, amount: x === "cheap" ? 1 : 0, payoff: payoffs[i], utility_recorded: recorded(i, j)}),
         );
       });
       break;
@@ -376,14 +376,14 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
         if (values.length !== bids.length) throw new FieldError(`${at(j)}valuations`, `has ${values.length} entries for ${bids.length} bids`);
         const top = Math.max(...bids);
         const winner = playerIndex(r.bid_winner, `${at(j)}bid_winner`) ?? bids.indexOf(top);
-        const sorted = [...bids].sort((a, b) => b - a);
-        const price = optNum(r, "bid_winner_payment") ?? (first ? sorted[0] : sorted[1] ?? sorted[0]);
+        const price = optNum(r, "bid_winner_payment") ?? auctionPrice(bids, first ? "first" : "second");
+        const payoffs = auctionPayoffs(values, winner, price);
         const utility = Array.isArray(r.utility) ? (r.utility as unknown[]) : null;
         rounds.push({game_id: gameId, round: j + 1, n_active: bids.length, total: bids.reduce((a, b) => a + b, 0), mean: bids.reduce((a, b) => a + b, 0) / bids.length, price, target_player: winner});
         bids.forEach((b, i) =>
           players.push({
             game_id: gameId, round: j + 1, player: i, agent, action: String(b), amount: b, valuation: values[i], won: i === winner,
-            payoff: i === winner ? values[i] - price : 0, utility_recorded: typeof utility?.[i] === "number" ? (utility[i] as number) : null,
+            payoff: payoffs[i], utility_recorded: typeof utility?.[i] === "number" ? (utility[i] as number) : null,
           }),
         );
       });
@@ -425,7 +425,7 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
         if (votes.length !== plan.length) throw new FieldError(`${at(j)}responses`, `has ${votes.length} votes for a plan over ${plan.length} pirates`);
         if (plan.length !== n - j) throw new FieldError(`${at(j)}gold_distribution`, `round ${j + 1} should split the gold among ${n - j} pirates, got ${plan.length}`);
         const yes = votes.filter((v) => v === "accept").length;
-        const accepted = yes >= plan.length / 2;
+        const accepted = pirateAccepted(yes, plan.length);
         const final = j === records.length - 1;
         rounds.push({game_id: gameId, round: j + 1, n_active: plan.length, total: plan.reduce((a, b) => a + b, 0), n_yes: yes, actor: j, outcome: accepted ? "accepted" : "rejected"});
         plan.forEach((gold, p) =>
