@@ -6,6 +6,7 @@
 import type {AgentDef, SeatContext} from "./contract.js";
 import {playsGame} from "./contract.js";
 import {gleeAgents} from "./gleeAgents.js";
+import {gamabenchAgents} from "./gamabench.js";
 
 /** Merges entries that share an id into one agent that plays all their games. */
 export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
@@ -33,7 +34,7 @@ export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
   });
 }
 
-export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents]);
+export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents]);
 
 /** The agent with this id; throws naming the known ids. */
 export function agentDef(id: string): AgentDef {

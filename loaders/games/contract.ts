@@ -150,9 +150,24 @@ export interface GameState<V = unknown> {
   observe(seat: Seat): GameObservation<V>;
   /** Hidden facts of this turn to record on `seat`'s turns row (e.g. its private valuation). */
   turnInfo?(seat: Seat): Record<string, unknown>;
+  /**
+   * Results of resolved rounds that belong on the turns rows of the decisions
+   * they settle (a round's payoff, who won, whether a shot hit): one entry per
+   * (round, seat, action type), merged by the runner onto that decision's
+   * legal attempt. Asked once, when the game has ended.
+   */
+  settled?(): Settled[];
   /** `seat` kept breaking the rules: the game applies its documented fallback. */
   abort(seat: Seat, reason: string): void;
   result(): GameResult;
+}
+
+/** A settled result: which decision it belongs to, and the turns columns it fills. */
+export interface Settled {
+  round: number;
+  seat: Seat;
+  action: string;
+  [column: string]: unknown;
 }
 
 export interface StartContext {
@@ -188,6 +203,8 @@ export interface GameDef<P extends Params = Params> {
   /** Columns of the games row derived from the parameters (default: each parameter under its name). */
   paramColumns?(params: P): Record<string, unknown>;
   start(params: P, context: StartContext): GameState;
+  /** Games-row columns that depend on who played (gamma-Bench: `model`, the lineup; `run`, the repetition). */
+  lineupColumns?(lineup: readonly string[], repetition: number): Record<string, unknown>;
   /**
    * The game-id stem of a planned game (default: the id with "/" as "."),
    * GLEE keeps its family name so existing ids and seeds stay as they were.

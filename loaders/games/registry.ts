@@ -4,8 +4,9 @@
  */
 import type {GameDef} from "./contract.js";
 import {gleeGames} from "./glee.js";
+import {gamabenchGames} from "./gamabench/index.js";
 
-export const games: readonly GameDef[] = [...gleeGames];
+export const games: readonly GameDef[] = [...gleeGames, ...gamabenchGames];
 
 /** The game with this id; throws naming the known ids. */
 export function gameDef(id: string): GameDef {

@@ -75,6 +75,15 @@ export async function playGame(def: GameDef, params: Params, gameId: string, age
     if (failed >= 0) state.abort(seats[failed], decisions[failed].error!);
     else state.apply(decisions.map((d) => d.action!));
   }
+  const settled = state.settled?.() ?? [];
+  if (settled.length) {
+    const legal = new Map<string, TurnRow>();
+    for (const t of turns) if (!t.rule_break && typeof t.action === "string") legal.set(`${t.round}/${t.seat}/${t.action}`, t);
+    for (const {round, seat, action, ...fields} of settled) {
+      const row = legal.get(`${round}/${seat}/${action}`);
+      if (row) for (const k in fields) if (fields[k] !== undefined && fields[k] !== null) row[k] = fields[k];
+    }
+  }
   const result = state.result();
   await Promise.all(agents.map((a) => a.finish?.(result)));
   return {result, turns};

@@ -58,6 +58,7 @@ export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" |
     ended_by: result.ended_by,
   };
   Object.assign(row, def.paramColumns ? def.paramColumns(planned.params) : planned.params);
+  if (def.lineupColumns) Object.assign(row, def.lineupColumns(planned.lineup, planned.repetition));
   if (def.seats.names) {
     planned.lineup.forEach((id, s) => {
       const column = `${seatName(def, s)}_agent`;

@@ -19,7 +19,7 @@
  * - pirate:        proposer {type: "propose", plan: integers ≥ 0, one per survivor (most senior first), summing to G};
  *                  every survivor, proposer included, {type: "vote", choice: "accept" | "reject"}
  */
-import type {Seat} from "../contract.js";
+import type {Seat, Settled} from "../contract.js";
 
 /** Told in every simultaneous game's system prompt: "a game played by N players over K rounds". */
 export interface RoundsTold {
@@ -278,7 +278,7 @@ export interface GamabenchViews {
  * when a seat acts twice in a round: the pirate proposer's "propose" and
  * "vote"). Fields absent where the game has no such fact.
  */
-export interface SettledResult {
+export interface SettledResult extends Settled {
   round: number;
   seat: Seat;
   /** The action type of the turns row this belongs to. */

@@ -1,7 +1,8 @@
 /** Narrators by game id: what a language model reads in each game (games hold no prompt text). */
 import type {Narrator} from "./narrator.js";
+import {gamabenchNarrators} from "./gamabench.js";
 
-const narrators: Record<string, Narrator> = {};
+const narrators: Record<string, Narrator> = {...gamabenchNarrators};
 
 /** The narrator of `game`, or null when LLM players cannot play it. */
 export function narratorFor(game: string): Narrator | null {
