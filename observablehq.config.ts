@@ -20,6 +20,8 @@ export default {
     {name: "GLEE: what moves the outcome", path: "/glee-regression"},
     {name: "GLEE: model pairs and the meta-game", path: "/glee-pairs"},
   ],
+  // One page, src/glee-[family].md, for GLEE's three families (Framework's parameterized routes).
+  dynamicPaths: ["/glee-bargaining", "/glee-negotiation", "/glee-persuasion"],
   footer: "Parley: language agents in economic games. Built offline with Observable Framework.",
   search: false,
   linkify: false,

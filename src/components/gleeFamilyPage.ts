@@ -84,3 +84,32 @@ export function transcriptLines(turns: GleeTurn[], family: GleeFamily): {turn: n
     return {turn: t.turn, player: t.player, action: t.action ?? "", text: t.message ? `${what} — “${t.message}”` : what, reasoning: t.reasoning};
   });
 }
+
+/** What each family page says first: the game, its metrics, and who played (GLEE (Shapira et al. 2024) §2). */
+export const FAMILY_TEXT: Record<GleeFamily, {title: string; intro: string; seats: string}> = {
+  bargaining: {
+    title: "GLEE: bargaining",
+    intro:
+      "Alice and Bob divide a sum M by alternating offers (Rubinstein): Alice proposes in odd rounds, Bob in even ones, and the other accepts or rejects. Money loses value each round at rates δ<sub>A</sub> and δ<sub>B</sub>, so delay is costly (GLEE (Shapira et al. 2024) §2.1). <b>Efficiency</b> is the discounted total δ<sub>A</sub><sup>t−1</sup>p + δ<sub>B</sub><sup>t−1</sup>(1−p) of an agreement on Alice's share p in round t, <b>fairness</b> is 1 − 4(p − ½)², and each side's <b>self-gain</b> is its share times its discount. Without agreement efficiency is 0, fairness 1 and both gains 0. T = ∞ is played as 99 rounds the players are not told (GLEE's own cap).",
+    seats: "Alice proposes first.",
+  },
+  negotiation: {
+    title: "GLEE: negotiation",
+    intro:
+      "Alice sells a product she values at V<sub>A</sub> = M·F<sub>A</sub> to Bob, who values it at V<sub>B</sub> = M·F<sub>B</sub>. They alternate prices, Alice first, without discounting (GLEE (Shapira et al. 2024) §2.2). <b>Efficiency</b> is 1 when a trade happens at a price between the two values, or when no trade happens and Alice values the product at least as much as Bob; otherwise 0. <b>Fairness</b> is 1 − 4((p − p<sub>f</sub>)/M)² around the fair price p<sub>f</sub> = (V<sub>A</sub> + V<sub>B</sub>)/2 (1 without a trade; clipped to [0, 1] here), and <b>self-gains</b> are (p − V<sub>A</sub>)/M and (V<sub>B</sub> − p)/M. T = ∞ is played as 30 rounds the players are not told (GLEE's own cap).",
+    seats: "Alice is the seller, Bob the buyer.",
+  },
+  persuasion: {
+    title: "GLEE: persuasion",
+    intro:
+      "In each of 20 rounds the product is of high quality with probability p; Alice sees it and sends a message (binary or free text), and Bob decides whether to buy at price 1 (GLEE (Shapira et al. 2024) §2.3). A high-quality product is worth v to Bob, a low-quality one 0. A long-living Bob sees every past round; myopic buyers see only the share of past rounds sold and sold at low quality. <b>Efficiency</b> is the share of high-quality rounds that sold (k/n), <b>fairness</b> the share of low-quality rounds that did not sell (r/(T − n)); Alice's <b>self-gain</b> is the share of rounds sold and Bob's is (k(v − 1) − low-quality purchases)/T. A game with no high-quality round has no efficiency (and one with no low-quality round no fairness): such games are left out of those averages.",
+    seats: "Alice is the seller (sender), Bob the buyer.",
+  },
+};
+
+/** The family's introduction as a paragraph (trusted constant markup: sub- and superscripts). */
+export function FamilyIntro(family: GleeFamily): HTMLElement {
+  const p = document.createElement("p");
+  p.innerHTML = FAMILY_TEXT[family].intro;
+  return p;
+}
