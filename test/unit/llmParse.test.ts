@@ -130,6 +130,33 @@ test("LLM player specs: defaults, key variables, and errors that name the player
   assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", persona: "angry"}, "p"), /"persona" must be null or one of cunning, desperate/);
 });
 
+test("every numeric player setting is checked against a sane range, and the error names the key", () => {
+  const base = {id: "x", provider: "openai", model: "m"};
+  const spec = parseLlmPlayerSpec(base, "players[0]");
+  assert.equal(spec.max_response_bytes, 4 * 1024 * 1024);
+  assert.equal(spec.max_retry_wait_ms, 60_000);
+  // 1e12 ms overflows Node's timer (it then fires after 1 ms and aborts every request).
+  assert.throws(() => parseLlmPlayerSpec({...base, timeout_ms: 1e12}, "players[0]"), {message: "players[0].timeout_ms: expected an integer from 1000 to 3600000, got 1000000000000"});
+  const bad: Array<[string, unknown, RegExp]> = [
+    ["timeout_ms", 5, /players\[0\]\.timeout_ms: expected an integer from 1000 to 3600000, got 5/],
+    ["timeout_ms", 1500.5, /timeout_ms: expected an integer/],
+    ["max_retry_wait_ms", 2 ** 31, /players\[0\]\.max_retry_wait_ms: expected an integer from 0 to 3600000, got 2147483648/],
+    ["max_retry_wait_ms", -1, /max_retry_wait_ms: expected an integer from 0/],
+    ["max_response_bytes", 10, /players\[0\]\.max_response_bytes: expected an integer from 1024 to 1073741824, got 10/],
+    ["max_response_bytes", "4MB", /max_response_bytes: expected an integer .* got "4MB"/],
+    ["requests_per_minute", 1e-9, /requests_per_minute: expected a number from 0.1 to 1000000/],
+    ["max_concurrency", 1e9, /max_concurrency: expected an integer from 1 to 10000/],
+    ["max_tokens", 1e12, /max_tokens: expected an integer from 1 to 1000000/],
+    ["max_retries", 21, /max_retries: expected an integer from 0 to 20/],
+    ["seed", 2 ** 40, /seed: expected an integer from -2147483648 to 2147483647/],
+    ["temperature", 3, /temperature: expected a number from 0 to 2, got 3/],
+    ["top_p", 0, /top_p: expected a number in \(0, 1\], got 0/],
+  ];
+  for (const [key, value, message] of bad) assert.throws(() => parseLlmPlayerSpec({...base, [key]: value}, "players[0]"), message, `${key} = ${value}`);
+  const ok = parseLlmPlayerSpec({...base, timeout_ms: 1000, max_retry_wait_ms: 0, max_response_bytes: 1024, requests_per_minute: 0.5, seed: -1}, "players[0]");
+  assert.deepEqual([ok.timeout_ms, ok.max_retry_wait_ms, ok.max_response_bytes, ok.requests_per_minute, ok.seed], [1000, 0, 1024, 0.5, -1]);
+});
+
 test("players sharing an endpoint share its limits; conflicting limits are refused", async () => {
   const {checkSharedLimits} = await import("../../loaders/run/llmPlayers.js");
   const a = parseLlmPlayerSpec({id: "a", provider: "openai", model: "m1", base_url: "http://127.0.0.1:9/v1"}, "p");
