@@ -8,7 +8,7 @@
  *   3. per attempt: wait for the endpoint's limiter (concurrency, rate,
  *      Retry-After pause), send with a per-attempt timeout, release;
  *   4. on a retryable failure (429, 408/409, 5xx, timeout, dropped
- *      connection, unreadable body) back off exponentially with jitter,
+ *      connection, unreadable or oversized body) back off exponentially with jitter,
  *      honouring Retry-After, up to `maxRetries` retries;
  *   5. on success write the cache entry (atomically) and return.
  * A call that fails for good throws `LlmCallError` (never containing a key).
@@ -33,6 +33,8 @@ export interface Endpoint {
   baseURL: string | null;
   timeoutMs: number;
   maxRetries: number;
+  /** Largest reply body read (decompressed); default httpFetch.ts's 4 MiB. */
+  maxResponseBytes?: number;
 }
 
 export interface CompleterOptions {
@@ -66,7 +68,7 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
 
   async function network(messages: ChatMessage[], sampling: Sampling): Promise<Completion> {
     for (let attempt = 1; ; attempt++) {
-      const record = newAttempt();
+      const record = newAttempt(endpoint.maxResponseBytes);
       const controller = new AbortController();
       await options.limiter.acquire();
       const timer = setTimeout(() => {
@@ -134,7 +136,10 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
  */
 export function completerForSpec(spec: LlmPlayerSpec, cache: ResponseCache | null, extra: Partial<CompleterOptions> = {}): Complete {
   const apiKey = resolveApiKey(spec.api_key_env, `player ${spec.id}`);
-  const endpoint: Endpoint = {provider: spec.provider, model: spec.model, baseURL: spec.base_url, timeoutMs: spec.timeout_ms, maxRetries: spec.max_retries};
+  const endpoint: Endpoint = {
+    provider: spec.provider, model: spec.model, baseURL: spec.base_url, timeoutMs: spec.timeout_ms, maxRetries: spec.max_retries,
+    maxResponseBytes: spec.max_response_bytes,
+  };
   const limiter = limiterFor(`${spec.provider} ${spec.base_url ?? "default"}`, {
     ...(spec.max_concurrency !== null && {maxConcurrency: spec.max_concurrency}),
     ...(spec.requests_per_minute !== null && {requestsPerMinute: spec.requests_per_minute}),

@@ -19,6 +19,7 @@
  */
 import {providers, type Provider, type Sampling} from "./types.js";
 import {personaNames, type PersonaName} from "./personas.js";
+import {defaultMaxResponseBytes} from "./httpFetch.js";
 
 export interface LlmPlayerSpec {
   id: string;
@@ -78,7 +79,6 @@ const ranges = {
   max_retry_wait_ms: {min: 0, max: 3_600_000, integer: true},
 } as const;
 
-export const defaultMaxResponseBytes = 4 * 1024 ** 2;
 export const defaultMaxRetryWaitMs = 60_000;
 
 /** True when a run-config player entry is an LLM player object rather than a built-in agent id. */
