@@ -7,7 +7,9 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {extractJson, numberField} from "../../loaders/agents/llm/parseReply.js";
 import {parseReply, systemMessage, toAction} from "../../loaders/agents/llm/llmAgent.js";
-import {backoffDelay} from "../../loaders/agents/llm/backoff.js";
+import {backoffDelay, maxTimerMs, timerMs} from "../../loaders/agents/llm/backoff.js";
+import {newStats} from "../../loaders/agents/llm/stats.js";
+import {formatProgress} from "../../loaders/run/progress.js";
 import {parseRetryAfter} from "../../loaders/agents/llm/transport.js";
 import {cacheKey} from "../../loaders/agents/llm/cache.js";
 import {parseLlmPlayerSpec, samplingOf} from "../../loaders/agents/llm/spec.js";
@@ -103,6 +105,35 @@ test("parseRetryAfter reads seconds, HTTP dates and retry-after-ms", () => {
   assert.equal(parseRetryAfter(new Headers({"retry-after": "Thu, 01 Jan 2026 00:00:05 GMT"}), now), 5000);
   assert.equal(parseRetryAfter(new Headers({"retry-after": "soon"})), null);
   assert.equal(parseRetryAfter(new Headers()), null);
+  // The other two HTTP-date forms (RFC 9110 §5.6.7), and a date in the past.
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "Thursday, 01-Jan-26 00:00:10 GMT"}), now), 10_000);
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "Thu Jan  1 00:00:20 2026"}), now), 20_000);
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "Wed, 31 Dec 2025 00:00:00 GMT"}), now), 0);
+  // Garbage is "not said", so the normal backoff applies; Date.parse alone reads "-1" and "7" as years (2001, 2007).
+  for (const garbage of ["-1", "7 days", "1e10", "", "   ", "0x10", "Infinity", "12abc", "in a while"]) {
+    assert.equal(parseRetryAfter(new Headers({"retry-after": garbage}), now), null, JSON.stringify(garbage));
+  }
+  assert.equal(parseRetryAfter(new Headers({"retry-after-ms": "-5", "retry-after": "2"})), 2000, "a bad retry-after-ms falls back to Retry-After");
+  // An hour, or more than a timer can hold, is returned as asked: complete.ts caps it.
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "3600"})), 3_600_000);
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "10000000000"})), 1e13);
+});
+
+test("timer delays are clamped to what setTimeout holds (2^31 - 1 ms)", () => {
+  assert.equal(maxTimerMs, 2147483647);
+  assert.deepEqual([1e13, Infinity, -5, NaN, 250].map(timerMs), [maxTimerMs, maxTimerMs, 0, 0, 250]);
+});
+
+test("the progress line says when an endpoint asked to wait, for how long, and whether the wait was capped", () => {
+  const counts = {total: 10, skipped: 0, finished: 2, failed: 0, ruleBreaks: 0};
+  const s = {...newStats(), requests: 5, completions: 4, failedAttempts: {rate_limit: 1}, retryWaits: 1};
+  const now = 1_000_000;
+  s.retryWait = {askedMs: 3_600_000, waitMs: 60_000, until: now + 60_000};
+  assert.equal(formatProgress(counts, s, 4000, now), "games 2/10 · calls 4 (0 cached) · tokens 0 in, 0 out · rule breaks 0 · errors 1 · waiting 60 s (endpoint asked 3600 s, capped) · ETA 16s");
+  s.retryWait = {askedMs: 200, waitMs: 200, until: now + 200};
+  assert.match(formatProgress(counts, s, 4000, now), /errors 1 · waiting 0.2 s \(endpoint asked 0.2 s\) · ETA/);
+  // Once the wait is over the line no longer mentions it.
+  assert.doesNotMatch(formatProgress(counts, s, 4000, now + 201), /waiting/);
 });
 
 test("cache keys depend on provider, model, sampling, messages and sample, not on key order", () => {

@@ -61,13 +61,19 @@ export const recordingFetch: typeof fetch = async (input, init) => {
 /**
  * Milliseconds to wait according to `retry-after-ms` (OpenAI) or
  * `Retry-After` (seconds or an HTTP date); null when absent or unparsable.
+ * The result is what the server asked, however long: complete.ts caps it
+ * (max_retry_wait_ms). A date must look like one (it starts with a day
+ * name, as all three HTTP-date forms do), because Date.parse also accepts
+ * strings such as "-1" or "7" (read as years) and would turn garbage into
+ * "retry at once".
  */
 export function parseRetryAfter(headers: Headers, now = Date.now()): number | null {
   const ms = headers.get("retry-after-ms");
-  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  if (ms !== null && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Number(ms);
   const value = headers.get("retry-after");
-  if (value === null || value.trim() === "") return null;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.max(0, Number(value) * 1000);
+  if (value === null) return null;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value) * 1000;
+  if (!/^\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i.test(value)) return null;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
