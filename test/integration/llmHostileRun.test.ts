@@ -7,12 +7,13 @@
 import {test, after} from "node:test";
 import assert from "node:assert/strict";
 import {spawn} from "node:child_process";
-import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
+import {mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {dirname, join} from "node:path";
 import {fileURLToPath} from "node:url";
-import {startFakeLlm, scripted, type FakeLlmServer} from "../support/fakeLlm.js";
+import {startFakeLlm, scripted, type FakeLlmServer, type FakeRequest, type Reply, type Wire} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
+import {queryParquet} from "../../loaders/io/parquet.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const servers: FakeLlmServer[] = [];
@@ -108,4 +109,61 @@ test("Retry-After beyond what a timer holds (1e10 s), garbage and far-future dat
   assert.match(r.stderr, /waiting 0\.2 s \(endpoint asked \d{12} s, capped\)/, "the date in year 9999");
   assert.ok(r.stderr.length < 4000, `stderr is ${r.stderr.length} bytes`);
   assert.deepEqual(JSON.parse(r.stdout).llm.failed_attempts, {rate_limit: 2, server: 1});
+});
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+test("an endpoint that echoes API keys: every player's key is scrubbed from turns, checkpoints, cache and the other player's prompt", async () => {
+  // One key per player; the Gemini one has characters that URL-encoding changes, as an echoed `?key=` would show them.
+  const keys = {openai: "sk-echo-" + "a1b2c3d4e5".repeat(3), anthropic: "sk-ant-echo-" + "f6e7d8c9b0".repeat(3), gemini: "AIza/echo+" + "0123456789".repeat(3) + "=="};
+  const forms = Object.values(keys).flatMap((k) => [k, encodeURIComponent(k)]);
+  // A proxy in front of all three endpoints that echoes every credential it has seen, in prose, in the
+  // JSON message (which the other player is shown) and in private reasoning.
+  const seen = new Set<string>();
+  const bot = gleeBot();
+  const echo = async (request: FakeRequest): Promise<Reply> => {
+    if (request.credential) seen.add(request.credential);
+    const said = [...seen].map((c) => `${c} (key=${encodeURIComponent(c.replace(/^Bearer /, ""))})`).join(", ");
+    const reply = (await bot(request)) as {text: string};
+    const fenced = /```json\n(.*)\n```/.exec(reply.text)!;
+    const json = JSON.parse(fenced[1]!);
+    if ("message" in json) json.message += ` Your headers: ${said}`;
+    return {text: `<reasoning>The request carried ${said}.</reasoning>\nI was sent ${said}.\n\`\`\`json\n${JSON.stringify(json)}\n\`\`\``};
+  };
+  const wires: Wire[] = ["openai", "anthropic", "gemini"];
+  const [oa, an, ge] = await Promise.all(wires.map((w) => startFakeLlm(w, echo)));
+  servers.push(oa!, an!, ge!);
+  const player = (id: string, server: FakeLlmServer) => ({id, provider: server.wire, model: `echo-${server.wire}`, base_url: server.baseURL, api_key_env: `PARLEY_ECHO_KEY_${server.wire.toUpperCase()}`, chain_of_thought: true});
+  const dir = tempDir();
+  const out = join(dir, "out");
+  const config = writeConfig(dir, [player("oa", oa!), player("an", an!), player("ge", ge!), "rubinstein"], [["oa", "an"], ["an", "ge"], ["ge", "oa"], ["rubinstein", "ge"]]);
+  const env = {PARLEY_ECHO_KEY_OPENAI: keys.openai, PARLEY_ECHO_KEY_ANTHROPIC: keys.anthropic, PARLEY_ECHO_KEY_GEMINI: keys.gemini};
+  const r = await parleyRun([config, "--out", out], env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).games, 4);
+  // The echo really happened: each server got its own player's key, and every reply quoted keys.
+  for (const server of [oa!, an!, ge!]) assert.ok(server.requests[0]!.credential!.includes(keys[server.wire]), server.wire);
+
+  const present = (text: string) => forms.filter((f) => text.includes(f));
+  // Parquet is compressed, so read it through DuckDB; every other file (checkpoints, cache) is text.
+  const turns = await queryParquet<{raw: string; message: string | null; reasoning: string | null}>({turns: join(out, "turns.parquet")}, "SELECT raw, message, reasoning FROM turns WHERE raw IS NOT NULL");
+  const games = await queryParquet({games: join(out, "games.parquet")}, "SELECT * FROM games");
+  assert.deepEqual(present(JSON.stringify(turns)), [], "turns.parquet holds a key");
+  assert.deepEqual(present(JSON.stringify(games, (_k, v) => (typeof v === "bigint" ? String(v) : v))), [], "games.parquet holds a key");
+  for (const file of walk(out)) assert.deepEqual(present(readFileSync(file, "utf8")), [], `${file} holds a key`);
+  assert.ok(walk(join(out, ".parley", "llm-cache")).length > 0 && walk(join(out, ".parley", "checkpoints")).length === 4);
+  // ... and what was stored says where a key was.
+  assert.ok(turns.length > 0 && turns.every((t) => t.raw.includes("I was sent [redacted]") && t.reasoning?.includes("[redacted]")));
+  assert.ok(turns.some((t) => t.message?.includes("Your headers: ") && t.message.includes("Bearer [redacted] (key=[redacted])")));
+  // The other player's provider saw the echoing player's message, scrubbed: no request body holds any key.
+  for (const server of [oa!, an!, ge!]) {
+    for (const request of server.requests) assert.deepEqual(present(JSON.stringify(request.body)), [], `a request to ${server.wire} carries a key in its body`);
+  }
+  assert.ok([oa!, an!, ge!].some((s) => s.requests.some((q) => q.lastUser.includes("Your headers: "))), "messages were forwarded to the other player");
+  assert.deepEqual(present(r.stdout + r.stderr), []);
 });

@@ -12,7 +12,11 @@
  *      or for as long as Retry-After asks up to `maxRetryWaitMs` (an hour
  *      asked is not an hour stalled), up to `maxRetries` retries;
  *   5. on success write the cache entry (atomically) and return.
- * A call that fails for good throws `LlmCallError` (never containing a key).
+ * Every reply, from the network or the cache, is scrubbed of API keys here,
+ * the one place where model text enters the system (secrets.ts), so that
+ * an echoing endpoint cannot put a key into the cache, turns, checkpoints
+ * or the other player's prompt. A call that fails for good throws
+ * `LlmCallError` (never containing a key).
  */
 import {performance} from "node:perf_hooks";
 import type {ChatMessage, Completion, Provider, ProviderCall, Sampling} from "./types.js";
@@ -84,7 +88,7 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
       try {
         stats.requests++;
         const reply = await withAttempt(record, () => call(messages, sampling, controller.signal));
-        return {...reply, latency_ms: Math.round(performance.now() - start), cached: false, attempts: attempt};
+        return scrubbed({...reply, latency_ms: Math.round(performance.now() - start), cached: false, attempts: attempt});
       } catch (error) {
         failure = classifyFailure(error, record);
       } finally {
@@ -115,7 +119,8 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
     if (hit) {
       stats.completions++;
       stats.cacheHits++;
-      return hit;
+      // A cache written before replies were scrubbed may hold a key.
+      return scrubbed(hit);
     }
     const pending = inFlight.get(key);
     if (pending) return pending;
@@ -138,6 +143,13 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
     inFlight.set(key, promise);
     return promise;
   };
+}
+
+/** `c` with every known API key removed from the text the endpoint sent. */
+function scrubbed(c: Completion): Completion {
+  const text = redactSecrets(c.text);
+  const finish_reason = c.finish_reason === null ? null : redactSecrets(c.finish_reason);
+  return text === c.text && finish_reason === c.finish_reason ? c : {...c, text, finish_reason};
 }
 
 /**
