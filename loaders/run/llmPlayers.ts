@@ -35,7 +35,7 @@ export function llmSeats(players: readonly LlmPlayerSpec[], cacheDir: string | n
 
 /** The fields of a player that change its answers (what a run fingerprint must cover); limits and timeouts do not. */
 export function answerDefining(p: LlmPlayerSpec): Partial<LlmPlayerSpec> {
-  const {timeout_ms: _t, max_retries: _r, max_concurrency: _c, requests_per_minute: _q, api_key_env: _k, ...rest} = p;
+  const {timeout_ms: _t, max_retries: _r, max_concurrency: _c, requests_per_minute: _q, api_key_env: _k, max_response_bytes: _b, max_retry_wait_ms: _w, ...rest} = p;
   return rest;
 }
 

@@ -4,7 +4,10 @@
  *   games 12/40 · calls 230 (88 cached) · tokens 45.2k in, 3.1k out · rule breaks 4 · errors 2 · ETA 1m20s
  *
  * "calls" counts completions (cached ones included), "errors" failed HTTP
- * attempts (each retried) plus games that failed for good. On a terminal the
+ * attempts (each retried) plus games that failed for good. While an endpoint
+ * has asked to wait (Retry-After), the line says so and for how long, e.g.
+ * "waiting 60 s (endpoint asked 3600 s, capped)", so that a quiet run is
+ * not mistaken for a hung one; a new wait redraws the line at once. On a terminal the
  * line is redrawn in place at most every 200 ms; otherwise (a log file, a
  * test) a full line is written at most every `intervalMs` and once at the
  * end. The ETA extrapolates from games finished by this process only, so
@@ -22,15 +25,25 @@ export interface ProgressCounts {
   ruleBreaks: number;
 }
 
-export function formatProgress(c: ProgressCounts, s: LlmStats, elapsedMs: number): string {
+export function formatProgress(c: ProgressCounts, s: LlmStats, elapsedMs: number, now = Date.now()): string {
   const done = c.skipped + c.finished;
   const parts = [`games ${done}/${c.total}`];
   if (s.completions || s.requests) parts.push(`calls ${s.completions} (${s.cacheHits} cached)`, `tokens ${compact(s.inputTokens)} in, ${compact(s.outputTokens)} out`);
   parts.push(`rule breaks ${c.ruleBreaks}`, `errors ${totalFailedAttempts(s) + c.failed}`);
+  const wait = s.retryWait;
+  if (wait && wait.until > now) {
+    const capped = wait.waitMs < wait.askedMs;
+    parts.push(`waiting ${seconds(wait.waitMs)} (endpoint asked ${seconds(wait.askedMs)}${capped ? ", capped" : ""})`);
+  }
   const remaining = c.total - done - c.failed;
   if (remaining > 0 && c.finished > 0) parts.push(`ETA ${duration((elapsedMs / c.finished) * remaining)}`);
   else if (remaining <= 0) parts.push(`done in ${duration(elapsedMs)}`);
   return parts.join(" · ");
+}
+
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return `${s < 10 ? Number(s.toFixed(1)) : Math.round(s)} s`;
 }
 
 function compact(n: number): string {
@@ -47,6 +60,7 @@ function duration(ms: number): string {
 export class ProgressLine {
   private readonly start = Date.now();
   private last = 0;
+  private drawnWaits = 0;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -60,14 +74,15 @@ export class ProgressLine {
     this.timer.unref();
   }
 
-  /** Redraws if the last draw is older than the interval. */
+  /** Redraws if the last draw is older than the interval, or an endpoint has asked to wait since. */
   update(): void {
-    if (Date.now() - this.last < this.intervalMs) return;
+    if (Date.now() - this.last < this.intervalMs && this.stats.retryWaits === this.drawnWaits) return;
     this.draw();
   }
 
   private draw(final = false): void {
     this.last = Date.now();
+    this.drawnWaits = this.stats.retryWaits;
     const line = formatProgress(this.counts, this.stats, Date.now() - this.start);
     if (this.out.isTTY) this.out.write(`\r\x1b[2K${line}${final ? "\n" : ""}`);
     else this.out.write(line + "\n");

@@ -59,13 +59,13 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   const state = join(outDir, ".parley");
   const checkpoints = new Checkpoints(join(state, "checkpoints"));
   await claimDirectory(state, runFingerprint(config));
-  const seats = llmSeats(config.llm_players, options.cacheDir ?? join(state, "llm-cache"), config.seed);
-
   const planned = countGames(config);
   let resumed = 0;
   for (const g of plannedGames(config)) if (checkpoints.has(g.game_id)) resumed++;
   const counts = {total: planned, skipped: resumed, finished: 0, failed: 0, ruleBreaks: 0};
   const progress = options.progress === null ? null : new ProgressLine(counts, llmStats, options.progress ?? process.stderr);
+  // A failed attempt may have started a Retry-After wait, which the progress line shows at once.
+  const seats = llmSeats(config.llm_players, options.cacheDir ?? join(state, "llm-cache"), config.seed, {onFailure: () => progress?.update()});
   const failed: ResumableResult["failed"] = [];
 
   try {

@@ -8,8 +8,8 @@ import {test, after} from "node:test";
 import assert from "node:assert/strict";
 import {createServer} from "node:http";
 import type {AddressInfo} from "node:net";
-import {brotliCompressSync, deflateSync, gzipSync} from "node:zlib";
-import {httpFetch} from "../../loaders/agents/llm/httpFetch.js";
+import {brotliCompressSync, constants, deflateSync, gzipSync} from "node:zlib";
+import {httpFetch, ResponseTooLarge} from "../../loaders/agents/llm/httpFetch.js";
 
 const body = JSON.stringify({choices: [{message: {content: "héllo ✓"}}]});
 const server = createServer((req, res) => {
@@ -35,6 +35,16 @@ const server = createServer((req, res) => {
       res.writeHead(200, {"content-type": "application/json", "content-length": "500"});
       res.write('{"partial": ');
       setTimeout(() => req.socket.destroy(), 10);
+    } else if (path.startsWith("/bomb/")) {
+      // 8 MiB of zeros, compressed to a few kB.
+      const enc = path.slice(6);
+      const zeros = Buffer.alloc(8 * 1024 ** 2);
+      const data = enc === "gzip" ? gzipSync(zeros) : enc === "br" ? brotliCompressSync(zeros, {params: {[constants.BROTLI_PARAM_QUALITY]: 4}}) : deflateSync(zeros);
+      res.writeHead(200, {"content-type": "application/json", "content-encoding": enc});
+      res.end(data);
+    } else if (path.startsWith("/bytes/")) {
+      res.writeHead(200, {"content-type": "application/json"});
+      res.end(Buffer.alloc(Number(path.slice(7)), " "));
     } else if (path === "/slow") {
       setTimeout(() => res.end("{}"), 2000);
     }
@@ -79,4 +89,18 @@ test("failures look like the global fetch's: TypeError for network trouble, Abor
   setTimeout(() => controller.abort(), 50);
   await assert.rejects(httpFetch(`${base}/slow`, {signal: controller.signal}), (e: unknown) => (e as Error).name === "AbortError");
   await assert.rejects(httpFetch(`${base}/slow`, {signal: AbortSignal.abort()}), (e: unknown) => (e as Error).name === "AbortError");
+});
+
+test("bodies are capped after decompression: gzip, deflate and brotli bombs and plain bodies over the limit reject with ResponseTooLarge", async () => {
+  const limit = 1024 ** 2;
+  for (const enc of ["gzip", "deflate", "br"]) {
+    await assert.rejects(httpFetch(`${base}/bomb/${enc}`, undefined, limit), (e: unknown) => e instanceof ResponseTooLarge && e.limit === limit, enc);
+  }
+  assert.equal((await (await httpFetch(`${base}/bytes/${limit}`, undefined, limit)).arrayBuffer()).byteLength, limit, "a body exactly at the limit is read");
+  await assert.rejects(httpFetch(`${base}/bytes/${limit + 1}`, undefined, limit), ResponseTooLarge);
+  // What goes to the global fetch (a Request object) is capped the same way.
+  await assert.rejects(httpFetch(new Request(`${base}/bomb/gzip`), undefined, limit), ResponseTooLarge);
+  assert.equal((await (await httpFetch(new Request(`${base}/bytes/10`), undefined, limit)).text()).length, 10);
+  // The default cap is 4 MiB.
+  await assert.rejects(httpFetch(`${base}/bomb/br`), (e: unknown) => e instanceof ResponseTooLarge && e.limit === 4 * 1024 ** 2);
 });

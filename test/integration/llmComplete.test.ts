@@ -11,7 +11,7 @@ import {join} from "node:path";
 import {tmpdir} from "node:os";
 import {startFakeLlm, scripted, type FakeLlmServer, type Wire} from "../support/fakeLlm.js";
 import {createCompleter, providerCall, type Endpoint} from "../../loaders/agents/llm/complete.js";
-import {ResponseCache} from "../../loaders/agents/llm/cache.js";
+import {ResponseCache, cacheKey} from "../../loaders/agents/llm/cache.js";
 import {Limiter} from "../../loaders/agents/llm/limiter.js";
 import {newStats} from "../../loaders/agents/llm/stats.js";
 import {LlmCallError, type ChatMessage} from "../../loaders/agents/llm/types.js";
@@ -163,6 +163,24 @@ test("identical concurrent calls are sent once", async () => {
   assert.equal(a.text, "shared");
   assert.equal(b.text, "shared");
   assert.equal(server.requests.length, 1);
+});
+
+test("an answer read back from a cache written before replies were scrubbed has the key removed", async () => {
+  const server = await startFakeLlm("gemini", () => ({text: "fresh"}));
+  servers.push(server);
+  const dir = mkdtempSync(join(tmpdir(), "parley-llm-"));
+  dirs.push(dir);
+  const endpoint: Endpoint = {provider: "gemini", model: "fake-1", baseURL: server.baseURL, timeoutMs: 2000, maxRetries: 0};
+  const old = new ResponseCache(dir);
+  await old.put(cacheKey({provider: "gemini", model: "fake-1", sampling, messages, sample: "old"}), {provider: "gemini", model: "fake-1", sample: "old"}, {
+    text: `{"alice_gain": 600, "bob_gain": 400, "message": "you sent x-goog-api-key: ${KEY}"}`, usage: {input_tokens: 1, output_tokens: 1}, finish_reason: "STOP", latency_ms: 5, cached: false, attempts: 1,
+  });
+  old.close();
+  const complete = createCompleter(endpoint, providerCall(endpoint, KEY), {cache: new ResponseCache(dir), limiter: new Limiter({maxConcurrency: 1, requestsPerMinute: null}), stats: newStats()});
+  const c = await complete(messages, sampling, "old");
+  assert.equal(c.cached, true);
+  assert.equal(server.requests.length, 0);
+  assert.equal(c.text, '{"alice_gain": 600, "bob_gain": 400, "message": "you sent x-goog-api-key: [redacted]"}');
 });
 
 test("keys come only from the named environment variable, and errors name the variable, not the value", () => {

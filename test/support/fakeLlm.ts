@@ -6,14 +6,17 @@
  * A `respond` function sees each request, normalised to system text plus
  * chat turns, and returns what to do: answer with text (optionally slowly),
  * answer with an HTTP status (and Retry-After), send a body that is not JSON,
- * drop the connection before answering or halfway through the body, or hold
- * the request open forever. The server counts
+ * drop the connection before answering or halfway through the body, hold
+ * the request open forever, or send a body without bound (a gzip bomb, an
+ * endless chunked body; written with backpressure, so only the client's
+ * memory is at stake, until the client hangs up). The server counts
  * every request and keeps the list of those it answered with text, keyed by a
  * hash of the request body, so tests can assert that no answered call was
  * ever sent again.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import {createHash} from "node:crypto";
+import {gzipSync} from "node:zlib";
 import type {AddressInfo} from "node:net";
 
 export type Wire = "openai" | "anthropic" | "gemini";
@@ -24,7 +27,11 @@ export type Reply =
   | {malformedBody: true; delayMs?: number}
   | {drop: true; delayMs?: number}
   | {truncate: true; delayMs?: number}
-  | {hold: true};
+  | {hold: true}
+  /** 200 with `content-encoding: gzip`: concatenated gzip members of 1 MiB of zeros, inflating to `gzipBomb` bytes. */
+  | {gzipBomb: number; delayMs?: number}
+  /** 200 with a chunked body of spaces that never ends. */
+  | {endless: true; delayMs?: number};
 
 export interface FakeRequest {
   wire: Wire;
@@ -41,6 +48,8 @@ export interface FakeRequest {
   bodyHash: string;
   /** Authorization / x-api-key / x-goog-api-key header value, for key-handling tests. */
   credential: string | null;
+  /** Body bytes written for a gzipBomb or endless reply before the client hung up (or the body ended). */
+  bodyBytesSent?: number;
 }
 
 export type Responder = (request: FakeRequest) => Reply | Promise<Reply>;
@@ -167,6 +176,19 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
     setTimeout(() => req.socket.destroy(), 10);
     return;
   }
+  if ("gzipBomb" in reply || "endless" in reply) {
+    const bomb = "gzipBomb" in reply;
+    const chunk = bomb ? gzipMebibyte() : Buffer.alloc(64 * 1024, " ");
+    const count = bomb ? Math.ceil(reply.gzipBomb / 2 ** 20) : Infinity;
+    res.writeHead(200, {"content-type": "application/json", ...(bomb && {"content-encoding": "gzip"})});
+    request.bodyBytesSent = 0;
+    for (let i = 0; i < count && !res.destroyed; i++) {
+      request.bodyBytesSent += chunk.length;
+      if (!res.write(chunk)) await drainedOrClosed(res);
+    }
+    res.end();
+    return;
+  }
   if ("malformedBody" in reply) {
     res.writeHead(200, {"content-type": "application/json"});
     res.end('{"id": "x", "choices": [ {"message": ');
@@ -184,6 +206,24 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
   res.writeHead(200, {"content-type": "application/json"});
   res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output)));
   onAnswered();
+}
+
+let mebibyte: Buffer | null = null;
+/** One gzip member holding 1 MiB of zeros (about 1 kB); gunzip reads concatenated members as one stream. */
+function gzipMebibyte(): Buffer {
+  return (mebibyte ??= gzipSync(Buffer.alloc(2 ** 20)));
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 function errorBody(wire: Wire, status: number, message: string) {

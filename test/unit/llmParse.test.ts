@@ -7,7 +7,9 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {extractJson, numberField} from "../../loaders/agents/llm/parseReply.js";
 import {parseReply, systemMessage, toAction} from "../../loaders/agents/llm/llmAgent.js";
-import {backoffDelay} from "../../loaders/agents/llm/backoff.js";
+import {backoffDelay, maxTimerMs, timerMs} from "../../loaders/agents/llm/backoff.js";
+import {newStats} from "../../loaders/agents/llm/stats.js";
+import {formatProgress} from "../../loaders/run/progress.js";
 import {parseRetryAfter} from "../../loaders/agents/llm/transport.js";
 import {cacheKey} from "../../loaders/agents/llm/cache.js";
 import {parseLlmPlayerSpec, samplingOf} from "../../loaders/agents/llm/spec.js";
@@ -103,6 +105,35 @@ test("parseRetryAfter reads seconds, HTTP dates and retry-after-ms", () => {
   assert.equal(parseRetryAfter(new Headers({"retry-after": "Thu, 01 Jan 2026 00:00:05 GMT"}), now), 5000);
   assert.equal(parseRetryAfter(new Headers({"retry-after": "soon"})), null);
   assert.equal(parseRetryAfter(new Headers()), null);
+  // The other two HTTP-date forms (RFC 9110 §5.6.7), and a date in the past.
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "Thursday, 01-Jan-26 00:00:10 GMT"}), now), 10_000);
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "Thu Jan  1 00:00:20 2026"}), now), 20_000);
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "Wed, 31 Dec 2025 00:00:00 GMT"}), now), 0);
+  // Garbage is "not said", so the normal backoff applies; Date.parse alone reads "-1" and "7" as years (2001, 2007).
+  for (const garbage of ["-1", "7 days", "1e10", "", "   ", "0x10", "Infinity", "12abc", "in a while"]) {
+    assert.equal(parseRetryAfter(new Headers({"retry-after": garbage}), now), null, JSON.stringify(garbage));
+  }
+  assert.equal(parseRetryAfter(new Headers({"retry-after-ms": "-5", "retry-after": "2"})), 2000, "a bad retry-after-ms falls back to Retry-After");
+  // An hour, or more than a timer can hold, is returned as asked: complete.ts caps it.
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "3600"})), 3_600_000);
+  assert.equal(parseRetryAfter(new Headers({"retry-after": "10000000000"})), 1e13);
+});
+
+test("timer delays are clamped to what setTimeout holds (2^31 - 1 ms)", () => {
+  assert.equal(maxTimerMs, 2147483647);
+  assert.deepEqual([1e13, Infinity, -5, NaN, 250].map(timerMs), [maxTimerMs, maxTimerMs, 0, 0, 250]);
+});
+
+test("the progress line says when an endpoint asked to wait, for how long, and whether the wait was capped", () => {
+  const counts = {total: 10, skipped: 0, finished: 2, failed: 0, ruleBreaks: 0};
+  const s = {...newStats(), requests: 5, completions: 4, failedAttempts: {rate_limit: 1}, retryWaits: 1};
+  const now = 1_000_000;
+  s.retryWait = {askedMs: 3_600_000, waitMs: 60_000, until: now + 60_000};
+  assert.equal(formatProgress(counts, s, 4000, now), "games 2/10 · calls 4 (0 cached) · tokens 0 in, 0 out · rule breaks 0 · errors 1 · waiting 60 s (endpoint asked 3600 s, capped) · ETA 16s");
+  s.retryWait = {askedMs: 200, waitMs: 200, until: now + 200};
+  assert.match(formatProgress(counts, s, 4000, now), /errors 1 · waiting 0.2 s \(endpoint asked 0.2 s\) · ETA/);
+  // Once the wait is over the line no longer mentions it.
+  assert.doesNotMatch(formatProgress(counts, s, 4000, now + 201), /waiting/);
 });
 
 test("cache keys depend on provider, model, sampling, messages and sample, not on key order", () => {
@@ -128,6 +159,33 @@ test("LLM player specs: defaults, key variables, and errors that name the player
   assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", temprature: 1}, "p"), /unknown field "temprature"/);
   assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", api_key_env: "sk-abc123-def"}, "p"), /must be an environment variable name/);
   assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", persona: "angry"}, "p"), /"persona" must be null or one of cunning, desperate/);
+});
+
+test("every numeric player setting is checked against a sane range, and the error names the key", () => {
+  const base = {id: "x", provider: "openai", model: "m"};
+  const spec = parseLlmPlayerSpec(base, "players[0]");
+  assert.equal(spec.max_response_bytes, 4 * 1024 * 1024);
+  assert.equal(spec.max_retry_wait_ms, 60_000);
+  // 1e12 ms overflows Node's timer (it then fires after 1 ms and aborts every request).
+  assert.throws(() => parseLlmPlayerSpec({...base, timeout_ms: 1e12}, "players[0]"), {message: "players[0].timeout_ms: expected an integer from 1000 to 3600000, got 1000000000000"});
+  const bad: Array<[string, unknown, RegExp]> = [
+    ["timeout_ms", 5, /players\[0\]\.timeout_ms: expected an integer from 1000 to 3600000, got 5/],
+    ["timeout_ms", 1500.5, /timeout_ms: expected an integer/],
+    ["max_retry_wait_ms", 2 ** 31, /players\[0\]\.max_retry_wait_ms: expected an integer from 0 to 3600000, got 2147483648/],
+    ["max_retry_wait_ms", -1, /max_retry_wait_ms: expected an integer from 0/],
+    ["max_response_bytes", 10, /players\[0\]\.max_response_bytes: expected an integer from 1024 to 1073741824, got 10/],
+    ["max_response_bytes", "4MB", /max_response_bytes: expected an integer .* got "4MB"/],
+    ["requests_per_minute", 1e-9, /requests_per_minute: expected a number from 0.1 to 1000000/],
+    ["max_concurrency", 1e9, /max_concurrency: expected an integer from 1 to 10000/],
+    ["max_tokens", 1e12, /max_tokens: expected an integer from 1 to 1000000/],
+    ["max_retries", 21, /max_retries: expected an integer from 0 to 20/],
+    ["seed", 2 ** 40, /seed: expected an integer from -2147483648 to 2147483647/],
+    ["temperature", 3, /temperature: expected a number from 0 to 2, got 3/],
+    ["top_p", 0, /top_p: expected a number in \(0, 1\], got 0/],
+  ];
+  for (const [key, value, message] of bad) assert.throws(() => parseLlmPlayerSpec({...base, [key]: value}, "players[0]"), message, `${key} = ${value}`);
+  const ok = parseLlmPlayerSpec({...base, timeout_ms: 1000, max_retry_wait_ms: 0, max_response_bytes: 1024, requests_per_minute: 0.5, seed: -1}, "players[0]");
+  assert.deepEqual([ok.timeout_ms, ok.max_retry_wait_ms, ok.max_response_bytes, ok.requests_per_minute, ok.seed], [1000, 0, 1024, 0.5, -1]);
 });
 
 test("players sharing an endpoint share its limits; conflicting limits are refused", async () => {

@@ -22,6 +22,19 @@ export function backoffDelay(attempt: number, retryAfterMs: number | null, optio
   return nominal / 2 + (nominal / 2) * random();
 }
 
+/**
+ * The longest delay a Node timer holds: setTimeout turns anything longer
+ * (or NaN) into 1 ms and prints a TimeoutOverflowWarning, so a wait loop
+ * given an enormous delay spins and floods stderr instead of waiting.
+ */
+export const maxTimerMs = 2 ** 31 - 1;
+
+/** `ms` made safe for setTimeout: within [0, maxTimerMs], 0 for NaN. */
+export function timerMs(ms: number): number {
+  return ms > 0 ? Math.min(ms, maxTimerMs) : 0;
+}
+
+/** Resolves after `ms` (at most maxTimerMs; callers that must wait longer loop). */
 export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, timerMs(ms)));
 }

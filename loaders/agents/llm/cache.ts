@@ -18,8 +18,9 @@
  * call and was the bottleneck at high concurrency (bench/llm.bench.ts). A
  * kill can only cut the last line of a segment short; a line that does not
  * parse is ignored, so an entry is either whole or absent. Entries hold the
- * answer and its metadata, never request headers, so no API key can end up
- * in the cache. Processes sharing a directory do not see each other's new
+ * answer and its metadata, never request headers, and answers are scrubbed
+ * of API keys before they are stored (complete.ts), so no key can end up in
+ * the cache even from an endpoint that echoes one. Processes sharing a directory do not see each other's new
  * entries until they reopen it.
  */
 import {createHash} from "node:crypto";

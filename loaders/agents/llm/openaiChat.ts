@@ -10,6 +10,7 @@
 import OpenAI from "openai";
 import type {ChatMessage, ProviderCall, Sampling} from "./types.js";
 import {recordingFetch} from "./transport.js";
+import {timerMs} from "./backoff.js";
 
 export interface ClientSettings {
   baseURL: string | null;
@@ -25,7 +26,7 @@ export const openaiDefaultBaseURL = "https://api.openai.com/v1";
  * timer, so that a slow answer is always reported (and counted) as our
  * timeout rather than as whichever SDK error fired first.
  */
-export const sdkTimeout = (timeoutMs: number) => timeoutMs + 1000;
+export const sdkTimeout = (timeoutMs: number) => timerMs(timeoutMs + 1000);
 
 export function openaiChat(model: string, settings: ClientSettings): ProviderCall {
   const client = new OpenAI({

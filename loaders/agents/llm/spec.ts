@@ -19,6 +19,7 @@
  */
 import {providers, type Provider, type Sampling} from "./types.js";
 import {personaNames, type PersonaName} from "./personas.js";
+import {defaultMaxResponseBytes} from "./httpFetch.js";
 
 export interface LlmPlayerSpec {
   id: string;
@@ -41,6 +42,10 @@ export interface LlmPlayerSpec {
   /** Limits for this endpoint (provider + base_url), shared by all players using it; null: default. */
   max_concurrency: number | null;
   requests_per_minute: number | null;
+  /** Largest reply body read, after decompression; a larger one fails the attempt (retryable). */
+  max_response_bytes: number;
+  /** Longest wait a Retry-After may impose before the next attempt. */
+  max_retry_wait_ms: number;
 }
 
 export const defaultKeyEnv: Record<Provider, string> = {
@@ -51,8 +56,30 @@ export const defaultKeyEnv: Record<Provider, string> = {
 
 const fields = new Set([
   "id", "provider", "model", "base_url", "api_key_env", "temperature", "max_tokens", "top_p", "seed", "persona",
-  "chain_of_thought", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute",
+  "chain_of_thought", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute", "max_response_bytes",
+  "max_retry_wait_ms",
 ]);
+
+/**
+ * The range of every numeric setting. Bounds are sane rather than
+ * permissive: every millisecond value must fit a Node timer (at most
+ * 2^31 - 1 ms; beyond that setTimeout fires after 1 ms), and the
+ * request-rate spacing 60000 / requests_per_minute must too.
+ */
+const ranges = {
+  temperature: {min: 0, max: 2, integer: false},
+  max_tokens: {min: 1, max: 1_000_000, integer: true},
+  top_p: {min: Number.MIN_VALUE, max: 1, integer: false},
+  seed: {min: -(2 ** 31), max: 2 ** 31 - 1, integer: true},
+  timeout_ms: {min: 1000, max: 3_600_000, integer: true},
+  max_retries: {min: 0, max: 20, integer: true},
+  max_concurrency: {min: 1, max: 10_000, integer: true},
+  requests_per_minute: {min: 0.1, max: 1_000_000, integer: false},
+  max_response_bytes: {min: 1024, max: 1024 ** 3, integer: true},
+  max_retry_wait_ms: {min: 0, max: 3_600_000, integer: true},
+} as const;
+
+export const defaultMaxRetryWaitMs = 60_000;
 
 /** True when a run-config player entry is an LLM player object rather than a built-in agent id. */
 export function isLlmPlayerConfig(value: unknown): value is Record<string, unknown> {
@@ -73,10 +100,14 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     if (typeof v !== "string" || !v.trim()) throw new Error(`${where}: "${k}" must be a non-empty string, got ${JSON.stringify(v)}`);
     return v;
   };
-  const num = (k: string, def: number | null, check: (n: number) => boolean, expected: string): number | null => {
+  const num = <D extends number | null>(k: keyof typeof ranges, def: D): number | D => {
     const v = o[k];
     if (v === undefined || v === null) return def;
-    if (typeof v !== "number" || !Number.isFinite(v) || !check(v)) throw new Error(`${where}: "${k}" must be ${expected}, got ${JSON.stringify(v)}`);
+    const {min, max, integer} = ranges[k];
+    if (typeof v !== "number" || !Number.isFinite(v) || (integer && !Number.isInteger(v)) || v < min || v > max) {
+      const range = k === "top_p" ? "in (0, 1]" : `from ${min} to ${max}`;
+      throw new Error(`${where}.${k}: expected ${integer ? "an integer" : "a number"} ${range}, got ${JSON.stringify(v)}`);
+    }
     return v;
   };
   const id = str("id", false)!;
@@ -95,23 +126,24 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
   }
   const cot = o.chain_of_thought ?? false;
   if (typeof cot !== "boolean") throw new Error(`${who}: "chain_of_thought" must be true or false`);
-  const int = (n: number) => Number.isInteger(n);
   return {
     id,
     provider,
     model: str("model", false)!,
     base_url,
     api_key_env,
-    temperature: num("temperature", null, (n) => n >= 0 && n <= 2, "a number in [0, 2]"),
-    max_tokens: num("max_tokens", 400, (n) => int(n) && n >= 1, "a positive integer")!,
-    top_p: num("top_p", null, (n) => n > 0 && n <= 1, "a number in (0, 1]"),
-    seed: num("seed", null, int, "an integer"),
+    temperature: num("temperature", null),
+    max_tokens: num("max_tokens", 400),
+    top_p: num("top_p", null),
+    seed: num("seed", null),
     persona: persona as PersonaName | null,
     chain_of_thought: cot,
-    timeout_ms: num("timeout_ms", 60_000, (n) => n >= 1, "a positive number of milliseconds")!,
-    max_retries: num("max_retries", 6, (n) => int(n) && n >= 0 && n <= 20, "an integer from 0 to 20")!,
-    max_concurrency: num("max_concurrency", null, (n) => int(n) && n >= 1, "a positive integer"),
-    requests_per_minute: num("requests_per_minute", null, (n) => n > 0, "a positive number"),
+    timeout_ms: num("timeout_ms", 60_000),
+    max_retries: num("max_retries", 6),
+    max_concurrency: num("max_concurrency", null),
+    requests_per_minute: num("requests_per_minute", null),
+    max_response_bytes: num("max_response_bytes", defaultMaxResponseBytes),
+    max_retry_wait_ms: num("max_retry_wait_ms", defaultMaxRetryWaitMs),
   };
 }
 

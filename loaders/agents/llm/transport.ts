@@ -13,7 +13,7 @@
 import {AsyncLocalStorage} from "node:async_hooks";
 import type {FailureKind} from "./types.js";
 import {redactSecrets} from "./secrets.js";
-import {httpFetch} from "./httpFetch.js";
+import {defaultMaxResponseBytes, httpFetch, ResponseTooLarge} from "./httpFetch.js";
 
 export interface AttemptRecord {
   /** HTTP status of the last response seen in this attempt. */
@@ -24,12 +24,16 @@ export interface AttemptRecord {
   networkError: boolean;
   /** Our own per-attempt timer fired. */
   timedOut: boolean;
+  /** The largest reply body this attempt reads (the player's max_response_bytes). */
+  maxResponseBytes: number;
+  /** The reply passed `maxResponseBytes` and the connection was closed. */
+  tooLarge: boolean;
 }
 
 const current = new AsyncLocalStorage<AttemptRecord>();
 
-export function newAttempt(): AttemptRecord {
-  return {status: null, retryAfterMs: null, networkError: false, timedOut: false};
+export function newAttempt(maxResponseBytes = defaultMaxResponseBytes): AttemptRecord {
+  return {status: null, retryAfterMs: null, networkError: false, timedOut: false, maxResponseBytes, tooLarge: false};
 }
 
 /** Runs `fn` with `record` as the attempt that `recordingFetch` writes to. */
@@ -37,18 +41,19 @@ export function withAttempt<T>(record: AttemptRecord, fn: () => Promise<T>): Pro
   return current.run(record, fn);
 }
 
-/** A fetch for the SDKs' `fetch` option: httpFetch.ts, plus bookkeeping in the current attempt. */
+/** A fetch for the SDKs' `fetch` option: httpFetch.ts with the attempt's size cap, plus bookkeeping in the current attempt. */
 export const recordingFetch: typeof fetch = async (input, init) => {
   const record = current.getStore();
   try {
-    const response = await httpFetch(input, init);
+    const response = await httpFetch(input, init, record?.maxResponseBytes);
     if (record) {
       record.status = response.status;
       record.retryAfterMs = parseRetryAfter(response.headers);
     }
     return response;
   } catch (error) {
-    if (record && !init?.signal?.aborted) record.networkError = true;
+    if (record && error instanceof ResponseTooLarge) record.tooLarge = true;
+    else if (record && !init?.signal?.aborted) record.networkError = true;
     throw error;
   }
 };
@@ -56,13 +61,19 @@ export const recordingFetch: typeof fetch = async (input, init) => {
 /**
  * Milliseconds to wait according to `retry-after-ms` (OpenAI) or
  * `Retry-After` (seconds or an HTTP date); null when absent or unparsable.
+ * The result is what the server asked, however long: complete.ts caps it
+ * (max_retry_wait_ms). A date must look like one (it starts with a day
+ * name, as all three HTTP-date forms do), because Date.parse also accepts
+ * strings such as "-1" or "7" (read as years) and would turn garbage into
+ * "retry at once".
  */
 export function parseRetryAfter(headers: Headers, now = Date.now()): number | null {
   const ms = headers.get("retry-after-ms");
-  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  if (ms !== null && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Number(ms);
   const value = headers.get("retry-after");
-  if (value === null || value.trim() === "") return null;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.max(0, Number(value) * 1000);
+  if (value === null) return null;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value) * 1000;
+  if (!/^\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i.test(value)) return null;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
@@ -78,8 +89,10 @@ export interface Failure {
 
 /**
  * Classifies a failed attempt. Retryable: 429, 408, 409 and 5xx, our
- * timeout, network failures (refused, reset, dropped mid-response) and a 2xx
- * whose body could not be read as the protocol's JSON. Not retryable: other
+ * timeout, network failures (refused, reset, dropped mid-response), a reply
+ * larger than max_response_bytes (whatever the SDK made of the rejection;
+ * the message says which limit) and a 2xx whose body could not be read as
+ * the protocol's JSON. Not retryable: other
  * 4xx (bad request, auth, unknown model) and configuration errors.
  */
 export function classifyFailure(error: unknown, record: AttemptRecord): Failure {
@@ -87,6 +100,7 @@ export function classifyFailure(error: unknown, record: AttemptRecord): Failure 
   const message = redactSecrets(oneLine(error));
   const retryAfterMs = record.retryAfterMs;
   const make = (kind: FailureKind, retryable: boolean): Failure => ({kind, retryable, status, retryAfterMs, message});
+  if (record.tooLarge) return {...make("too_large", true), message: new ResponseTooLarge(record.maxResponseBytes).message};
   if (record.timedOut) return make("timeout", true);
   if (status === 429) return make("rate_limit", true);
   if (status !== null && (status >= 500 || status === 408 || status === 409)) return make("server", true);

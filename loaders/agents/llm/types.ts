@@ -52,7 +52,7 @@ export interface Completion extends ProviderReply {
 }
 
 /** Why a call failed, in terms the retry policy and the progress line understand. */
-export type FailureKind = "rate_limit" | "server" | "timeout" | "connection" | "bad_response" | "client" | "config";
+export type FailureKind = "rate_limit" | "server" | "timeout" | "connection" | "bad_response" | "too_large" | "client" | "config";
 
 /**
  * A call that failed for good: a non-retryable status, or retries exhausted.
