@@ -24,6 +24,7 @@ import {parsePythonLiteral} from "./pyrepr.js";
 
 export const GAMABENCH_GAMES_TABLE: TableSchema = {
   name: "games",
+  key: ["game_id"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "source", type: "VARCHAR", nullable: false},
@@ -59,6 +60,7 @@ export const GAMABENCH_GAMES_TABLE: TableSchema = {
 
 export const GAMABENCH_ROUNDS_TABLE: TableSchema = {
   name: "rounds",
+  key: ["game_id", "round"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "round", type: "INTEGER", nullable: false, doc: "1-based"},
@@ -77,6 +79,7 @@ export const GAMABENCH_ROUNDS_TABLE: TableSchema = {
 
 export const GAMABENCH_PLAYERS_TABLE: TableSchema = {
   name: "players",
+  key: ["game_id", "round", "player"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "round", type: "INTEGER", nullable: false},
@@ -98,6 +101,7 @@ export const GAMABENCH_PLAYERS_TABLE: TableSchema = {
 
 export const GAMABENCH_MESSAGES_TABLE: TableSchema = {
   name: "messages",
+  key: ["game_id", "player", "seq"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "player", type: "INTEGER", doc: "null when the transcript could not be split by player"},

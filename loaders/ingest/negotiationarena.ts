@@ -22,6 +22,7 @@ import type {IngestResult, Problem} from "./types.js";
 
 export const NA_GAMES: TableSchema = {
   name: "games",
+  key: ["game_id"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "source", type: "VARCHAR", nullable: false},
@@ -59,6 +60,7 @@ export const NA_GAMES: TableSchema = {
 
 export const NA_TURNS: TableSchema = {
   name: "turns",
+  key: ["game_id", "turn"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "turn", type: "INTEGER", nullable: false, doc: "0-based"},
