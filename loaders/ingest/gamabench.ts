@@ -480,7 +480,7 @@ export function ingestGamabench(dir: string): IngestResult {
   const players: Row[] = [];
   const messages: Row[] = [];
   const files = jsonFiles(dir);
-  const seen = new Set<string>();
+  const seen = new Map<string, string>(); // game id -> the file it came from
   for (const path of files) {
     const file = relative(dir, path) || path.split(sep).at(-1)!;
     const baseName = path.split(sep).at(-1)!;
@@ -511,11 +511,13 @@ export function ingestGamabench(dir: string): IngestResult {
       continue;
     }
     const id = parsed.game.game_id as string;
-    if (seen.has(id)) {
-      problems.push({file: path, message: `duplicate of ${id} (same game, model and run); skipped`});
+    // Same game, model and run in two files (a copied folder): scores would count the run twice.
+    const first = seen.get(id);
+    if (first !== undefined) {
+      problems.push({file: path, message: `duplicate of ${first} (both are ${id}: same game, model and run); skipped`});
       continue;
     }
-    seen.add(id);
+    seen.set(id, path);
     problems.push(...transcriptProblems);
     for (const [field, counts] of odd) {
       const list = [...counts].map(([v, k]) => `${JSON.stringify(v)} ×${k}`).join(", ");
