@@ -21,12 +21,14 @@
  * - games_per_pair (default 1), seed (default 0), concurrency (default 8),
  *   max_attempts (default 3, tries per decision before a rule-breaking game
  *   is aborted), run_id (default: the config file's name).
- * Errors name the offending key, e.g. `grid.delta_a[1]`.
+ * Errors name the offending key, e.g. `grid.delta_a[1]`; value ranges, repeated
+ * ids and plans without games are checked in configChecks.ts.
  */
 import {FAMILIES, type Family} from "../games/types.js";
 import {gameFamily} from "../games/index.js";
 import {agentSpec, builtinAgents} from "../agents/index.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../agents/llm/spec.js";
+import {firstRepeat, gridValueProblem, LIMITS, planProblem} from "./configChecks.js";
 
 export type GridSpec = "full" | Record<string, unknown[]>;
 
@@ -55,10 +57,11 @@ function fail(key: string, message: string): never {
   throw new ConfigError(`${key}: ${message}`);
 }
 
-function positiveInt(raw: Record<string, unknown>, key: string, fallback: number, min = 1): number {
+function positiveInt(raw: Record<string, unknown>, key: keyof typeof LIMITS, fallback: number, min = 1): number {
   const v = raw[key];
   if (v === undefined) return fallback;
   if (typeof v !== "number" || !Number.isInteger(v) || v < min) fail(key, `expected an integer ≥ ${min}, got ${JSON.stringify(v)}`);
+  if (v > LIMITS[key].max) fail(key, `expected an integer in [${min}, ${LIMITS[key].max}], got ${v}`);
   return v;
 }
 
@@ -68,7 +71,11 @@ function checkValue(family: Family, param: string, value: unknown, key: string):
   const sample = allowed[0];
   if (param === "horizon") {
     if (value === "inf" && family !== "persuasion") return value;
-    if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
+    if (typeof value === "number" && Number.isInteger(value) && value >= 1) {
+      const problem = gridValueProblem(param, value);
+      if (problem) fail(key, problem);
+      return value;
+    }
     fail(key, `expected a positive integer${family !== "persuasion" ? ' or "inf"' : ""}, got ${JSON.stringify(value)}`);
   }
   if (typeof sample === "boolean") {
@@ -83,6 +90,8 @@ function checkValue(family: Family, param: string, value: unknown, key: string):
   if ((param === "delta_a" || param === "delta_b" || param === "prior") && value > 1) fail(key, `expected a number in (0, 1], got ${value}`);
   if (param === "prior" && value >= 1) fail(key, `expected a number in (0, 1), got ${value}`);
   if (param === "value_high" && value <= 1) fail(key, `expected v > 1 (the price), got ${value}`);
+  const problem = gridValueProblem(param, value);
+  if (problem) fail(key, problem);
   return value;
 }
 
@@ -161,6 +170,8 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
       return id;
     });
   } else fail("players", `expected "all" or a non-empty list of agent ids (${builtinAgents.map((a) => a.id).join(", ")})`);
+  const repeatedPlayer = players === "all" ? null : firstRepeat(players, "players");
+  if (repeatedPlayer) fail(repeatedPlayer.key, repeatedPlayer.message);
 
   const q = raw.pairs ?? "all";
   let pairs: RunConfig["pairs"];
@@ -179,13 +190,16 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
       return [pair[0], pair[1]] as [string, string];
     });
   } else fail("pairs", `expected "all", "self" or a list of [alice_agent, bob_agent]`);
+  const repeatedPair = Array.isArray(pairs) ? firstRepeat(pairs, "pairs") : null;
+  if (repeatedPair) fail(repeatedPair.key, repeatedPair.message);
 
   const seed = raw.seed ?? 0;
   if (typeof seed !== "number" || !Number.isInteger(seed)) fail("seed", `expected an integer, got ${JSON.stringify(seed)}`);
+  if (seed < LIMITS.seed.min || seed > LIMITS.seed.max) fail("seed", `expected an integer in [${LIMITS.seed.min}, ${LIMITS.seed.max}], got ${seed}`);
   const runId = raw.run_id ?? fallbackRunId;
   if (typeof runId !== "string" || !runId) fail("run_id", `expected a non-empty string`);
 
-  return {
+  const config: RunConfig = {
     run_id: runId,
     families,
     grids,
@@ -197,4 +211,7 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     concurrency: positiveInt(raw, "concurrency", 8),
     max_attempts: positiveInt(raw, "max_attempts", 3),
   };
+  const empty = planProblem(config);
+  if (empty) fail(empty.key, empty.message);
+  return config;
 }
