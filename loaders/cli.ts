@@ -14,6 +14,7 @@ import * as agents from "./commands/agents.js";
 import * as gameList from "./commands/games.js";
 import * as gleeMetrics from "./commands/gleeMetrics.js";
 import {UsageError} from "./commands/args.js";
+import {DuplicateKeyError} from "./io/tableKey.js";
 
 interface Command {
   usage: string;
@@ -57,6 +58,11 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
+    }
+    // A table that would count a game twice: one line naming table and key, the old table kept.
+    if (error instanceof DuplicateKeyError) {
+      process.stderr.write(`parley ${name}: ${error.message}\n`);
+      return 1;
     }
     process.stderr.write(`parley ${name}: ${(error as Error).stack ?? error}\n`);
     return 1;

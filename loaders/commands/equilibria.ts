@@ -11,13 +11,25 @@ import {parse, printJson, UsageError} from "./args.js";
 
 export const usage = "equilibria <file.json> [--max-support-pairs N]    pure and mixed Nash equilibria of {rows, cols, a, b} (JSON)";
 
+/**
+ * JSON.parse, except that the bare words NaN, Infinity and -Infinity (which
+ * Python's json.dump writes by default) become those numbers, so that
+ * checkBimatrix can name the cell that holds one instead of the parser
+ * failing somewhere in the file.
+ */
+function parseJsonWithNonFinite(text: string): unknown {
+  const words: Record<string, number> = {NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity};
+  const marked = text.replace(/"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)/g, (match, word) => (word ? `"\\u0000${word}"` : match));
+  return JSON.parse(marked, (_key, value) => (typeof value === "string" && value.startsWith("\u0000") && value.slice(1) in words ? words[value.slice(1)] : value));
+}
+
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("equilibria", argv, {"max-support-pairs": {type: "string"}});
   if (positionals.length !== 1) throw new UsageError(`parley ${usage}`);
   const file = positionals[0];
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, "utf8"));
+    json = parseJsonWithNonFinite(readFileSync(file, "utf8"));
   } catch (error) {
     throw new UsageError(`parley equilibria: cannot read ${file}: ${(error as Error).message}`);
   }

@@ -3,6 +3,7 @@ import {readFileSync, existsSync} from "node:fs";
 import {basename, extname} from "node:path";
 import {parseRunConfig, ConfigError, type RunConfig} from "../run/config.js";
 import {countGames} from "../run/grid.js";
+import {CONFIRM_ABOVE, describePlan, LIMITS} from "../run/configChecks.js";
 import {writeTournament} from "../run/tournament.js";
 import {runResumable} from "../run/resume.js";
 import {llmStats} from "../agents/llm/stats.js";
@@ -12,7 +13,8 @@ import {checkSharedLimits} from "../run/llmPlayers.js";
 import {parse, printJson, UsageError} from "./args.js";
 
 export const usage =
-  "run <config.json> --out <dir> [--concurrency N] [--cache <dir>] [--resume] [--quiet]  play a run config's games into <dir>/game=<id>/{games,players,turns}.parquet;\n" +
+  "run <config.json> --out <dir> [--concurrency N] [--cache <dir>] [--resume] [--quiet] [--yes]  play a run config's games into <dir>/game=<id>/{games,players,turns}.parquet;\n" +
+  `        prints how many games it plans; more than ${CONFIRM_ABOVE.toLocaleString("en-US")} need --yes;\n` +
   "        runs with LLM players (or --resume) checkpoint each game and resume when run again; --cache moves the LLM response cache";
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
@@ -39,11 +41,20 @@ export async function run(argv: string[]): Promise<number> {
     cache: {type: "string"},
     resume: {type: "boolean"},
     quiet: {type: "boolean"},
+    yes: {type: "boolean"},
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const config = readRunConfig(positionals[0]);
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw new UsageError(`parley run: --concurrency must be a positive integer`);
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= LIMITS.concurrency.max)) {
+    throw new UsageError(`parley run: --concurrency must be an integer in [1, ${LIMITS.concurrency.max}], got ${values.concurrency}`);
+  }
+  // Say what the config asks for before playing any of it; a huge plan (a typo in games_per_lineup) needs --yes.
+  const plan = describePlan(config);
+  if (plan.games > CONFIRM_ABOVE && !values.yes) {
+    throw new UsageError(`parley run: ${positionals[0]}: ${plan.text}, more than ${CONFIRM_ABOVE.toLocaleString("en-US")}; run again with --yes to play them`);
+  }
+  if (!values.quiet) process.stderr.write(`parley run: ${positionals[0]}: ${plan.text}\n`);
   const planned = countGames(config);
   const started = performance.now();
   if (config.llm_players.length || values.resume) {

@@ -31,14 +31,20 @@ export const GLEE_CITATION = {
 
 const SEATS: readonly Player[] = ["alice", "bob"];
 
+// horizon, rounds and turn are INTEGER columns, and a game keeps its turns in memory until it ends.
 const horizon = (grid: readonly (number | "inf")[], def: number | "inf", allowInfinite: boolean): ParamSpec => ({
-  name: "horizon", label: "T, number of rounds", type: "horizon", allowInfinite, min: 1, max: 1000, default: def, grid, baseline: def,
+  name: "horizon", label: "T, number of rounds", type: "horizon", allowInfinite, min: 1, max: 10_000, default: def, grid, baseline: def,
   doc: allowInfinite ? '"inf": a long horizon the players are not told (played up to the family\'s cap)' : undefined,
 });
 const bool = (name: string, label: string, baseline: boolean): ParamSpec => ({name, label, type: "boolean", default: baseline, grid: [true, false], baseline});
 const delta = (name: string, label: string): ParamSpec => ({name, label, type: "number", min: 0, max: 1, exclusiveMin: true, default: 0.9, grid: [0.8, 0.9, 0.95, 1], baseline: 0.9});
-/** M: large enough for any study, small enough that M·δ^t and prices stay exact in doubles. */
-const money: ParamSpec = {name: "money", label: "M, money", type: "number", min: 0, max: 1e12, exclusiveMin: true, default: 1e4, grid: [1e2, 1e4, 1e6], baseline: 1e4};
+/**
+ * M. Prompts show amounts to the cent: up to 1e12 every cent is exact in a
+ * double (2^53 ≈ 9.0e15 cents) and amounts print as digits (toFixed switches
+ * to exponent notation at 1e21, which broke the prompts); persuasion's
+ * utilities M·(k(v−1) − low) stay finite.
+ */
+const money: ParamSpec = {name: "money", label: "M, money", type: "number", min: 0.01, max: 1e12, default: 1e4, grid: [1e2, 1e4, 1e6], baseline: 1e4};
 
 const PARAMS: Record<Family, readonly ParamSpec[]> = {
   bargaining: [
@@ -50,8 +56,8 @@ const PARAMS: Record<Family, readonly ParamSpec[]> = {
     bool("messages", "free-text messages", false),
   ],
   negotiation: [
-    {name: "factor_a", label: "F_A, seller's valuation factor", type: "number", min: 0, max: 100, exclusiveMin: true, default: 1, grid: [0.8, 1, 1.2, 1.5], baseline: 1},
-    {name: "factor_b", label: "F_B, buyer's valuation factor", type: "number", min: 0, max: 100, exclusiveMin: true, default: 1, grid: [0.8, 1, 1.2, 1.5], baseline: 1},
+    {name: "factor_a", label: "F_A, seller's valuation factor", type: "number", min: 0, max: 1000, exclusiveMin: true, default: 1, grid: [0.8, 1, 1.2, 1.5], baseline: 1}, // M·F stays ≤ 1e15, exact to the cent
+    {name: "factor_b", label: "F_B, buyer's valuation factor", type: "number", min: 0, max: 1000, exclusiveMin: true, default: 1, grid: [0.8, 1, 1.2, 1.5], baseline: 1},
     money,
     horizon([1, 10, "inf"], 1, true),
     bool("complete_information", "complete information", true),
@@ -59,7 +65,7 @@ const PARAMS: Record<Family, readonly ParamSpec[]> = {
   ],
   persuasion: [
     {name: "prior", label: "p, prior of high quality", type: "number", min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, default: 0.5, grid: [], baseline: 0.5},
-    {name: "value_high", label: "v, buyer's value of high quality", type: "number", min: 1, max: 1e6, exclusiveMin: true, default: 1.25, grid: [], baseline: 1.25},
+    {name: "value_high", label: "v, buyer's value of high quality", type: "number", min: 1, max: 1000, exclusiveMin: true, default: 1.25, grid: [], baseline: 1.25},
     money,
     horizon([20], 20, false),
     bool("complete_information", "complete information", true),
@@ -156,12 +162,6 @@ function gleeDef(family: Family, title: string, section: string, description: st
     description,
     // Table 1's grids, in the family's order (config ids depend on it), live once in the family module.
     params: PARAMS[family].map((spec) => ({...spec, grid: (fam.grid as Record<string, readonly ParamValue[]>)[spec.name]})),
-    checkParams: (params) => {
-      if (family === "negotiation" && (params.factor_a as number) * (params.money as number) > 1e12) return "F_A·M must be at most 1e12";
-      if (family === "negotiation" && (params.factor_b as number) * (params.money as number) > 1e12) return "F_B·M must be at most 1e12";
-      if (family === "persuasion" && (params.value_high as number) * (params.money as number) > 1e12) return "v·M must be at most 1e12";
-      return null;
-    },
     columns: {games: GAME_COLUMNS, players: [], turns: TURN_COLUMNS},
     paramColumns: (params) => gleeParamColumns({family, ...params} as FamilyParams, cap(params)),
     idStem: () => family,

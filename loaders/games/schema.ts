@@ -9,6 +9,7 @@ import type {TableSchema} from "../io/schema.js";
 
 export const GLEE_GAMES: TableSchema = {
   name: "games",
+  key: ["game_id"],
   columns: [
     // identity
     {name: "game_id", type: "VARCHAR", nullable: false},
@@ -57,6 +58,7 @@ export const GLEE_GAMES: TableSchema = {
 
 export const GLEE_TURNS: TableSchema = {
   name: "turns",
+  key: ["game_id", "turn"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "turn", type: "INTEGER", nullable: false, doc: "0-based order within the game, rule-break attempts included"},

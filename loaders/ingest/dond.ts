@@ -15,6 +15,7 @@ import type {IngestResult, Problem} from "./types.js";
 
 export const DOND_GAMES: TableSchema = {
   name: "games",
+  key: ["game_id"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "source", type: "VARCHAR", nullable: false},
@@ -38,6 +39,7 @@ export const DOND_GAMES: TableSchema = {
 
 export const DOND_TURNS: TableSchema = {
   name: "turns",
+  key: ["game_id", "turn"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "turn", type: "INTEGER", nullable: false, doc: "0-based order within the dialogue"},

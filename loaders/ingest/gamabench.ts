@@ -32,6 +32,7 @@ import {pirateAccepted} from "../games/gamabench/pirate.js";
 
 export const GAMABENCH_GAMES_TABLE: TableSchema = {
   name: "games",
+  key: ["game_id"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "source", type: "VARCHAR", nullable: false},
@@ -67,6 +68,7 @@ export const GAMABENCH_GAMES_TABLE: TableSchema = {
 
 export const GAMABENCH_ROUNDS_TABLE: TableSchema = {
   name: "rounds",
+  key: ["game_id", "round"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "round", type: "INTEGER", nullable: false, doc: "1-based"},
@@ -85,6 +87,7 @@ export const GAMABENCH_ROUNDS_TABLE: TableSchema = {
 
 export const GAMABENCH_PLAYERS_TABLE: TableSchema = {
   name: "players",
+  key: ["game_id", "round", "player"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "round", type: "INTEGER", nullable: false},
@@ -106,6 +109,7 @@ export const GAMABENCH_PLAYERS_TABLE: TableSchema = {
 
 export const GAMABENCH_MESSAGES_TABLE: TableSchema = {
   name: "messages",
+  key: ["game_id", "player", "seq"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "player", type: "INTEGER", doc: "null when the transcript could not be split by player"},
@@ -476,7 +480,7 @@ export function ingestGamabench(dir: string): IngestResult {
   const players: Row[] = [];
   const messages: Row[] = [];
   const files = jsonFiles(dir);
-  const seen = new Set<string>();
+  const seen = new Map<string, string>(); // game id -> the file it came from
   for (const path of files) {
     const file = relative(dir, path) || path.split(sep).at(-1)!;
     const baseName = path.split(sep).at(-1)!;
@@ -507,11 +511,13 @@ export function ingestGamabench(dir: string): IngestResult {
       continue;
     }
     const id = parsed.game.game_id as string;
-    if (seen.has(id)) {
-      problems.push({file: path, message: `duplicate of ${id} (same game, model and run); skipped`});
+    // Same game, model and run in two files (a copied folder): scores would count the run twice.
+    const first = seen.get(id);
+    if (first !== undefined) {
+      problems.push({file: path, message: `duplicate of ${first} (both are ${id}: same game, model and run); skipped`});
       continue;
     }
-    seen.add(id);
+    seen.set(id, path);
     problems.push(...transcriptProblems);
     for (const [field, counts] of odd) {
       const list = [...counts].map(([v, k]) => `${JSON.stringify(v)} ×${k}`).join(", ");

@@ -23,7 +23,7 @@
  * line, field) and skipped; the other games are kept.
  */
 import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
-import {basename, join, relative} from "node:path";
+import {basename, join, relative, sep} from "node:path";
 import {GLEE_GAMES, GLEE_TURNS, type GameRow, type TurnRow} from "../games/schema.js";
 import {persuasionOutcome} from "../games/persuasion.js";
 import {BARGAINING_INFINITE_CAP} from "../games/bargaining.js";
@@ -285,11 +285,12 @@ export function gleeGame(folder: string, root: string): Built {
   };
   for (const column of needed[family]) if (!parsed.header.includes(column)) throw new FieldError(csv, column, `missing column (header: ${parsed.header.join(",")})`, 1);
   if (!parsed.records.length) throw new FieldError(csv, "", "no rows after the header", 1);
-  const id = basename(folder);
+  // The folder's path below the input directory, not its base name: two batches may both hold bargaining/<id>.
+  const id = relative(root, folder).split(sep).join("/") || basename(folder);
   const alice = config.player_1_args;
   if (isObj(alice) && alice.public_name !== undefined && alice.public_name !== "Alice") throw new FieldError(cfg, "player_1_args.public_name", `expected Alice, got ${JSON.stringify(alice.public_name)}`);
   const base: GameRow = {
-    game_id: `glee-human/${family}/${id}`, source: "glee-human", family,
+    game_id: `glee-human/${id}`, source: "glee-human", family,
     run_id: typeof config.name === "string" ? config.name : relative(root, folder),
     alice_agent: gleeAgent(config.player_1_type, config.player_1_args),
     bob_agent: gleeAgent(config.player_2_type, config.player_2_args),

@@ -16,12 +16,13 @@
  * rates. The summary's own player_outcome is kept as *_payoff_recorded.
  */
 import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
-import {join, relative} from "node:path";
+import {basename, dirname, join, relative, sep} from "node:path";
 import type {Row, TableSchema} from "../io/schema.js";
 import type {IngestResult, Problem} from "./types.js";
 
 export const NA_GAMES: TableSchema = {
   name: "games",
+  key: ["game_id"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "source", type: "VARCHAR", nullable: false},
@@ -59,6 +60,7 @@ export const NA_GAMES: TableSchema = {
 
 export const NA_TURNS: TableSchema = {
   name: "turns",
+  key: ["game_id", "turn"],
   columns: [
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "turn", type: "INTEGER", nullable: false, doc: "0-based"},
@@ -241,7 +243,8 @@ export function ingestNegotiationArena(dir: string): IngestResult {
       problems.push({file: path, field: "class", message: `unknown game "${String(data.class)}"; this adapter reads BuySellGame logs`});
       continue;
     }
-    const gameId = `negotiationarena/${String(data.run_epoch_time_ms ?? file.split(/[\\/]/).at(-2) ?? file)}`;
+    // The run folder's path below the input directory: unique, where time stamps of two runs may collide.
+    const gameId = `negotiationarena/${relative(dir, dirname(path)).split(sep).join("/") || basename(dirname(path))}`;
     try {
       const parsed = buySellRows(data, gameId, file);
       games.push(parsed.game);

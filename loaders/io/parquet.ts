@@ -4,7 +4,8 @@
  * Rows are checked against the schema, staged as newline-delimited JSON, and
  * copied by DuckDB into a Parquet file with the schema's exact column types
  * (read_json with an explicit `columns` map, so no type is guessed). The
- * Parquet file is written beside its target and renamed into place.
+ * Parquet file is written beside its target, its key checked for duplicates
+ * (tableKey.ts), and renamed into place.
  */
 import {createWriteStream, rmSync} from "node:fs";
 import {once} from "node:events";
@@ -12,6 +13,7 @@ import {checkRow, duckdbColumns, type Row, type TableSchema} from "./schema.js";
 import {tempPathFor, writeAtomic} from "./atomic.js";
 import {sqlString, withDuckDB, type Db, type SqlRow} from "./duckdb.js";
 import {runTableFiles, tableSql} from "./runTables.js";
+import {checkUniqueKey} from "./tableKey.js";
 
 /** Streams rows as JSON lines to `path`, checking each against the schema. Returns the row count. */
 async function stageJsonLines(path: string, schema: TableSchema, rows: Iterable<Row>): Promise<number> {
@@ -48,12 +50,14 @@ export async function writeParquet(path: string, schema: TableSchema, rows: Iter
   try {
     const n = await stageJsonLines(staged, schema, rows);
     await writeAtomic(path, async (tmp) => {
-      const copy = async (d: Db) =>
-        d.run(
+      const copy = async (d: Db) => {
+        await d.run(
           `COPY (SELECT * FROM read_json(${sqlString(staged)}, format = 'newline_delimited', ` +
             `columns = ${duckdbColumns(schema)}, maximum_object_size = 268435456)) ` +
             `TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
         );
+        await checkUniqueKey(d, tmp, schema);
+      };
       if (db) await copy(db);
       else await withDuckDB(copy);
     });

@@ -22,6 +22,8 @@ export interface TableSchema {
   /** Table name, used in error messages and as the file stem (`games` -> games.parquet). */
   name: string;
   columns: readonly Column[];
+  /** Columns that identify a row (games: ["game_id"]; turns: ["game_id", "turn"]); writers refuse a table where they repeat (tableKey.ts). */
+  key?: readonly string[];
 }
 
 export type Row = Record<string, unknown>;

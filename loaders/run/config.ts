@@ -34,6 +34,8 @@ import {FAMILIES, type Family} from "../games/types.js";
 import {agentDef, agents, canSit} from "../agents/registry.js";
 import {expandGrid} from "./grid.js";
 import {llmPlays} from "../agents/llm/llmPlayer.js";
+import {LIMITS, short} from "./configChecks.js";
+import {lineups as planLineups} from "./grid.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../agents/llm/spec.js";
 
 export interface GameRunSpec {
@@ -64,8 +66,6 @@ const KEYS = ["game", "family", "grid", "n_players", "players", "lineups", "pair
 /** Parameter combinations one game of a run may have. */
 const MAX_CONFIGURATIONS = 1_000_000;
 
-/** Largest integer a seed may be: BIGINT column, and exact in a JavaScript number. */
-const MAX_SEED = Number.MAX_SAFE_INTEGER;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
@@ -77,11 +77,11 @@ function integer(raw: Record<string, unknown>, key: string, fallback: number, mi
   const v = raw[key];
   if (v === undefined) return fallback;
   if (typeof v !== "number" || !Number.isInteger(v) || v < min) fail(key, `expected an integer ≥ ${min}, got ${JSON.stringify(v)}`);
-  if (v > max) fail(key, `expected an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  if (v > max) fail(key, `expected an integer in [${min}, ${max}], got ${v}`);
   return v;
 }
 
-const show = (x: number) => String(x);
+const show = short;
 
 /** Checks one value of parameter `spec`; returns it, or fails naming `key`. */
 export function checkParamValue(spec: ParamSpec, value: unknown, key: string): ParamValue {
@@ -104,7 +104,7 @@ export function checkParamValue(spec: ParamSpec, value: unknown, key: string): P
       const ok =
         typeof value === "number" && Number.isFinite(value) && (spec.type !== "integer" || Number.isInteger(value)) &&
         (spec.exclusiveMin ? value > lo : value >= lo) && (spec.exclusiveMax ? value < hi : value <= hi);
-      if (!ok) fail(key, `expected ${what} in ${range}, got ${JSON.stringify(value)}`);
+      if (!ok) fail(key, `expected ${what} in ${range}, got ${typeof value === "number" ? short(value) : JSON.stringify(value)}`);
       return value as number;
     }
   }
@@ -251,7 +251,8 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
   } else fail(lineupKey, `expected "all", "self" or a list of lineups`);
 
   const seed = raw.seed ?? 0;
-  if (typeof seed !== "number" || !Number.isInteger(seed) || Math.abs(seed) > MAX_SEED) fail("seed", `expected an integer of at most ${MAX_SEED} in absolute value, got ${JSON.stringify(seed)}`);
+  if (typeof seed !== "number" || !Number.isInteger(seed)) fail("seed", `expected an integer, got ${JSON.stringify(seed)}`);
+  if (seed < LIMITS.seed.min || seed > LIMITS.seed.max) fail("seed", `expected an integer in [${LIMITS.seed.min}, ${LIMITS.seed.max}], got ${seed}`);
   const runId = raw.run_id ?? fallbackRunId;
   if (typeof runId !== "string" || !runId) fail("run_id", `expected a non-empty string`);
   const description = raw.description ?? null;
@@ -265,10 +266,10 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     players,
     llm_players,
     lineups,
-    games_per_lineup: integer(raw, perKey, 1, 1, 1_000_000),
+    games_per_lineup: integer(raw, perKey, 1, 1, LIMITS.games_per_lineup.max),
     seed,
-    concurrency: integer(raw, "concurrency", 8, 1, 1024),
-    max_attempts: integer(raw, "max_attempts", 3, 1, 20),
+    concurrency: integer(raw, "concurrency", 8, 1, LIMITS.concurrency.max),
+    max_attempts: integer(raw, "max_attempts", 3, 1, LIMITS.max_attempts.max),
   };
   // Seat checks (an agent that cannot sit where a lineup puts it) are config errors too.
   for (const spec of config.games) {
@@ -280,6 +281,12 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
           if (!canSit(agentDef(id), spec.def.id, seat, spec.n_players)) fail(`${lineupKey}[${i}][${seat}]`, `agent "${id}" cannot take seat ${seat}${spec.def.seats.names ? ` (${spec.def.seats.names[seat]})` : ""} of ${spec.def.id}`);
         }),
       );
+    }
+    if (!Array.isArray(config.lineups) && planLineups(config, spec).length === 0) {
+      const mode = config.lineups ?? (spec.n_players === 2 ? "all" : "self");
+      if (mode === "self") fail(lineupKey, `"self" plans no ${spec.def.id} game: no listed player can take every seat of ${spec.def.id}`);
+      const empty = Array.from({length: spec.n_players}, (_, s) => s).find((s) => !(config.players === "all" ? agents.map((a) => a.id) : config.players).some((id) => llm_players.some((l) => l.id === id) || canSit(agentDef(id), spec.def.id, s, spec.n_players)));
+      fail("players", `no listed player can take seat ${empty}${spec.def.seats.names ? ` (${spec.def.seats.names[empty ?? 0]})` : ""} of ${spec.def.id}, so the run plans no ${spec.def.id} game`);
     }
     const key = keyedByGame ? `grid.${keyOf(spec.def)}` : "grid";
     const size = Object.values(spec.grid).reduce((n, values) => n * values.length, 1);

@@ -53,10 +53,10 @@ export const COMMON_TURN_COLUMNS: readonly Column[] = [
 ];
 
 /** Columns listed once each: later lists may not redefine a name. */
-function merge(name: string, ...lists: (readonly Column[])[]): TableSchema {
+function merge(name: string, key: readonly string[], ...lists: (readonly Column[])[]): TableSchema {
   const seen = new Map<string, Column>();
   for (const list of lists) for (const c of list) if (!seen.has(c.name)) seen.set(c.name, c);
-  return {name, columns: [...seen.values()]};
+  return {name, key, columns: [...seen.values()]};
 }
 
 /** The games, players and turns schemas of one game. */
@@ -65,9 +65,9 @@ export function gameTables(def: GameDef): {games: TableSchema; players: TableSch
     ? []
     : def.params.map((p) => ({name: p.name, type: paramColumnType(p), doc: p.label}));
   return {
-    games: merge("games", COMMON_GAME_COLUMNS, params, def.columns.games),
-    players: merge("players", COMMON_PLAYER_COLUMNS, def.columns.players),
-    turns: merge("turns", COMMON_TURN_COLUMNS, def.columns.turns),
+    games: merge("games", ["game_id"], COMMON_GAME_COLUMNS, params, def.columns.games),
+    players: merge("players", ["game_id", "seat"], COMMON_PLAYER_COLUMNS, def.columns.players),
+    turns: merge("turns", ["game_id", "turn"], COMMON_TURN_COLUMNS, def.columns.turns),
   };
 }
 

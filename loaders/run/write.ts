@@ -2,7 +2,8 @@
  * Streaming a run's tables to Parquet: rows are checked against the schema
  * and appended as JSON lines to a staging file as games finish (so memory
  * stays flat however many games a run plays); `finish` has native DuckDB copy
- * the staged file into Parquet with the schema's exact types, atomically.
+ * the staged file into Parquet with the schema's exact types, checks the
+ * schema's key for duplicates (io/tableKey.ts), and renames it into place.
  */
 import {closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeSync} from "node:fs";
 import {basename, join} from "node:path";
@@ -11,6 +12,7 @@ import {gameTables, partitionDir} from "./tables.js";
 import {checkRow, duckdbColumns, type Column, type Row, type TableSchema} from "../io/schema.js";
 import {tempPathFor, writeAtomic} from "../io/atomic.js";
 import {sqlString, withDuckDB, type Db} from "../io/duckdb.js";
+import {checkUniqueKey} from "../io/tableKey.js";
 
 const FLUSH_BYTES = 1 << 20;
 
@@ -84,12 +86,14 @@ export class ParquetStage {
       closeSync(this.fd);
       this.fd = -1;
       await writeAtomic(this.path, async (tmp) => {
-        const copy = (d: Db) =>
-          d.run(
+        const copy = async (d: Db) => {
+          await d.run(
             `COPY (SELECT * FROM read_json(${sqlString(this.staged)}, format = 'newline_delimited', ` +
               `columns = ${duckdbColumns(this.schema)}, maximum_object_size = 268435456)) ` +
               `TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
           );
+          await checkUniqueKey(d, tmp, this.schema);
+        };
         if (db) await copy(db);
         else
           await withDuckDB(async (own) => {

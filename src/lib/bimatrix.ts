@@ -34,19 +34,65 @@ export function checkBimatrix(game: unknown, where = "game"): Bimatrix {
         throw new Error(`${where}: "${name}"[${i}] must have ${cols.length} entries (one per entry of "cols")`);
       }
       row.forEach((v, j) => {
-        if (typeof v !== "number" || !Number.isFinite(v)) throw new Error(`${where}: "${name}"[${i}][${j}] must be a finite number, got ${JSON.stringify(v)}`);
+        if (typeof v !== "number" || !Number.isFinite(v)) throw new Error(`${where}: ${name}[${i}][${j}]: expected a finite number, got ${typeof v === "number" ? String(v) : JSON.stringify(v)}`);
       });
     });
   }
   return {rows: rows.map(String), cols: cols.map(String), a, b};
 }
 
-/** Largest absolute payoff, at least 1: the scale for tolerances. */
-export function payoffScale(game: Bimatrix): number {
-  let s = 1;
-  for (const m of [game.a, game.b]) for (const row of m) for (const v of row) s = Math.max(s, Math.abs(v));
-  return s;
+/** min/2 and (max − min)/2 of a matrix: halves, so that the range of payoffs near ±1.8e308 cannot overflow. */
+function halfBounds(m: number[][]): {lo: number; range: number} {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const row of m) for (const v of row) (min = Math.min(min, v)), (max = Math.max(max, v));
+  return {lo: min / 2, range: max / 2 - min / 2};
 }
+
+/**
+ * One player's payoffs mapped to [0, 1] by (v − min) / (max − min); all 0 when
+ * they are constant. Order is kept (the map is monotone in floating
+ * point), so no strict preference is reversed.
+ */
+export function normalizeMatrix(m: number[][]): number[][] {
+  const {lo, range} = halfBounds(m);
+  return m.map((row) => row.map((v) => (range > 0 ? Math.min(1, (v / 2 - lo) / range) : 0)));
+}
+
+/**
+ * The game with each player's payoffs mapped to [0, 1] (normalizeMatrix).
+ * Equilibria are invariant under positive affine maps of each player's
+ * payoffs, so solvers run on this game with fixed tolerances whatever the
+ * original units (1e-200 or 1e200).
+ */
+export function normalizeGame(game: Bimatrix): Bimatrix {
+  return {rows: game.rows, cols: game.cols, a: normalizeMatrix(game.a), b: normalizeMatrix(game.b)};
+}
+
+/**
+ * The row player's largest gain from a pure deviation at (x, y), as a share
+ * of her payoff range: max_k Σ_i x_i Σ_j (a[k][j] − a[i][j]) y_j / (max a − min a).
+ * Differences of the original payoffs are taken before weighting, so a large
+ * common shift (+1e9) costs no precision; 0 for a constant matrix.
+ */
+function relativeRegret(a: number[][], x: number[], y: number[]): number {
+  const {range} = halfBounds(a);
+  if (!(range > 0)) return 0;
+  let worst = -Infinity;
+  for (let k = 0; k < a.length; k++) {
+    let gain = 0;
+    for (let i = 0; i < a.length; i++) {
+      if (x[i] === 0) continue;
+      let d = 0;
+      for (let j = 0; j < y.length; j++) if (y[j] !== 0) d += ((a[k][j] / 2 - a[i][j] / 2) / range) * y[j];
+      gain += x[i] * d;
+    }
+    worst = Math.max(worst, gain);
+  }
+  return worst;
+}
+
+const transpose = (m: number[][]) => m[0].map((_, j) => m.map((row) => row[j]));
 
 /** Alice's expected payoff against column mix y, per row: (A y)_i. */
 export function rowPayoffs(a: number[][], y: number[]): number[] {
@@ -67,24 +113,25 @@ export function expectedPayoffs(game: Bimatrix, x: number[], y: number[]): [numb
 
 /**
  * Whether (x, y) is a Nash equilibrium: both are probability vectors and no
- * pure strategy gains more than `tolerance` (default 1e-9 × payoff scale)
- * over the profile's payoff.
+ * pure strategy gains more than `tolerance` (default 1e-9) times that
+ * player's payoff range (max − min of their matrix). Relative, so the verdict
+ * is the same at any payoff scale; checked on the payoffs as given.
  */
-export function isNash(game: Bimatrix, x: number[], y: number[], tolerance = 1e-9 * payoffScale(game)): boolean {
+export function isNash(game: Bimatrix, x: number[], y: number[], tolerance = 1e-9): boolean {
   const prob = (v: number[], n: number) =>
     v.length === n && v.every((p) => p >= -1e-12) && Math.abs(v.reduce((s, p) => s + p, 0) - 1) <= 1e-9;
   if (!prob(x, game.rows.length) || !prob(y, game.cols.length)) return false;
-  const [ua, ub] = expectedPayoffs(game, x, y);
-  return Math.max(...rowPayoffs(game.a, y)) <= ua + tolerance && Math.max(...colPayoffs(game.b, x)) <= ub + tolerance;
+  return relativeRegret(game.a, x, y) <= tolerance && relativeRegret(transpose(game.b), y, x) <= tolerance;
 }
 
 /**
  * Pure best responses: for each column j, the rows maximizing a[·][j]
  * (Alice's replies to Bob playing j); for each row i, the columns maximizing
- * b[i][·]. Ties within `tolerance` all count.
+ * b[i][·]. Ties within `tolerance` (default 1e-12) times the player's payoff
+ * range all count, so the answer does not depend on the payoffs' units.
  */
-export function bestResponses(game: Bimatrix, tolerance = 1e-12 * payoffScale(game)): {rowReplies: number[][]; colReplies: number[][]} {
-  const {a, b} = game;
+export function bestResponses(game: Bimatrix, tolerance = 1e-12): {rowReplies: number[][]; colReplies: number[][]} {
+  const {a, b} = normalizeGame(game);
   const m = a.length;
   const n = a[0].length;
   const rowReplies: number[][] = [];

@@ -10,7 +10,12 @@
  *    games); otherwise Lemke–Howson from every label and from every
  *    equilibrium found (lemkeHowson.ts), which may miss some.
  * 4. Every candidate is verified with a best-response check on the original
- *    game (isNash) and deduplicated to 1e-7.
+ *    payoffs (isNash: no deviation gains more than 1e-9 of that player's
+ *    payoff range) and deduplicated to 1e-7.
+ *
+ * The solvers work on each player's payoffs mapped to [0, 1] (equilibria are
+ * invariant under positive affine maps), so the answer is the same whether
+ * payoffs are in units of 1e-200 or 1e200, or shifted by 1e9.
  *
  * `mixed` lists the equilibria in which at least one player randomizes;
  * pure equilibria are only in `pure`.

@@ -3,7 +3,8 @@
  * equilibria for two-person games", 2002, §3) by complementary pivoting on
  * the two best-response polytopes
  *   P = {x ≥ 0 : Bᵀx ≤ 1},   Q = {y ≥ 0 : A y ≤ 1}
- * (payoffs shifted to be positive, which leaves equilibria unchanged).
+ * (each player's payoffs mapped to [1, 2], which leaves equilibria unchanged
+ * and makes the fixed pivot tolerances mean the same at any payoff scale).
  * Labels 0..m−1 are Alice's rows, m..m+n−1 Bob's columns. Starting from the
  * artificial equilibrium (0, 0) and dropping one label, the path ends at a
  * Nash equilibrium. Ties in the ratio test are broken lexicographically, so
@@ -14,7 +15,7 @@
  * appears (the equilibria reachable in the Lemke–Howson graph). This need
  * not be all equilibria of the game.
  */
-import type {Bimatrix} from "./bimatrix.js";
+import {normalizeGame, type Bimatrix} from "./bimatrix.js";
 import type {MixedProfile} from "./supportEnumeration.js";
 
 interface Tableau {
@@ -69,12 +70,9 @@ function pivot(tab: Tableau, label: number): number {
 function initialTableaux(game: Bimatrix): {p: Tableau; q: Tableau} {
   const m = game.a.length;
   const n = game.a[0].length;
-  const shift = (mat: number[][]) => {
-    const min = Math.min(...mat.flat());
-    return min > 0 ? mat : mat.map((r) => r.map((v) => v - min + 1));
-  };
-  const A = shift(game.a);
-  const B = shift(game.b);
+  const {a, b} = normalizeGame(game);
+  const A = a.map((r) => r.map((v) => v + 1));
+  const B = b.map((r) => r.map((v) => v + 1));
   // P: one row per column j: Σ_i B[i][j] x_i + s_j = 1; x_i has label i, s_j label m + j.
   const p: Tableau = {
     t: Array.from({length: n}, (_, j) => [...A.map((_, i) => B[i][j]), ...Array.from({length: n}, (_, k) => (k === j ? 1 : 0)), 1]),

@@ -1,9 +1,10 @@
 /**
  * All pure-strategy Nash equilibria of a bimatrix game: cells where Alice's
  * row is a best reply to Bob's column and Bob's column a best reply to
- * Alice's row. Exhaustive (m·n cells), exact up to `tolerance` for ties.
+ * Alice's row. Exhaustive (m·n cells), exact up to `tolerance` (relative to
+ * each player's payoff range) for ties.
  */
-import {bestResponses, payoffScale, type Bimatrix} from "./bimatrix.js";
+import {bestResponses, type Bimatrix} from "./bimatrix.js";
 
 export interface PureEquilibrium {
   i: number;
@@ -14,7 +15,7 @@ export interface PureEquilibrium {
   b: number;
 }
 
-export function pureNash(game: Bimatrix, tolerance = 1e-12 * payoffScale(game)): PureEquilibrium[] {
+export function pureNash(game: Bimatrix, tolerance = 1e-12): PureEquilibrium[] {
   const {rowReplies, colReplies} = bestResponses(game, tolerance);
   const out: PureEquilibrium[] = [];
   colReplies.forEach((cols, i) => {

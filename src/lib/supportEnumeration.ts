@@ -10,7 +10,7 @@
  * systems singular, which is reported so callers can say the list may be
  * incomplete. Cost: Σ_s C(m,s)·C(n,s) = C(m+n, m) − 1 support pairs.
  */
-import {payoffScale, rowPayoffs, colPayoffs, type Bimatrix} from "./bimatrix.js";
+import {normalizeGame, rowPayoffs, colPayoffs, type Bimatrix} from "./bimatrix.js";
 
 export interface MixedProfile {
   x: number[];
@@ -76,13 +76,15 @@ function indifferentMix(payoff: (own: number, other: number) => number, own: num
 
 /**
  * Every equilibrium found by support enumeration, and whether a singular
- * system was met (a sign of degeneracy).
+ * system was met (a sign of degeneracy). Works on the game with payoffs
+ * normalized to [0, 1] (same equilibria), so its fixed tolerances mean the
+ * same at any payoff scale.
  */
 export function supportEnumeration(game: Bimatrix): {equilibria: MixedProfile[]; singular: boolean} {
-  const {a, b} = game;
+  const {a, b} = normalizeGame(game);
   const m = a.length;
   const n = a[0].length;
-  const tol = 1e-9 * payoffScale(game);
+  const tol = 1e-9;
   const eps = 1e-12;
   const equilibria: MixedProfile[] = [];
   let singular = false;

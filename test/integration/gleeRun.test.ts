@@ -55,7 +55,7 @@ test("parley run names the bad key of an invalid config; parley agents lists at 
   writeFileSync(config, JSON.stringify({family: "negotiation", grid: {factor_a: ["high"]}}));
   const run = parley("run", config, "--out", join(dir, "out"));
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /bad\.json: grid\.factor_a\[0\]: expected a number in \(0, 100\], got "high"/);
+  assert.match(run.stderr, /bad\.json: grid\.factor_a\[0\]: expected a number in \(0, 1000\], got "high"/);
   const agents = parley("agents");
   assert.equal(agents.code, 0, agents.stderr);
   const list = JSON.parse(agents.stdout) as {id: string; games: string[]; description: string; source: string}[];

@@ -90,5 +90,5 @@ test("parley equilibria: battle of the sexes from a file; errors name the field"
   writeFileSync(file, JSON.stringify({rows: ["a", "b"], cols: ["x"], a: [[1], [2]], b: [[1], ["?"]]}));
   const bad = parley("equilibria", file);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /"b"\[1\]\[0\] must be a finite number/);
+  assert.match(bad.stderr, /b\[1\]\[0\]: expected a finite number/);
 });
