@@ -432,6 +432,9 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
   return {game: g, rounds, ...seatsAndTurns(g, rounds, players)};
 }
 
+/** Every turns column, null: each turn row has them all. */
+const NULL_TURN: Row = Object.fromEntries(GAMABENCH_TURNS_TABLE.columns.map((c) => [c.name, null]));
+
 /** Games whose decision is a word (go/stay, cheap/costly, accept/reject) rather than a number. */
 const WORD_CHOICE = new Set(["bar_game_explicit", "bar_game_implicit", "diner_dilemma", "pirate_game"]);
 
@@ -464,10 +467,7 @@ function seatsAndTurns(g: Row, rounds: Row[], decisions: Row[]): {players: Row[]
   }
   const turns: Row[] = [];
   const push = (d: Row, type: string, fields: Row) =>
-    turns.push({
-      game_id: g.game_id, turn: turns.length, round: d.round, seat: d.player, action: type, message: null, reasoning: null, raw: null,
-      rule_break: false, rule_break_reason: null, attempt: 1, input_tokens: null, output_tokens: null, latency_ms: null, ...fields,
-    });
+    turns.push({...NULL_TURN, game_id: g.game_id, turn: turns.length, round: d.round, seat: d.player, action: type, rule_break: false, attempt: 1, ...fields});
   for (const [round, ds] of byRound) {
     if (variant === "battle_royale") {
       const shot = ds.find((d) => d.is_actor);
@@ -514,7 +514,7 @@ function seatsAndTurns(g: Row, rounds: Row[], decisions: Row[]): {players: Row[]
       return {survived, return: !survived ? 0 : passed ? ((passed.find((d) => d.player === s)?.payoff as number | undefined) ?? null) : null};
     };
   }
-  const players = Array.from({length: n}, (_, s) => ({game_id: g.game_id, seat: s, seat_name: null, agent: g.model, ...seat(s)}));
+  const players = Array.from({length: n}, (_, s) => ({game_id: g.game_id, seat: s, seat_name: null, agent: g.model, hit_rate: null, survived: null, ...seat(s)}));
   return {players, turns};
 }
 
