@@ -1,30 +1,46 @@
-/** `parley gamabench-scores <dir>`: seed 003 scores (Tables 1, 2, 5) from an ingested gamma-Bench directory. */
-import {existsSync} from "node:fs";
+/**
+ * `parley gamabench-scores <dir>`: gamma-Bench (Huang et al. 2024) scores
+ * (Tables 1, 2, 5) from the common games and turns tables: an ingested
+ * gamma-Bench directory (`<dir>/games.parquet`, `<dir>/turns.parquet`) or a
+ * run directory partitioned by game (`<dir>/game=gamabench%2F.../`).
+ */
+import {existsSync, readdirSync} from "node:fs";
 import {join} from "node:path";
-import {queryParquet} from "../io/parquet.js";
-import {nestSummary, summarySQL, gameScoresSQL, withScoresSQL, type ScoreSummary, type SummaryRow, type GameScoreRow} from "../../src/lib/gamabench.js";
+import {withParquetViews} from "../io/parquet.js";
+import type {Db} from "../io/duckdb.js";
+import {gamabenchViews, nestSummary, summarySQL, gameScoresSQL, withScoresSQL, type ScoreSummary, type SummaryRow, type GameScoreRow} from "../../src/lib/gamabench.js";
 import {parse, printJson, UsageError} from "./args.js";
 
 export const usage = "gamabench-scores <dir> [--runs]                   gamma-Bench 0–100 scores {model: {game: {mean, sd, runs}, overall}} (JSON)";
 
-function tables(dir: string): Record<string, string> {
-  const games = join(dir, "games.parquet");
-  const players = join(dir, "players.parquet");
-  for (const path of [games, players]) {
-    if (!existsSync(path)) throw new UsageError(`parley gamabench-scores: ${path} not found (run "parley ingest gamabench <raw_results dir> --out ${dir}" first)`);
+/** The games and turns Parquet files (or globs) of `dir`. */
+function tables(dir: string): {games: string; turns: string} {
+  const flat = {games: join(dir, "games.parquet"), turns: join(dir, "turns.parquet")};
+  if (existsSync(flat.games)) {
+    if (!existsSync(flat.turns)) throw new UsageError(`parley gamabench-scores: ${flat.turns} not found (ingest again: "parley ingest gamabench <raw_results dir> --out ${dir}")`);
+    return flat;
   }
-  return {games, players};
+  const partitions = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith("game=gamabench%2F")) : [];
+  if (partitions.length) return {games: join(dir, "game=gamabench%2F*", "games.parquet"), turns: join(dir, "game=gamabench%2F*", "turns.parquet")};
+  throw new UsageError(`parley gamabench-scores: ${flat.games} not found (run "parley ingest gamabench <raw_results dir> --out ${dir}" first)`);
+}
+
+/** Runs `sql` (over the views named by gamabenchViews) on the tables of `dir`. */
+function scoreQuery<T>(dir: string, sql: (views: {games: string; turns: string}) => string): Promise<T[]> {
+  return withParquetViews(tables(dir), async (db: Db) => {
+    const views = await gamabenchViews((q) => db.query(q));
+    return db.query(sql(views)) as Promise<T[]>;
+  });
 }
 
 /** Mean, sample SD and run count per model and game, plus the overall score. */
 export async function gamabenchScores(dir: string): Promise<ScoreSummary> {
-  const rows = await queryParquet<SummaryRow & Record<string, unknown>>(tables(dir), withScoresSQL(summarySQL("scores"), "games", "players"));
-  return nestSummary(rows);
+  return nestSummary(await scoreQuery<SummaryRow>(dir, (v) => withScoresSQL(summarySQL("scores"), v.games, v.turns)));
 }
 
-/** One row per game file (raw score, unclipped and clipped 0–100 score). */
+/** One row per game (raw score, unclipped and clipped 0–100 score). */
 export async function gamabenchRunScores(dir: string): Promise<GameScoreRow[]> {
-  return queryParquet<GameScoreRow & Record<string, unknown>>(tables(dir), gameScoresSQL("games", "players"));
+  return scoreQuery<GameScoreRow>(dir, (v) => gameScoresSQL(v.games, v.turns));
 }
 
 export async function run(argv: string[]): Promise<number> {

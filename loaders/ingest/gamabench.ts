@@ -1,5 +1,6 @@
 /**
- * gamma-Bench raw results adapter (seed 003; CUHK-ARISE/GAMABench raw_results).
+ * gamma-Bench raw results adapter (gamma-Bench (Huang et al. 2024);
+ * CUHK-ARISE/GAMABench raw_results).
  *
  * Every `<model>_<game>_v1_<run>.json` under the directory (no model prefix
  * means gpt-3.5-turbo-0125) holds `meta` (the game's parameters),
@@ -9,17 +10,30 @@
  * The sealed-bid auction lives in first_price/ and second_price/ folders with
  * the same file names; `meta.mode` tells them apart.
  *
- * Output tables: games (one row per file), rounds (one per round or shot),
- * players (one per player present in a round: action, payoff) and messages
- * (the transcripts). A file that cannot be read, names an unknown game, or
- * lacks a field the scores need is reported (file, field) and skipped.
- * Payoffs follow the rules in the seed's Appendix C, computed by the games'
- * own payoff functions (loaders/games/gamabench/); the values a file itself
- * records per player are kept apart in `utility_recorded`.
+ * Output tables, in the common data model (DESIGN.md; loaders/run/tables.ts
+ * and loaders/games/gamabench/columns.ts), so the one score SQL of
+ * src/lib/gamabench.ts reads these and Parley's own runs alike:
+ * - games: one row per file (`game` = gamabench/guessing, ...; the raw game
+ *   name in `variant`, El Farol feedback and auction pricing in `mode`);
+ * - players: one row per seat, `return` = the seat's total payoff by the
+ *   rules (battle royale: 1 for the last one standing, 0 for the others;
+ *   pirate game: the gold of the plan that passed, 0 overboard);
+ * - turns: one row per recorded decision (see `seatsAndTurns`);
+ * - rounds: per-round totals and outcomes, a convenience for the page's
+ *   charts (derived from the same decisions; the scores do not read it);
+ * - messages: the transcripts.
+ * A file that cannot be read, names an unknown game, or lacks a field the
+ * scores need is reported (file, field) and skipped. Payoffs follow the rules
+ * in the paper's Appendix C, computed by the games' own payoff functions
+ * (loaders/games/gamabench/); the values a file itself records per player
+ * are kept apart in `utility_recorded`.
  */
 import {readdirSync, readFileSync, statSync} from "node:fs";
 import {join, relative, sep} from "node:path";
-import type {Row, TableSchema} from "../io/schema.js";
+import type {Column, Row, TableSchema} from "../io/schema.js";
+import {COMMON_GAME_COLUMNS, COMMON_PLAYER_COLUMNS, COMMON_TURN_COLUMNS} from "../run/tables.js";
+import {GB_GAME, GB_PLAYER, GB_TURN} from "../games/gamabench/columns.js";
+import {GAMABENCH_GAMES} from "../../src/lib/gamabench.js";
 import type {IngestResult, Problem} from "./types.js";
 import {parsePythonLiteral} from "./pyrepr.js";
 import {guessingRound} from "../games/gamabench/guessing.js";
@@ -30,42 +44,21 @@ import {dinerRound} from "../games/gamabench/diner.js";
 import {auctionPayoffs, auctionPrice} from "../games/gamabench/sealedBid.js";
 import {pirateAccepted} from "../games/gamabench/pirate.js";
 
+const GAME_COLUMN: Column = {name: "game", type: "VARCHAR", nullable: false, doc: "game id (gamabench/guessing, ...); a run directory carries it as its partition instead"};
+
+/** games: one row per raw-results file; the common columns, `game`, then the gamma-Bench parameters and outcome. */
 export const GAMABENCH_GAMES_TABLE: TableSchema = {
   name: "games",
   key: ["game_id"],
   columns: [
-    {name: "game_id", type: "VARCHAR", nullable: false},
-    {name: "source", type: "VARCHAR", nullable: false},
-    {name: "family", type: "VARCHAR", nullable: false},
-    {name: "game", type: "VARCHAR", nullable: false, doc: "variant: guessing_game, bar_game_explicit, bar_game_implicit, divide_dollar, public_goods, diner_dilemma, sealed_bid_auction_first_price, sealed_bid_auction_second_price, battle_royale, pirate_game"},
-    {name: "model", type: "VARCHAR", nullable: false, doc: "from the file name; no prefix = gpt-3.5-turbo-0125"},
-    {name: "run", type: "INTEGER", nullable: false},
-    {name: "version", type: "VARCHAR", doc: "prompt version (v1)"},
-    {name: "file", type: "VARCHAR", doc: "path relative to the ingested directory"},
-    {name: "n_players", type: "INTEGER"},
-    {name: "rounds", type: "INTEGER", doc: "round records in the file (shots for battle royale, proposals for the pirate game)"},
-    {name: "param_min", type: "DOUBLE", doc: "MIN (guessing game, El Farol)"},
-    {name: "param_max", type: "DOUBLE", doc: "MAX (guessing game, El Farol)"},
-    {name: "ratio", type: "DOUBLE", doc: "R: target ratio (guessing), capacity share (El Farol), multiplier (public goods)"},
-    {name: "home", type: "DOUBLE", doc: "El Farol utility of staying home"},
-    {name: "mode", type: "VARCHAR", doc: "El Farol explicit/implicit; auction first/second price"},
-    {name: "gold", type: "DOUBLE", doc: "G (divide the dollar, pirate game)"},
-    {name: "tokens", type: "DOUBLE", doc: "T (public goods)"},
-    {name: "cheap_cost", type: "DOUBLE"},
-    {name: "cheap_utility", type: "DOUBLE"},
-    {name: "exp_cost", type: "DOUBLE"},
-    {name: "exp_utility", type: "DOUBLE"},
-    {name: "valuation_min", type: "DOUBLE"},
-    {name: "valuation_max", type: "DOUBLE"},
-    {name: "seed", type: "INTEGER"},
-    {name: "base_hit_rate", type: "DOUBLE"},
-    {name: "hit_interval", type: "DOUBLE"},
-    {name: "winner", type: "INTEGER", doc: "battle royale survivor, or the proposer whose pirate plan passed"},
-    {name: "transcript_format", type: "VARCHAR", doc: "json | python-repr | text (kept unparsed) | missing"},
-    {name: "player_order", type: "VARCHAR", doc: "how players.player was assigned: player_data (each agent's own records) or responses (the order round_records lists them)"},
+    ...COMMON_GAME_COLUMNS.slice(0, 2),
+    GAME_COLUMN,
+    ...COMMON_GAME_COLUMNS.slice(2),
+    ...Object.values(GB_GAME),
   ],
 };
 
+/** rounds: a derived convenience (per-round totals and outcomes for the page's charts); the scores never read it. */
 export const GAMABENCH_ROUNDS_TABLE: TableSchema = {
   name: "rounds",
   key: ["game_id", "round"],
@@ -79,32 +72,24 @@ export const GAMABENCH_ROUNDS_TABLE: TableSchema = {
     {name: "n_yes", type: "INTEGER", doc: "players who chose go (El Farol), cheap (diner), accept (pirate)"},
     {name: "price", type: "DOUBLE", doc: "auction: price paid by the winner"},
     {name: "actor", type: "INTEGER", doc: "battle royale shooter, pirate proposer"},
-    {name: "target_player", type: "INTEGER", doc: "battle royale: player aimed at (null = intentional miss); auction: winner"},
+    {name: "target_player", type: "INTEGER", doc: "battle royale: seat aimed at (null = intentional miss); auction: winner"},
     {name: "hit", type: "BOOLEAN", doc: "battle royale: the shot hit"},
     {name: "outcome", type: "VARCHAR", doc: "El Farol: go/stay wins; pirate: accepted/rejected; battle royale: shoot/miss"},
   ],
 };
 
+/** players: one row per seat (seat = the raw results' player index; pirate: rank − 1). */
 export const GAMABENCH_PLAYERS_TABLE: TableSchema = {
   name: "players",
-  key: ["game_id", "round", "player"],
-  columns: [
-    {name: "game_id", type: "VARCHAR", nullable: false},
-    {name: "round", type: "INTEGER", nullable: false},
-    {name: "player", type: "INTEGER", nullable: false, doc: "0-based index (player_0 …); pirate rank − 1"},
-    {name: "agent", type: "VARCHAR"},
-    {name: "position", type: "INTEGER", doc: "pirate: rank among those left (1 = proposer); battle royale: shooting order among those left"},
-    {name: "action", type: "VARCHAR", doc: "the decision as recorded (number, go/stay, cheap/costly, accept/reject, target)"},
-    {name: "amount", type: "DOUBLE", doc: "numeric decision: chosen number, bid, contribution"},
-    {name: "valuation", type: "DOUBLE", doc: "auction valuation"},
-    {name: "hit_rate", type: "DOUBLE", doc: "battle royale hit rate (%)"},
-    {name: "target", type: "INTEGER", doc: "battle royale: player aimed at, null for a miss"},
-    {name: "allocation", type: "DOUBLE", doc: "pirate: gold this pirate gets in the round's proposal"},
-    {name: "is_actor", type: "BOOLEAN", doc: "the shooter (battle royale) or proposer (pirate)"},
-    {name: "won", type: "BOOLEAN", doc: "guessing game: closest to the target (ties all win); auction: got the item"},
-    {name: "payoff", type: "DOUBLE", doc: "payoff by the rules of Appendix C (pirate: final gold, on the last round)"},
-    {name: "utility_recorded", type: "DOUBLE", doc: "per-round utility as the file records it, if it does (public goods: the tokens kept, T − c, without the public share)"},
-  ],
+  key: ["game_id", "seat"],
+  columns: [...COMMON_PLAYER_COLUMNS, ...Object.values(GB_PLAYER)],
+};
+
+/** turns: one row per recorded decision, in (round, seat) order. */
+export const GAMABENCH_TURNS_TABLE: TableSchema = {
+  name: "turns",
+  key: ["game_id", "turn"],
+  columns: [...COMMON_TURN_COLUMNS, ...Object.values(GB_TURN)],
 };
 
 export const GAMABENCH_MESSAGES_TABLE: TableSchema = {
@@ -119,7 +104,7 @@ export const GAMABENCH_MESSAGES_TABLE: TableSchema = {
   ],
 };
 
-export const GAMABENCH_SCHEMAS = [GAMABENCH_GAMES_TABLE, GAMABENCH_ROUNDS_TABLE, GAMABENCH_PLAYERS_TABLE, GAMABENCH_MESSAGES_TABLE];
+export const GAMABENCH_SCHEMAS = [GAMABENCH_GAMES_TABLE, GAMABENCH_PLAYERS_TABLE, GAMABENCH_TURNS_TABLE, GAMABENCH_ROUNDS_TABLE, GAMABENCH_MESSAGES_TABLE];
 
 const BASE_GAMES = ["guessing_game", "bar_game_explicit", "bar_game_implicit", "divide_dollar", "public_goods", "diner_dilemma", "sealed_bid_auction", "battle_royale", "pirate_game"];
 const FILE_NAME = new RegExp(`^(?:(.+)_)?(${BASE_GAMES.join("|")})_(v\\d+)_(\\d+)\\.json$`);
@@ -261,6 +246,7 @@ interface Parsed {
   game: Row;
   rounds: Row[];
   players: Row[];
+  turns: Row[];
 }
 
 /** Builds the rows of one game file; throws FieldError naming the field that is missing or wrong. */
@@ -280,10 +266,12 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
   const gameId = `gamabench/${game}/${name.model}/${name.version}/${name.run}`;
   const agent = name.model;
   const g: Row = {
-    game_id: gameId, source: "gamabench", family: "gamabench", game, model: name.model, run: name.run, version: name.version, file,
-    n_players: n, rounds: records.length, transcript_format: transcript.format,
+    game_id: gameId, source: "gamabench", game: GAMABENCH_GAMES.find((x) => x.id === game)?.game ?? null, variant: game, model: name.model, run: name.run, version: name.version, file,
+    n_players: n, rounds: records.length, ended_by: "recorded", transcript_format: transcript.format,
   };
   const rounds: Row[] = [];
+  // One row per player present in a round (its decision and payoff), as each game's rules are stated below;
+  // seatsAndTurns() reshapes them into the players and turns tables.
   const players: Row[] = [];
   const recorded = (player: number, round: number) => transcript.utilities[player]?.[round] ?? null;
   // In some raw files (divide the dollar, the guessing game) round_records lists a round's answers
@@ -446,7 +434,94 @@ export function gamabenchRows(data: Json, name: GamabenchFileName, file: string,
       throw new FieldError("game", `unknown game "${game}"`);
   }
   if (!["guessing_game", "bar_game_explicit", "bar_game_implicit", "divide_dollar", "public_goods", "diner_dilemma"].includes(game)) g.player_order = "responses";
-  return {game: g, rounds, players};
+  return {game: g, rounds, ...seatsAndTurns(g, rounds, players)};
+}
+
+/** Every turns column, null: each turn row has them all. */
+const NULL_TURN: Row = Object.fromEntries(GAMABENCH_TURNS_TABLE.columns.map((c) => [c.name, null]));
+
+/** Games whose decision is a word (go/stay, cheap/costly, accept/reject) rather than a number. */
+const WORD_CHOICE = new Set(["bar_game_explicit", "bar_game_implicit", "diner_dilemma", "pirate_game"]);
+
+/**
+ * The players and turns rows of one game, from its per-round decision rows
+ * (one per player present in a round) and round rows.
+ *
+ * turns: one row per decision, `turn` running over the game in (round, seat)
+ * order, action type from GAMABENCH_GAMES (choose, decide, bid, contribute,
+ * order, shoot or miss, vote). Battle royale: only the shooter decides; its turn
+ * carries the seats alive (`alive`, in shooting order) and their hit rates
+ * when it shot. Pirate game: each round opens with the proposer's "propose"
+ * turn carrying the plan, then every pirate aboard, the proposer included,
+ * has a "vote" turn with the gold the plan gives it (`allocation`).
+ *
+ * players: one row per seat; `return` sums the seat's per-round payoffs,
+ * except in battle royale (1 for the last one standing, 0 for those shot,
+ * null while several are left) and the pirate game (the gold of the plan that
+ * passed; 0 for pirates thrown overboard; null for the others when no plan
+ * passed).
+ */
+function seatsAndTurns(g: Row, rounds: Row[], decisions: Row[]): {players: Row[]; turns: Row[]} {
+  const variant = g.variant as string;
+  const action = GAMABENCH_GAMES.find((x) => x.id === variant)!.action;
+  const byRound = new Map<number, Row[]>();
+  for (const d of decisions) {
+    const list = byRound.get(d.round as number) ?? [];
+    list.push(d);
+    byRound.set(d.round as number, list);
+  }
+  const turns: Row[] = [];
+  const push = (d: Row, type: string, fields: Row) =>
+    turns.push({...NULL_TURN, game_id: g.game_id, turn: turns.length, round: d.round, seat: d.player, action: type, rule_break: false, attempt: 1, ...fields});
+  for (const [round, ds] of byRound) {
+    if (variant === "battle_royale") {
+      const shot = ds.find((d) => d.is_actor);
+      if (shot) {
+        // An intentional miss is its own action type, as the engine records it.
+        push(shot, shot.target === null || shot.target === undefined ? "miss" : action, {
+          target: shot.target, hit_rate: shot.hit_rate, position: shot.position,
+          alive: ds.map((d) => d.player), alive_rates: ds.map((d) => d.hit_rate), hit: rounds[round - 1]?.hit ?? null,
+        });
+      }
+      continue;
+    }
+    const bySeat = [...ds].sort((a, b) => (a.player as number) - (b.player as number));
+    if (variant === "pirate_game") push(bySeat[0], "propose", {position: 1, plan: bySeat.map((d) => d.allocation)});
+    for (const d of bySeat) {
+      const word = WORD_CHOICE.has(variant);
+      push(d, action, {
+        amount: word ? null : d.amount ?? null, choice: word ? d.action : null, valuation: d.valuation ?? null, position: d.position ?? null,
+        allocation: d.allocation ?? null, won: d.won ?? null, payoff: d.payoff ?? null, utility_recorded: d.utility_recorded ?? null,
+      });
+    }
+  }
+  const seatsSeen = decisions.map((d) => d.player as number);
+  const n = Math.max(g.n_players as number, ...seatsSeen.map((s) => s + 1));
+  const mine = (seat: number) => decisions.filter((d) => d.player === seat);
+  let seat = (s: number): Row => {
+    const paid = mine(s).filter((d) => typeof d.payoff === "number");
+    return {return: paid.length ? paid.reduce((a, d) => a + (d.payoff as number), 0) : null};
+  };
+  if (variant === "battle_royale") {
+    const last = byRound.get(Math.max(...byRound.keys())) ?? [];
+    const shot = rounds.at(-1);
+    const left = new Set(last.map((d) => d.player as number).filter((p) => !(shot?.hit && p === shot.target_player)));
+    seat = (s) => {
+      const first = mine(s)[0];
+      if (!first) return {return: null};
+      const survived = left.has(s);
+      return {hit_rate: first.hit_rate, survived, return: g.winner !== null && g.winner !== undefined ? (s === g.winner ? 1 : 0) : survived ? null : 0};
+    };
+  } else if (variant === "pirate_game") {
+    const overboard = new Set(rounds.filter((r) => r.outcome === "rejected").map((r) => r.actor as number));
+    const passed = rounds.at(-1)?.outcome === "accepted" ? (byRound.get(rounds.length) ?? []) : null;
+    seat = (s) => {
+      const survived = !overboard.has(s);
+      return {survived, return: !survived ? 0 : passed ? ((passed.find((d) => d.player === s)?.payoff as number | undefined) ?? null) : null};
+    };
+  }
+  const players = Array.from({length: n}, (_, s) => ({game_id: g.game_id, seat: s, seat_name: null, agent: g.model, hit_rate: null, survived: null, ...seat(s)}));
+  return {players, turns};
 }
 
 function goldFromPrompt(t: Transcript): number | null {
@@ -478,6 +553,7 @@ export function ingestGamabench(dir: string): IngestResult {
   const games: Row[] = [];
   const rounds: Row[] = [];
   const players: Row[] = [];
+  const turns: Row[] = [];
   const messages: Row[] = [];
   const files = jsonFiles(dir);
   const seen = new Map<string, string>(); // game id -> the file it came from
@@ -526,13 +602,15 @@ export function ingestGamabench(dir: string): IngestResult {
     games.push(parsed.game);
     rounds.push(...parsed.rounds);
     players.push(...parsed.players);
+    turns.push(...parsed.turns);
     for (const m of transcript.messages) messages.push({game_id: id, ...m});
   }
   return {
     tables: [
       {schema: GAMABENCH_GAMES_TABLE, rows: games},
-      {schema: GAMABENCH_ROUNDS_TABLE, rows: rounds},
       {schema: GAMABENCH_PLAYERS_TABLE, rows: players},
+      {schema: GAMABENCH_TURNS_TABLE, rows: turns},
+      {schema: GAMABENCH_ROUNDS_TABLE, rows: rounds},
       {schema: GAMABENCH_MESSAGES_TABLE, rows: messages},
     ],
     summary: {files_read: files.length, games_written: games.length, files_skipped: files.length - games.length},

@@ -69,11 +69,20 @@ export async function writeParquet(path: string, schema: TableSchema, rows: Iter
 
 /** Runs `sql` in a fresh DuckDB after creating one view per entry of `views` (name -> Parquet path or glob). */
 export async function queryParquet<T extends SqlRow = SqlRow>(views: Record<string, string>, sql: string): Promise<T[]> {
+  return withParquetViews(views, (db) => db.query<T>(sql));
+}
+
+/**
+ * Opens a fresh DuckDB, creates one view per entry of `views` (name -> Parquet
+ * path or glob; a glob over `key=value/` folders adds those keys as columns),
+ * and runs `fn` on it.
+ */
+export async function withParquetViews<T>(views: Record<string, string>, fn: (db: Db) => Promise<T>): Promise<T> {
   return withDuckDB(async (db) => {
     for (const [name, path] of Object.entries(views)) {
       await db.run(`CREATE VIEW ${name} AS SELECT * FROM read_parquet(${sqlString(path)}, union_by_name = true)`);
     }
-    return db.query<T>(sql);
+    return fn(db);
   });
 }
 

@@ -1,9 +1,10 @@
 /**
- * gamma-Bench views (seed 003): the leaderboard (Tables 1–2), the per-run table
- * (Table 5) and round-by-round charts in the manner of Figure 2. Tables are
- * built with textContent only; charts are Plot figures. Every function takes
- * plain rows (from src/lib/gamabench.ts SQL or the players/rounds tables) and
- * returns a DOM node, and copes with empty input (dataset absent).
+ * gamma-Bench views (gamma-Bench (Huang et al. 2024)): the leaderboard
+ * (Tables 1–2), the per-run table (Table 5) and round-by-round charts in the
+ * manner of Figure 2. Tables are built with textContent only; charts are Plot
+ * figures. Every function takes plain rows (from src/lib/gamabench.ts SQL or
+ * the turns/rounds tables) and returns a DOM node, and copes with empty input
+ * (dataset absent).
  */
 import * as Plot from "@observablehq/plot";
 import {GAMABENCH_GAMES, LEADERBOARD_GAMES, gameLabel, modelLabel, type GameScoreRow, type SummaryRow} from "../lib/gamabench.js";
@@ -109,12 +110,13 @@ interface ChartOptions {
 }
 
 /**
- * One round-by-round chart for a game file, as in seed 003 Figure 2:
+ * One round-by-round chart for a game, as in gamma-Bench (Huang et al. 2024) Figure 2:
  * guessing game (choices, mean, target), El Farol (share going vs R),
  * divide the dollar (bids and their sum vs G), public goods (contributions),
  * diner's dilemma (share of cheap dishes), sealed-bid auction (valuation − bid).
+ * `turns` are the game's decisions (round, seat, amount, valuation), `rounds` its rows of the rounds table.
  */
-export function RoundChart(kind: string, players: Row[], rounds: Row[], {width = 640, game}: ChartOptions): SVGSVGElement | HTMLElement {
+export function RoundChart(kind: string, turns: Row[], rounds: Row[], {width = 640, game}: ChartOptions): SVGSVGElement | HTMLElement {
   const base = {width, height: 260, x: {label: "round →", ticks: 10, tickFormat: "d"}, color: {legend: true}} as const;
   switch (kind) {
     case "guessing_game": {
@@ -125,7 +127,7 @@ export function RoundChart(kind: string, players: Row[], rounds: Row[], {width =
       return Plot.plot({
         ...base,
         y: {label: "↑ chosen number", domain: [game?.param_min ?? 0, game?.param_max ?? 100], grid: true},
-        marks: [Plot.dot(players, {x: "round", y: "amount", r: 2, fill: "#bbb"}), Plot.line(lines, {x: "round", y: "value", stroke: "series", marker: "dot"})],
+        marks: [Plot.dot(turns, {x: "round", y: "amount", r: 2, fill: "#bbb"}), Plot.line(lines, {x: "round", y: "value", stroke: "series", marker: "dot"})],
       });
     }
     case "bar_game_explicit":
@@ -142,7 +144,7 @@ export function RoundChart(kind: string, players: Row[], rounds: Row[], {width =
         ...base,
         y: {label: "↑ golds", grid: true},
         marks: [
-          Plot.barY(players, {x: "round", y: "amount", fill: "player", fillOpacity: 0.7, title: (d: Row) => `player ${d.player}: ${d.amount}`}),
+          Plot.barY(turns, {x: "round", y: "amount", fill: "seat", fillOpacity: 0.7, title: (d: Row) => `player ${d.seat}: ${d.amount}`}),
           Plot.ruleY([game?.gold ?? 100], {stroke: "red", strokeDasharray: "4 3"}),
         ],
         x: {label: "round →", type: "band"},
@@ -153,7 +155,7 @@ export function RoundChart(kind: string, players: Row[], rounds: Row[], {width =
       return Plot.plot({
         ...base,
         y: {label: "↑ tokens contributed", domain: [0, game?.tokens ?? 20], grid: true},
-        marks: [Plot.dot(players, {x: "round", y: "amount", r: 2, fill: "#bbb"}), Plot.line(mean, {x: "round", y: "mean", marker: "dot", stroke: "steelblue"})],
+        marks: [Plot.dot(turns, {x: "round", y: "amount", r: 2, fill: "#bbb"}), Plot.line(mean, {x: "round", y: "mean", marker: "dot", stroke: "steelblue"})],
       });
     }
     case "diner_dilemma": {
@@ -166,7 +168,7 @@ export function RoundChart(kind: string, players: Row[], rounds: Row[], {width =
     }
     case "sealed_bid_auction_first_price":
     case "sealed_bid_auction_second_price": {
-      const gap = players.map((p) => ({round: p.round, gap: p.valuation - p.amount, player: p.player}));
+      const gap = turns.map((t) => ({round: t.round, gap: t.valuation - t.amount, seat: t.seat}));
       return Plot.plot({
         ...base,
         y: {label: "↑ valuation − bid", grid: true},
@@ -181,9 +183,12 @@ export function RoundChart(kind: string, players: Row[], rounds: Row[], {width =
   }
 }
 
-/** Seed 003 Table 3: each pirate proposal, who got what and how each pirate voted. */
-export function PirateTable(players: Row[], {pirates}: {pirates: number}): HTMLElement {
-  const rounds = [...new Set(players.map((p) => p.round))].sort((a, b) => a - b);
+/**
+ * gamma-Bench (Huang et al. 2024) Table 3: each pirate proposal, who got what and how each pirate voted.
+ * `votes` are the game's "vote" turns (round, seat, position, allocation, choice); the proposer (position 1) is in bold.
+ */
+export function PirateTable(votes: Row[], {pirates}: {pirates: number}): HTMLElement {
+  const rounds = [...new Set(votes.map((p) => p.round))].sort((a, b) => a - b);
   if (!rounds.length) {
     const p = document.createElement("p");
     p.textContent = "No pirate game for this model and run.";
@@ -192,8 +197,8 @@ export function PirateTable(players: Row[], {pirates}: {pirates: number}): HTMLE
   const body = rounds.map((r) => [
     `Round ${r}`,
     ...Array.from({length: pirates}, (_, k) => {
-      const p = players.find((x) => x.round === r && x.player === k);
-      return p ? {text: `${p.allocation} ${p.action === "accept" ? "✓" : p.action === "reject" ? "✗" : "?"}`, strong: p.is_actor} : "–";
+      const p = votes.find((x) => x.round === r && x.seat === k);
+      return p ? {text: `${p.allocation} ${p.choice === "accept" ? "✓" : p.choice === "reject" ? "✗" : "?"}`, strong: p.position === 1} : "–";
     }),
   ]);
   return table(["Pirate rank", ...Array.from({length: pirates}, (_, k) => String(k + 1))], body);

@@ -1,4 +1,4 @@
-// gamma-Bench raw results (games, rounds, players, messages)
+// gamma-Bench raw results (games, players, turns, rounds, messages)
 // from the configured datasets directory, plus status.json.
 import {emitDataset} from "../../loaders/emit.js";
 

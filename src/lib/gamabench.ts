@@ -1,13 +1,16 @@
 /**
- * gamma-Bench scoring (seed 003, §3 and Appendix E): raw scores S1..S8 per
- * game file, their 0–100 rescaling, and the overall score (mean of the eight).
+ * gamma-Bench scoring (gamma-Bench (Huang et al. 2024), §3 and Appendix E):
+ * raw scores S1..S8 per game, their 0–100 rescaling, and the overall score
+ * (mean of the eight).
  *
  * This file is the one definition: pages run the SQL in DuckDB-WASM, the CLI
  * (`parley gamabench-scores`) and tests run it in native DuckDB. The SQL reads
- * the `games` and `players` tables written by loaders/ingest/gamabench.ts.
+ * the common `games` and `turns` tables (DESIGN.md, data model), as written by
+ * loaders/ingest/gamabench.ts from the paper's raw results and by `parley run`
+ * for games Parley plays, through the views of `gamabenchViews`.
  *
  * Raw scores, with N players, K rounds (k rounds actually played in the
- * sequential games), over the players table:
+ * sequential games), over the decisions in turns:
  * - S1 guessing game: mean over players and rounds of (C_ij − MIN);
  * - S2 El Farol: mean over rounds of |share going − R| (the implicit setting
  *   counts for the overall score; footnote 3);
@@ -33,19 +36,25 @@
  * bids overshoot G by more than G, e.g. Mixtral-8x7B, whose Table 2 entry
  * 1.2 ± 2.8 is only reproduced with the clip).
  */
+import {projectView, type Query} from "./projectView.js";
 
-/** The ten game variants in the raw results, in the paper's order. */
+/**
+ * The ten game variants of the raw results, in the paper's order: `id` is the
+ * raw results' game name (kept in games.variant), `game` the game id of the
+ * common data model (games.game), `action` the action type of a decision in
+ * turns (the pirate game's proposer also has a "propose" turn per round).
+ */
 export const GAMABENCH_GAMES = [
-  {id: "guessing_game", label: "Guess 2/3 of the Average", score: "S1"},
-  {id: "bar_game_explicit", label: "El Farol Bar (explicit)", score: "S2"},
-  {id: "bar_game_implicit", label: "El Farol Bar", score: "S2"},
-  {id: "divide_dollar", label: "Divide the Dollar", score: "S3"},
-  {id: "public_goods", label: "Public Goods Game", score: "S4"},
-  {id: "diner_dilemma", label: "Diner's Dilemma", score: "S5"},
-  {id: "sealed_bid_auction_first_price", label: "Sealed-Bid Auction", score: "S6"},
-  {id: "sealed_bid_auction_second_price", label: "Sealed-Bid Auction (second price)", score: "S6"},
-  {id: "battle_royale", label: "Battle Royale", score: "S7"},
-  {id: "pirate_game", label: "Pirate Game", score: "S8"},
+  {id: "guessing_game", game: "gamabench/guessing", action: "choose", label: "Guess 2/3 of the Average", score: "S1"},
+  {id: "bar_game_explicit", game: "gamabench/el_farol", action: "decide", label: "El Farol Bar (explicit)", score: "S2"},
+  {id: "bar_game_implicit", game: "gamabench/el_farol", action: "decide", label: "El Farol Bar", score: "S2"},
+  {id: "divide_dollar", game: "gamabench/divide_dollar", action: "bid", label: "Divide the Dollar", score: "S3"},
+  {id: "public_goods", game: "gamabench/public_goods", action: "contribute", label: "Public Goods Game", score: "S4"},
+  {id: "diner_dilemma", game: "gamabench/diner", action: "order", label: "Diner's Dilemma", score: "S5"},
+  {id: "sealed_bid_auction_first_price", game: "gamabench/sealed_bid", action: "bid", label: "Sealed-Bid Auction", score: "S6"},
+  {id: "sealed_bid_auction_second_price", game: "gamabench/sealed_bid", action: "bid", label: "Sealed-Bid Auction (second price)", score: "S6"},
+  {id: "battle_royale", game: "gamabench/battle_royale", action: "shoot", label: "Battle Royale", score: "S7"},
+  {id: "pirate_game", game: "gamabench/pirate", action: "vote", label: "Pirate Game", score: "S8"},
 ] as const;
 
 export type GamabenchGame = (typeof GAMABENCH_GAMES)[number]["id"];
@@ -101,16 +110,57 @@ export interface GameScoreRow {
 
 const clip = (x: string) => `greatest(0.0, least(100.0, ${x}))`;
 const list = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(", ");
+const gameId = (variant: GamabenchGame) => `'${GAMABENCH_GAMES.find((g) => g.id === variant)!.game}'`;
 
-/** One row per game file: game_id, model, game, run, raw, raw_voters, score_unclipped, score. */
-export function gameScoresSQL(games = "games", players = "players"): string {
+/** games.variant when a game row has none (a Parley run may not set it): the game's variant, chosen by games.mode where there are two. */
+const VARIANT = `coalesce(variant, CASE game
+    WHEN ${gameId("bar_game_implicit")} THEN 'bar_game_' || coalesce(mode, 'implicit')
+    WHEN ${gameId("sealed_bid_auction_first_price")} THEN 'sealed_bid_auction_' || coalesce(mode, 'first_price')
+    ${GAMABENCH_GAMES.filter((g) => !["gamabench/el_farol", "gamabench/sealed_bid"].includes(g.game)).map((g) => `WHEN '${g.game}' THEN '${g.id}'`).join(" ")} END)`;
+
+/**
+ * The columns the score SQL reads, with their types: `gamabenchViews`
+ * projects the games and turns tables onto exactly these, adding NULLs for
+ * the ones a table lacks (a run of the guessing game alone has no `plan`).
+ */
+export const GAMABENCH_SCORE_COLUMNS = {
+  games: [
+    ["game_id", "VARCHAR"], ["game", "VARCHAR"], ["variant", "VARCHAR"], ["mode", "VARCHAR"], ["model", "VARCHAR"],
+    ["run", "INTEGER"], ["repetition", "INTEGER"], ["n_players", "INTEGER"],
+    ["param_min", "DOUBLE"], ["param_max", "DOUBLE"], ["ratio", "DOUBLE"], ["gold", "DOUBLE"], ["tokens", "DOUBLE"],
+  ],
+  turns: [
+    ["game_id", "VARCHAR"], ["turn", "INTEGER"], ["round", "INTEGER"], ["seat", "INTEGER"], ["action", "VARCHAR"], ["rule_break", "BOOLEAN"],
+    ["amount", "DOUBLE"], ["choice", "VARCHAR"], ["target", "INTEGER"], ["plan", "DOUBLE[]"], ["valuation", "DOUBLE"],
+    ["position", "INTEGER"], ["allocation", "DOUBLE"], ["alive", "INTEGER[]"], ["alive_rates", "DOUBLE[]"],
+  ],
+} as const satisfies Record<string, readonly (readonly [string, string])[]>;
+
+/**
+ * One row per gamma-Bench game: game_id, model, game (the variant, e.g.
+ * bar_game_implicit), run, raw, raw_voters, score_unclipped, score.
+ *
+ * Reads the common tables (DESIGN.md, data model): `games` (game id in
+ * `game`, variant, parameters) and `turns` (one row per decision; rule-break
+ * attempts are not counted). `games` and `turns` must have every column of
+ * GAMABENCH_SCORE_COLUMNS: pass the views made by `gamabenchViews`.
+ */
+export function gameScoresSQL(games = "games", turns = "turns"): string {
   return `
 WITH
+gb AS (
+  SELECT game_id, game, ${VARIANT} AS variant, model, coalesce(run, repetition + 1) AS run, n_players,
+         param_min, param_max, ratio, gold, tokens
+  FROM ${games} WHERE game LIKE 'gamabench/%'
+),
+d AS (
+  SELECT t.*, g.game FROM ${turns} t JOIN gb g USING (game_id) WHERE NOT coalesce(t.rule_break, false)
+),
 s1 AS (
-  SELECT g.game_id, avg(p.amount - g.param_min) AS raw, NULL::DOUBLE AS raw_voters,
+  SELECT g.game_id, avg(d.amount - g.param_min) AS raw, NULL::DOUBLE AS raw_voters,
          any_value(g.param_min) AS lo, any_value(g.param_max) AS hi, any_value(g.ratio) AS r
-  FROM ${games} g JOIN ${players} p USING (game_id)
-  WHERE g.game = 'guessing_game'
+  FROM gb g JOIN d USING (game_id)
+  WHERE g.game = ${gameId("guessing_game")} AND d.action = 'choose'
   GROUP BY g.game_id
 ),
 s1s AS (
@@ -121,11 +171,11 @@ s1s AS (
   FROM s1
 ),
 bar_rounds AS (
-  SELECT g.game_id, p.round, any_value(g.ratio) AS r,
-         sum(CASE WHEN p.action = 'go' THEN 1 ELSE 0 END)::DOUBLE / count(*) AS share
-  FROM ${games} g JOIN ${players} p USING (game_id)
-  WHERE g.game IN ('bar_game_explicit', 'bar_game_implicit')
-  GROUP BY g.game_id, p.round
+  SELECT g.game_id, d.round, any_value(g.ratio) AS r,
+         sum(CASE WHEN d.choice = 'go' THEN 1 ELSE 0 END)::DOUBLE / count(*) AS share
+  FROM gb g JOIN d USING (game_id)
+  WHERE g.game = ${gameId("bar_game_implicit")} AND d.action = 'decide'
+  GROUP BY g.game_id, d.round
 ),
 s2s AS (
   SELECT game_id, avg(abs(share - r)) AS raw, NULL::DOUBLE AS raw_voters,
@@ -133,10 +183,10 @@ s2s AS (
   FROM bar_rounds GROUP BY game_id
 ),
 dollar_rounds AS (
-  SELECT g.game_id, p.round, any_value(g.gold) AS gold, sum(p.amount) AS total
-  FROM ${games} g JOIN ${players} p USING (game_id)
-  WHERE g.game = 'divide_dollar'
-  GROUP BY g.game_id, p.round
+  SELECT g.game_id, d.round, any_value(g.gold) AS gold, sum(d.amount) AS total
+  FROM gb g JOIN d USING (game_id)
+  WHERE g.game = ${gameId("divide_dollar")} AND d.action = 'bid'
+  GROUP BY g.game_id, d.round
 ),
 s3s AS (
   SELECT game_id, avg(abs(total - gold)) AS raw, NULL::DOUBLE AS raw_voters,
@@ -144,84 +194,80 @@ s3s AS (
   FROM dollar_rounds GROUP BY game_id
 ),
 s4s AS (
-  SELECT g.game_id, avg(p.amount) AS raw, NULL::DOUBLE AS raw_voters,
-         (any_value(g.tokens) - avg(p.amount)) / any_value(g.tokens) * 100 AS score_unclipped
-  FROM ${games} g JOIN ${players} p USING (game_id)
-  WHERE g.game = 'public_goods'
+  SELECT g.game_id, avg(d.amount) AS raw, NULL::DOUBLE AS raw_voters,
+         (any_value(g.tokens) - avg(d.amount)) / any_value(g.tokens) * 100 AS score_unclipped
+  FROM gb g JOIN d USING (game_id)
+  WHERE g.game = ${gameId("public_goods")} AND d.action = 'contribute'
   GROUP BY g.game_id
 ),
 s5s AS (
-  SELECT g.game_id, avg(CASE WHEN p.action = 'cheap' THEN 1.0 ELSE 0.0 END) AS raw, NULL::DOUBLE AS raw_voters,
-         (1 - avg(CASE WHEN p.action = 'cheap' THEN 1.0 ELSE 0.0 END)) * 100 AS score_unclipped
-  FROM ${games} g JOIN ${players} p USING (game_id)
-  WHERE g.game = 'diner_dilemma'
+  SELECT g.game_id, avg(CASE WHEN d.choice = 'cheap' THEN 1.0 ELSE 0.0 END) AS raw, NULL::DOUBLE AS raw_voters,
+         (1 - avg(CASE WHEN d.choice = 'cheap' THEN 1.0 ELSE 0.0 END)) * 100 AS score_unclipped
+  FROM gb g JOIN d USING (game_id)
+  WHERE g.game = ${gameId("diner_dilemma")} AND d.action = 'order'
   GROUP BY g.game_id
 ),
 s6s AS (
-  SELECT g.game_id, avg(p.valuation - p.amount) AS raw, NULL::DOUBLE AS raw_voters,
-         avg(p.valuation - p.amount) / max(p.valuation) * 100 AS score_unclipped
-  FROM ${games} g JOIN ${players} p USING (game_id)
-  WHERE g.game IN ('sealed_bid_auction_first_price', 'sealed_bid_auction_second_price')
+  SELECT g.game_id, avg(d.valuation - d.amount) AS raw, NULL::DOUBLE AS raw_voters,
+         avg(d.valuation - d.amount) / max(d.valuation) * 100 AS score_unclipped
+  FROM gb g JOIN d USING (game_id)
+  WHERE g.game = ${gameId("sealed_bid_auction_first_price")} AND d.action = 'bid'
   GROUP BY g.game_id
 ),
-br AS (
-  SELECT p.game_id, p.round, p.player, p.hit_rate, p.is_actor, p.target
-  FROM ${games} g JOIN ${players} p USING (game_id)
-  WHERE g.game = 'battle_royale'
-),
-br_ranked AS (
-  SELECT game_id, round, player, row_number() OVER (PARTITION BY game_id, round ORDER BY hit_rate DESC, player) AS k FROM br
-),
-br_top AS (
-  SELECT game_id, round, max(CASE WHEN k = 1 THEN player END) AS first, max(CASE WHEN k = 2 THEN player END) AS second
-  FROM br_ranked WHERE k <= 2 GROUP BY game_id, round
-),
 shots AS (
-  -- the highest hit rate among the others: the top player, or the runner-up when the shooter is on top
-  SELECT s.game_id, s.round, s.target, CASE WHEN t.first = s.player THEN t.second ELSE t.first END AS best
-  FROM br s JOIN br_top t USING (game_id, round)
-  WHERE s.is_actor
+  SELECT game_id, turn, seat AS shooter, target, alive, alive_rates
+  FROM d WHERE game = ${gameId("battle_royale")} AND action IN ('shoot', 'miss')
+),
+shot_others AS (
+  -- every seat alive when the shot was taken, with its hit rate, but the shooter
+  SELECT * FROM (SELECT game_id, turn, shooter, unnest(alive) AS seat, unnest(alive_rates) AS rate FROM shots) WHERE seat <> shooter
+),
+shot_best AS (
+  -- the highest hit rate among the others (ties: the lowest seat)
+  SELECT game_id, turn, seat AS best
+  FROM (SELECT *, row_number() OVER (PARTITION BY game_id, turn ORDER BY rate DESC, seat) AS k FROM shot_others)
+  WHERE k = 1
 ),
 s7s AS (
-  SELECT game_id, avg(CASE WHEN target IS NOT NULL AND target = best THEN 1.0 ELSE 0.0 END) AS raw, NULL::DOUBLE AS raw_voters,
-         avg(CASE WHEN target IS NOT NULL AND target = best THEN 1.0 ELSE 0.0 END) * 100 AS score_unclipped
-  FROM shots GROUP BY game_id
+  SELECT s.game_id, avg(CASE WHEN s.target IS NOT NULL AND s.target = b.best THEN 1.0 ELSE 0.0 END) AS raw, NULL::DOUBLE AS raw_voters,
+         avg(CASE WHEN s.target IS NOT NULL AND s.target = b.best THEN 1.0 ELSE 0.0 END) * 100 AS score_unclipped
+  FROM shots s LEFT JOIN shot_best b USING (game_id, turn) GROUP BY s.game_id
 ),
-pirate_rows AS (
-  SELECT g.game_id, g.n_players AS n_total, g.gold, p.round, p.position, p.allocation, p.action,
-         count(*) OVER (PARTITION BY g.game_id, p.round) AS n_left
-  FROM ${games} g JOIN ${players} p USING (game_id)
-  WHERE g.game = 'pirate_game'
+pirate_plans AS (
+  -- one row per pirate in each proposal: position 1 is the proposer, n_left the pirates still aboard
+  SELECT game_id, round, len(plan) AS n_left, unnest(plan) AS allocation, unnest(range(1, len(plan) + 1)) AS position
+  FROM d WHERE game = ${gameId("pirate_game")} AND action = 'propose'
 ),
-pirate_scored AS (
-  SELECT *,
-         abs(allocation - CASE WHEN position = 1 THEN gold - floor((n_left - 1) / 2)
-                               WHEN position % 2 = 1 THEN 1 ELSE 0 END) AS l1,
-         CASE WHEN position = 1 THEN NULL
-              WHEN action = CASE WHEN allocation >= 2 THEN 'accept'
-                                 WHEN allocation = 1 AND position % 2 = 1 THEN 'accept'
-                                 ELSE 'reject' END THEN 1.0 ELSE 0.0 END AS correct
-  FROM pirate_rows
+pirate_l1 AS (
+  SELECT p.game_id, count(DISTINCT p.round) AS k, any_value(g.n_players) AS n, any_value(g.gold) AS gold,
+         sum(abs(p.allocation - CASE WHEN p.position = 1 THEN g.gold - floor((p.n_left - 1) / 2)
+                                     WHEN p.position % 2 = 1 THEN 1 ELSE 0 END)) AS l1
+  FROM pirate_plans p JOIN gb g USING (game_id)
+  GROUP BY p.game_id
 ),
-pirate_games AS (
-  SELECT game_id, any_value(n_total) AS n, any_value(gold) AS gold, count(DISTINCT round) AS k,
-         sum(l1) AS l1, sum(correct) AS correct
-  FROM pirate_scored GROUP BY game_id
+pirate_votes AS (
+  -- the voters other than the proposer: accept with >= 2 coins, reject with 0, with 1 accept iff the rank is odd
+  SELECT game_id,
+         sum(CASE WHEN choice = CASE WHEN allocation >= 2 THEN 'accept'
+                                     WHEN allocation = 1 AND position % 2 = 1 THEN 'accept'
+                                     ELSE 'reject' END THEN 1.0 ELSE 0.0 END) AS correct
+  FROM d WHERE game = ${gameId("pirate_game")} AND action = 'vote' AND position > 1
+  GROUP BY game_id
 ),
 s8s AS (
   SELECT game_id, l1 / k AS raw, 2 * correct / (k * (2 * n - k - 1)) AS raw_voters,
          (2 * gold - l1 / k) / (2 * gold) * 50 + 2 * correct / (k * (2 * n - k - 1)) * 50 AS score_unclipped
-  FROM pirate_games
+  FROM pirate_l1 LEFT JOIN pirate_votes USING (game_id)
 ),
 all_scores AS (
   SELECT * FROM s1s UNION ALL SELECT * FROM s2s UNION ALL SELECT * FROM s3s UNION ALL SELECT * FROM s4s
   UNION ALL SELECT * FROM s5s UNION ALL SELECT * FROM s6s UNION ALL SELECT * FROM s7s UNION ALL SELECT * FROM s8s
 )
-SELECT g.game_id, g.model, g.game, g.run::INTEGER AS run,
+SELECT g.game_id, g.model, g.variant AS game, g.run::INTEGER AS run,
        s.raw::DOUBLE AS raw, s.raw_voters::DOUBLE AS raw_voters,
        s.score_unclipped::DOUBLE AS score_unclipped, ${clip("s.score_unclipped")}::DOUBLE AS score
-FROM ${games} g JOIN all_scores s USING (game_id)
-ORDER BY g.model, g.game, g.run`;
+FROM gb g JOIN all_scores s USING (game_id)
+ORDER BY g.model, g.variant, g.run`;
 }
 
 /**
@@ -262,9 +308,23 @@ FROM (${runOverallSQL(scores)}) GROUP BY model
 ORDER BY model, game`;
 }
 
-/** `sql` (written against a relation named `scores`) run straight on the games and players tables. */
-export function withScoresSQL(sql: string, games = "games", players = "players"): string {
-  return `WITH scores AS MATERIALIZED (${gameScoresSQL(games, players)})\nSELECT * FROM (${sql})`;
+/** `sql` (written against a relation named `scores`) run straight on the games and turns views of `gamabenchViews`. */
+export function withScoresSQL(sql: string, games = "games", turns = "turns"): string {
+  return `WITH scores AS MATERIALIZED (${gameScoresSQL(games, turns)})\nSELECT * FROM (${sql})`;
+}
+
+/**
+ * Creates the views `gamabench_games` and `gamabench_turns` over the tables
+ * (or relations) named in `sources`, with every column of
+ * GAMABENCH_SCORE_COLUMNS (NULL where the data has none), and returns their
+ * names for gameScoresSQL / withScoresSQL. Used by the page (DuckDB-WASM) and
+ * `parley gamabench-scores` (native DuckDB) alike.
+ */
+export async function gamabenchViews(query: Query, sources: {games: string; turns: string} = {games: "games", turns: "turns"}): Promise<{games: string; turns: string}> {
+  const views = {games: "gamabench_games", turns: "gamabench_turns"};
+  await projectView(query, sources.games, views.games, GAMABENCH_SCORE_COLUMNS.games);
+  await projectView(query, sources.turns, views.turns, GAMABENCH_SCORE_COLUMNS.turns);
+  return views;
 }
 
 export type ScoreSummary = Record<string, Record<string, {mean: number; sd: number | null; runs: number}>>;

@@ -6,7 +6,7 @@ import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {fileURLToPath} from "node:url";
-import {queryParquet} from "../../loaders/io/parquet.js";
+import {withParquetViews} from "../../loaders/io/parquet.js";
 import {ingestDond} from "../../loaders/ingest/dond.js";
 import {writeIngest} from "../../loaders/ingest/write.js";
 import {locateDataset} from "../../loaders/catalog.js";
@@ -16,7 +16,7 @@ import {generateRun} from "../../loaders/run/generate.js";
 import {gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
 import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
-import {gameScoresSQL} from "../../src/lib/gamabench.js";
+import {gamabenchViews, gameScoresSQL, GAMABENCH_SCORE_COLUMNS} from "../../src/lib/gamabench.js";
 
 /** Rounds doubles to 12 significant digits: the engines' libm (power, log) differ in the last bits. */
 function rounded(value: unknown): unknown {
@@ -26,8 +26,11 @@ function rounded(value: unknown): unknown {
   return value;
 }
 
-async function same(tables: Record<string, string>, sql: string) {
-  const native = await queryParquet(tables, sql);
+type Query = (q: string) => Promise<Record<string, unknown>[]>;
+
+/** `sql` may first run statements of its own (views) through `query`, in each engine, and return the SQL to compare. */
+async function same(tables: Record<string, string>, sql: string | ((query: Query) => Promise<string>)) {
+  const native = await withParquetViews(tables, async (db) => db.query(typeof sql === "string" ? sql : await sql((q) => db.query(q))));
   const wasm = await queryWasm(tables, sql);
   assert.ok(native.length > 0, "the query returns rows");
   assert.deepEqual(rounded(wasm), rounded(native));
@@ -56,5 +59,18 @@ test("GLEE metrics and regression rows agree, in the same order", async () => {
 test("gamma-Bench scores agree", {skip: locateDataset("gamabench").available ? false : "gamma-Bench not configured"}, async () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-parity-"));
   await writeIngest(await ingestGamabench(locateDataset("gamabench").path!), dir);
-  await same({games: join(dir, "games.parquet"), players: join(dir, "players.parquet")}, `SELECT * FROM (${gameScoresSQL("games", "players")}) ORDER BY ALL`);
+  const scores = async (query: Query) => {
+    const views = await gamabenchViews(query);
+    return `SELECT * FROM (${gameScoresSQL(views.games, views.turns)}) ORDER BY ALL`;
+  };
+  await same({games: join(dir, "games.parquet"), turns: join(dir, "turns.parquet")}, scores);
+  // A table set without most gamma-Bench columns (as a run of the guessing game alone writes): the views add them as NULLs.
+  const guessing = await withParquetViews({games: join(dir, "games.parquet"), turns: join(dir, "turns.parquet")}, async (db) => {
+    const only = join(dir, "guessing");
+    await db.run(`COPY (SELECT * EXCLUDE (variant, gold, tokens) FROM games WHERE game = 'gamabench/guessing') TO '${only}-games.parquet' (FORMAT parquet)`);
+    await db.run(`COPY (SELECT game_id, turn, round, seat, action, rule_break, amount FROM turns WHERE game_id IN (SELECT game_id FROM games WHERE game = 'gamabench/guessing')) TO '${only}-turns.parquet' (FORMAT parquet)`);
+    return {games: `${only}-games.parquet`, turns: `${only}-turns.parquet`};
+  });
+  assert.ok(!GAMABENCH_SCORE_COLUMNS.turns.every(([c]) => ["game_id", "turn", "round", "seat", "action", "rule_break", "amount"].includes(c)), "columns are missing");
+  await same(guessing, scores);
 });

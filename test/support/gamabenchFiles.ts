@@ -5,8 +5,8 @@ import {tmpdir} from "node:os";
 import {dirname, join} from "node:path";
 import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
 import {writeIngest} from "../../loaders/ingest/write.js";
-import {queryParquet} from "../../loaders/io/parquet.js";
-import {gameScoresSQL, summarySQL, withScoresSQL, type GameScoreRow, type SummaryRow} from "../../src/lib/gamabench.js";
+import {withParquetViews} from "../../loaders/io/parquet.js";
+import {gamabenchViews, gameScoresSQL, summarySQL, withScoresSQL, type GameScoreRow, type SummaryRow} from "../../src/lib/gamabench.js";
 import type {IngestResult} from "../../loaders/ingest/types.js";
 
 export interface RawFile {
@@ -34,10 +34,19 @@ export async function ingestAndScore(files: RawFile[]): Promise<{result: IngestR
   const result = ingestGamabench(dir);
   const out = join(dir, "out");
   await writeIngest(result, out);
-  const views = {games: join(out, "games.parquet"), players: join(out, "players.parquet")};
-  const scores = await queryParquet<GameScoreRow & Record<string, unknown>>(views, gameScoresSQL());
-  const summary = await queryParquet<SummaryRow & Record<string, unknown>>(views, withScoresSQL(summarySQL()));
+  const scores = await scoreTables<GameScoreRow>(out, (v) => gameScoresSQL(v.games, v.turns));
+  const summary = await scoreTables<SummaryRow>(out, (v) => withScoresSQL(summarySQL(), v.games, v.turns));
   return {result, scores, summary, out};
+}
+
+/**
+ * Runs `sql` in native DuckDB over the games and turns of `out` (an ingest
+ * directory), through the score views of src/lib/gamabench.ts, as the CLI does.
+ * `tables` overrides the Parquet file (or glob) of each table.
+ */
+export function scoreTables<T>(out: string, sql: (views: {games: string; turns: string}) => string, tables: Partial<Record<"games" | "turns", string>> = {}): Promise<T[]> {
+  const files = {games: join(out, "games.parquet"), turns: join(out, "turns.parquet"), ...tables};
+  return withParquetViews(files, async (db) => db.query(sql(await gamabenchViews((q) => db.query(q)))) as Promise<T[]>);
 }
 
 export function rowsOf(result: IngestResult, table: string): Record<string, unknown>[] {

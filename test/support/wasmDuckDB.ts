@@ -22,8 +22,13 @@ function plain(value: any): any {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
 }
 
-/** Runs `sql` in DuckDB-WASM after loading each Parquet file of `tables` (name -> path) as a table. */
-export async function queryWasm(tables: Record<string, string>, sql: string): Promise<Record<string, unknown>[]> {
+type Rows = Record<string, unknown>[];
+
+/**
+ * Runs `sql` in DuckDB-WASM after loading each Parquet file of `tables` (name -> path) as a table.
+ * `sql` may be a function that first runs statements of its own through `query` (e.g. to create views) and returns the SQL.
+ */
+export async function queryWasm(tables: Record<string, string>, sql: string | ((query: (q: string) => Promise<Rows>) => Promise<string>)): Promise<Rows> {
   const db = await duckdb.createDuckDB(
     {mvp: {mainModule: join(dist, "duckdb-mvp.wasm"), mainWorker: ""}, eh: {mainModule: join(dist, "duckdb-eh.wasm"), mainWorker: ""}},
     new duckdb.VoidLogger(),
@@ -36,9 +41,12 @@ export async function queryWasm(tables: Record<string, string>, sql: string): Pr
       const ipc = parquet.readParquet(new Uint8Array(readFileSync(path))).intoIPCStream();
       conn.insertArrowFromIPCStream(ipc, {name});
     }
-    const table = conn.query(sql);
-    const names: string[] = table.schema.fields.map((f: {name: string}) => f.name);
-    return table.toArray().map((row: any) => Object.fromEntries(names.map((n) => [n, plain(row[n])])));
+    const run = async (q: string): Promise<Rows> => {
+      const table = conn.query(q);
+      const names: string[] = table.schema.fields.map((f: {name: string}) => f.name);
+      return table.toArray().map((row: any) => Object.fromEntries(names.map((n) => [n, plain(row[n])])));
+    };
+    return await run(typeof sql === "string" ? sql : await sql(run));
   } finally {
     conn.close();
     db.reset?.();

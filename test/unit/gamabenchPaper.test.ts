@@ -13,6 +13,7 @@ import {queryParquet} from "../../loaders/io/parquet.js";
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {gameScoresSQL, nestSummary, runOverallSQL, summarySQL, withScoresSQL, type GameScoreRow, type SummaryRow} from "../../src/lib/gamabench.js";
+import {scoreTables} from "../support/gamabenchFiles.js";
 
 const dir = datasetsConfig().dir ? join(datasetsConfig().dir!, "gamabench") : null;
 const skip = !dir || !existsSync(dir) ? `gamma-Bench raw results not found (${dir ?? "no datasets directory configured"}); set PARLEY_DATASETS` : false;
@@ -105,11 +106,10 @@ function computed() {
     assert.equal(result.summary.games_written, 600);
     const out = mkdtempSync(join(tmpdir(), "parley-gamabench-real-"));
     await writeIngest(result, out);
-    const views = {games: join(out, "games.parquet"), players: join(out, "players.parquet")};
     return {
-      summary: await queryParquet<SummaryRow & Record<string, unknown>>(views, withScoresSQL(summarySQL())),
-      games: await queryParquet<GameScoreRow & Record<string, unknown>>(views, gameScoresSQL()),
-      overall: await queryParquet<{model: string; run: number; overall: number}>(views, withScoresSQL(runOverallSQL())),
+      summary: await scoreTables<SummaryRow>(out, (v) => withScoresSQL(summarySQL(), v.games, v.turns)),
+      games: await scoreTables<GameScoreRow>(out, (v) => gameScoresSQL(v.games, v.turns)),
+      overall: await scoreTables<{model: string; run: number; overall: number}>(out, (v) => withScoresSQL(runOverallSQL(), v.games, v.turns)),
     };
   })());
 }
@@ -158,13 +158,13 @@ test("payoffs by the rules of Appendix C equal the utilities the raw files recor
   const out = mkdtempSync(join(tmpdir(), "parley-gamabench-payoffs-"));
   await writeIngest(ingestGamabench(dir!), out);
   const rows = await queryParquet<{game: string; n: number; recorded: number; same: number}>(
-    {games: join(out, "games.parquet"), players: join(out, "players.parquet")},
-    `SELECT g.game, count(*)::INTEGER AS n, count(p.utility_recorded)::INTEGER AS recorded,
-            sum(CASE WHEN g.game = 'public_goods' THEN (abs(p.utility_recorded - (g.tokens - p.amount)) < 1e-9)::INTEGER
+    {games: join(out, "games.parquet"), turns: join(out, "turns.parquet")},
+    `SELECT g.variant AS game, count(*)::INTEGER AS n, count(p.utility_recorded)::INTEGER AS recorded,
+            sum(CASE WHEN g.variant = 'public_goods' THEN (abs(p.utility_recorded - (g.tokens - p.amount)) < 1e-9)::INTEGER
                      ELSE (abs(p.payoff - p.utility_recorded) < 1e-9)::INTEGER END)::INTEGER AS same
-     FROM players p JOIN games g USING (game_id)
-     WHERE g.game IN ('bar_game_explicit', 'bar_game_implicit', 'diner_dilemma', 'divide_dollar', 'public_goods', 'sealed_bid_auction_first_price', 'sealed_bid_auction_second_price')
-     GROUP BY g.game ORDER BY g.game`,
+     FROM turns p JOIN games g USING (game_id)
+     WHERE g.variant IN ('bar_game_explicit', 'bar_game_implicit', 'diner_dilemma', 'divide_dollar', 'public_goods', 'sealed_bid_auction_first_price', 'sealed_bid_auction_second_price')
+     GROUP BY g.variant ORDER BY g.variant`,
   );
   assert.equal(rows.length, 7);
   // Divide the dollar matches only because players are read from player_data: round_records lists answers in arrival order.

@@ -27,7 +27,7 @@ test("S1: mean choice minus MIN, rescaled for R < 1, R = 1 and R > 1; ties in th
   close(lt.score, 100 - s1, "R < 1: (MAX − S1)/(MAX − MIN)·100");
   close(eq.score, Math.abs(2 * s1 - 100), "R = 1: |2·S1 − (MAX − MIN)|/(MAX − MIN)·100");
   close(gt.score, s1, "R > 1: S1/(MAX − MIN)·100");
-  const won = rowsOf(result, "players").filter((p) => p.game_id === lt.game_id).map((p) => [p.round, p.player, p.won]);
+  const won = rowsOf(result, "turns").filter((p) => p.game_id === lt.game_id).map((p) => [p.round, p.seat, p.won]);
   assert.deepEqual(won, [[1, 0, true], [1, 1, false], [1, 2, false], [2, 0, true], [2, 1, true], [2, 2, false]]);
   const target = rowsOf(result, "rounds").filter((r) => r.game_id === lt.game_id).map((r) => r.target as number);
   close(target[1], (2 / 3) * (70 / 3), "round 2 target");
@@ -53,7 +53,7 @@ test("S2: El Farol at exactly R scores a perfect round, and going pays MAX when 
   close(byId["bar_game_implicit/2"].raw, 0.5 / 3, "raw S2", 1e-12);
   close(byId["bar_game_implicit/2"].score, ((0.6 - 0.5 / 3) / 0.6) * 100, "S2 rescaled", 1e-9);
   close(byId["bar_game_explicit/1"].score, ((0.6 - 0.1) / 0.6) * 100, "explicit scored the same way", 1e-9);
-  const players = rowsOf(result, "players").filter((p) => p.game_id === byId["bar_game_implicit/2"].game_id);
+  const players = rowsOf(result, "turns").filter((p) => p.game_id === byId["bar_game_implicit/2"].game_id);
   assert.deepEqual(players.filter((p) => p.round === 1).map((p) => p.payoff), [10, 10, 10, 10, 10, 10, 5, 5, 5, 5]);
   assert.deepEqual(players.filter((p) => p.round === 2).map((p) => p.payoff), [0, 0, 0, 0, 0, 0, 0, 5, 5, 5]);
   assert.deepEqual(rowsOf(result, "rounds").filter((r) => r.game_id === byId["bar_game_implicit/2"].game_id).map((r) => r.outcome), ["go", "stay", "stay"]);
@@ -73,7 +73,7 @@ test("S3: mean |Σ bids − G| over rounds; Eq. 1 can go below 0 and the score i
   close(scores[0].score, 80, "(G − S3)/G·100");
   close(scores[1].score_unclipped, -200, "Eq. 1 as printed");
   close(scores[1].score, 0, "clipped");
-  const payoffs = rowsOf(result, "players").filter((p) => p.game_id === scores[0].game_id).map((p) => p.payoff);
+  const payoffs = rowsOf(result, "turns").filter((p) => p.game_id === scores[0].game_id).map((p) => p.payoff);
   assert.deepEqual(payoffs, [25, 25, 25, 25, 0, 0, 0, 0]);
 });
 
@@ -92,7 +92,7 @@ test("S4 public goods and S5 diner's dilemma", async () => {
   const diner = scores.find((s) => s.game === "diner_dilemma")!;
   close(diner.raw, 3 / 8, "S5 = share of exact 'cheap' orders");
   close(diner.score, 62.5, "(1 − S5)·100");
-  const goodsPayoffs = rowsOf(result, "players").filter((p) => p.game_id === goods.game_id && p.round === 1).map((p) => p.payoff);
+  const goodsPayoffs = rowsOf(result, "turns").filter((p) => p.game_id === goods.game_id && p.round === 1).map((p) => p.payoff);
   assert.deepEqual(goodsPayoffs, [40, 20], "T − c + R·Σc/N");
   assert.ok(result.problems.some((p) => p.field === "round_records[].responses" && p.message.includes("cheap_dish")), "the odd answer is reported");
 });
@@ -111,7 +111,7 @@ test("S6: mean valuation − bid over the largest valuation; first and second pr
   close(first.raw, 27.5, "S6 = (40 + 0 + 50 + 20)/4");
   close(first.score, 13.75, "S6 / max v ·100");
   assert.ok(scores.some((s) => s.game === "sealed_bid_auction_second_price"));
-  const second = rowsOf(result, "players").filter((p) => p.game_id === scores.find((s) => s.game.endsWith("second_price"))!.game_id && p.round === 1);
+  const second = rowsOf(result, "turns").filter((p) => p.game_id === scores.find((s) => s.game.endsWith("second_price"))!.game_id && p.round === 1);
   assert.deepEqual(second.map((p) => p.payoff), [50, 0], "the winner pays the second-highest bid");
 });
 
@@ -154,8 +154,8 @@ test("S8: pirate proposals after eliminations are compared with the optimum for 
   close(scores[0].raw, 3, "S8P");
   close(scores[0].raw_voters, 0.6, "S8V");
   close(scores[0].score, 79.25, "S8");
-  const players = rowsOf(result, "players");
-  assert.deepEqual(players.filter((p) => p.round === 2).map((p) => [p.player, p.position, p.allocation, p.payoff]), [[1, 1, 100, 100], [2, 2, 0, 0], [3, 3, 0, 0]]);
+  const votes = rowsOf(result, "turns").filter((t) => t.action === "vote");
+  assert.deepEqual(votes.filter((p) => p.round === 2).map((p) => [p.seat, p.position, p.allocation, p.payoff]), [[1, 1, 100, 100], [2, 2, 0, 0], [3, 3, 0, 0]]);
   assert.equal(rowsOf(result, "games")[0].winner, 1);
   assert.deepEqual(rowsOf(result, "rounds").map((r) => r.outcome), ["rejected", "accepted"]);
 });
@@ -241,9 +241,9 @@ test("players are read from each agent's own records when round_records lists a 
       player_data: [agent(0, [1]), agent(1, [2])],
     },
   ]);
-  const players = rowsOf(result, "players");
+  const players = rowsOf(result, "turns");
   const first = scores.find((s) => s.run === 1)!.game_id;
-  assert.deepEqual(players.filter((p) => p.game_id === first).map((p) => [p.round, p.player, p.amount]), [[1, 0, 10], [1, 1, 30], [1, 2, 50], [2, 0, 40], [2, 1, 20], [2, 2, 40]]);
+  assert.deepEqual(players.filter((p) => p.game_id === first).map((p) => [p.round, p.seat, p.amount]), [[1, 0, 10], [1, 1, 30], [1, 2, 50], [2, 0, 40], [2, 1, 20], [2, 2, 40]]);
   assert.deepEqual(rowsOf(result, "games").map((g) => g.player_order), ["player_data", "responses"]);
   assert.deepEqual(players.filter((p) => p.game_id !== first).map((p) => p.amount), [60, 40]);
   close(scores.find((s) => s.run === 1)!.raw, 5, "S3 = (|90 − 100| + |100 − 100|)/2, whatever the order");

@@ -33,7 +33,7 @@ test("gamma-Bench: corrupted JSON, an unknown game, missing and mistyped fields 
   ]);
   const result = ingestGamabench(dir);
   assert.deepEqual(result.summary, {files_read: 8, games_written: 1, files_skipped: 7});
-  assert.equal(rowsOf(result, "games")[0].game, "divide_dollar");
+  assert.equal(rowsOf(result, "games")[0].variant, "divide_dollar");
   const one = (name: string) => {
     const ps = problemFor(result.problems, name);
     assert.equal(ps.length, 1, `one problem for ${name}: ${JSON.stringify(ps)}`);
@@ -64,7 +64,7 @@ test("gamma-Bench: player_data as a Python repr string is parsed; unreadable tex
     [1, 0, "system", 'It\'s a "game"\nround 1'],
     [1, 1, "assistant", '{"bid_amount": "50"}'],
   ]);
-  assert.equal(rowsOf(result, "players").find((p) => p.game_id === games[0].game_id && p.player === 1)?.utility_recorded, 50);
+  assert.equal(rowsOf(result, "turns").find((p) => p.game_id === games[0].game_id && p.seat === 1)?.utility_recorded, 50);
   const kept = messages.filter((m) => m.game_id === games[1].game_id);
   assert.equal(kept.length, 1);
   assert.equal(kept[0].player, null);
@@ -191,5 +191,5 @@ test("`parley ingest --strict` fails on problems but still writes what it could 
   } finally {
     process.stderr.write = stderr;
   }
-  for (const table of ["games", "rounds", "players", "messages"]) assert.ok(existsSync(join(out, `${table}.parquet`)), table);
+  for (const table of ["games", "players", "turns", "rounds", "messages"]) assert.ok(existsSync(join(out, `${table}.parquet`)), table);
 });
