@@ -84,4 +84,8 @@ test("guess 2/3 of the average with ten LLM seats: Appendix C conversation, rule
   // Everyone chose 30: target 20, all win every round.
   const [game] = await queryRun(out, ["games", "players"], `SELECT g.game, g.model, g.n_players, g.rounds, g.ended_by, sum(p.return)::DOUBLE AS total FROM games g JOIN players p USING (game_id) GROUP BY ALL`);
   assert.deepEqual(game, {game: "gamabench/guessing", model: "fake", n_players: 10, rounds: 3, ended_by: "completed", total: 30});
+  // Scored by the SQL that scores the paper's files: S1 = mean choice 30, rescaled (100 − 30)/100·100.
+  const scores = await parley(["gamabench-scores", out]);
+  assert.equal(scores.code, 0, scores.stderr);
+  assert.deepEqual(JSON.parse(scores.stdout).fake.guessing_game, {mean: 70, sd: null, runs: 1});
 });
