@@ -52,13 +52,29 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    process.stderr.write(`parley ${name}: ${(error as Error).stack ?? error}\n`);
-    return 1;
+    const {line, code} = errorReport(name, error);
+    process.stderr.write(line + "\n");
+    return code;
   }
+}
+
+// File system mistakes of the user's that a command's own checks did not catch first (a path removed mid-run, say).
+const USER_ERRNO = new Set(["ENOENT", "EACCES", "EPERM", "EISDIR", "ENOTDIR", "EEXIST", "EROFS", "ENAMETOOLONG", "ELOOP", "EADDRINUSE"]);
+
+/**
+ * What the CLI prints for an error that ends a command, and its exit code.
+ * A UsageError (bad argument, input or config) and a system error (errno
+ * code, e.g. ENOSPC) are one line; anything else is a bug and keeps its
+ * stack.
+ */
+function errorReport(name: string, error: unknown): {line: string; code: number} {
+  if (error instanceof UsageError) return {line: error.message, code: 2};
+  const errno = error as NodeJS.ErrnoException;
+  if (error instanceof Error && typeof errno.code === "string" && typeof errno.syscall === "string") {
+    return {line: `parley ${name}: ${error.message}`, code: USER_ERRNO.has(errno.code) ? 2 : 1};
+  }
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return {line: `parley ${name}: ${text}`, code: 1};
 }
 
 process.exitCode = await main(process.argv.slice(2));

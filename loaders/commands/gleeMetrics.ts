@@ -1,16 +1,16 @@
 /** `parley metrics <dir>`: GLEE efficiency, fairness and self-gains per game (JSON Lines) from a run directory. */
 import {existsSync} from "node:fs";
 import {join} from "node:path";
-import {queryParquet} from "../io/parquet.js";
+import {inputPath, queryInputs} from "./inputs.js";
 import {gleeMetricsSQL, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
 import {parse, UsageError} from "./args.js";
 
 export const usage = "metrics <dir>                                     GLEE efficiency/fairness/self-gain per game (JSON Lines)";
 
 export async function gleeMetrics(dir: string): Promise<GleeMetricsRow[]> {
-  const games = join(dir, "games.parquet");
-  if (!existsSync(games)) throw new UsageError(`parley metrics: ${games} not found (run "parley run <config.json> --out ${dir}" first)`);
-  return queryParquet<GleeMetricsRow & Record<string, unknown>>({games}, `${gleeMetricsSQL("games")} ORDER BY game_id`);
+  const hint = `run "parley run <config.json> --out ${dir}" first`;
+  if (existsSync(dir)) inputPath("metrics", dir, "directory", hint);
+  return queryInputs<GleeMetricsRow & Record<string, unknown>>("metrics", {games: join(dir, "games.parquet")}, `${gleeMetricsSQL("games")} ORDER BY game_id`, hint);
 }
 
 export async function run(argv: string[]): Promise<number> {

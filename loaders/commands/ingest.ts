@@ -3,6 +3,7 @@ import {adapters} from "../ingest/adapters.js";
 import {writeIngest} from "../ingest/write.js";
 import {formatProblem} from "../ingest/types.js";
 import {parse, UsageError} from "./args.js";
+import {inputPath, outputDir} from "./inputs.js";
 
 export const usage = "ingest <adapter> <path> --out <dir> [--strict]   read outside logs into Parquet (adapters: " + Object.keys(adapters).join(", ") + ")";
 
@@ -12,6 +13,8 @@ export async function run(argv: string[]): Promise<number> {
   if (!name || !path || !values.out) throw new UsageError(`parley ${usage}`);
   const adapter = adapters[name];
   if (!adapter) throw new UsageError(`parley ingest: unknown adapter "${name}"; expected one of ${Object.keys(adapters).join(", ")}`);
+  inputPath("ingest", path, adapter.input, `${name} reads ${adapter.describe}`);
+  outputDir("ingest", "--out", values.out);
   const result = await adapter.ingest(path);
   for (const problem of result.problems) process.stderr.write(`${formatProblem(problem)}\n`);
   const written = await writeIngest(result, values.out);

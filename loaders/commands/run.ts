@@ -1,5 +1,5 @@
 /** `parley run <config.json> --out <dir>`: play a GLEE tournament and write games.parquet + turns.parquet. */
-import {readFileSync, existsSync} from "node:fs";
+import {readFileSync} from "node:fs";
 import {basename, extname} from "node:path";
 import {parseRunConfig, ConfigError, type RunConfig} from "../run/config.js";
 import {countGames} from "../run/grid.js";
@@ -9,7 +9,11 @@ import {llmStats} from "../agents/llm/stats.js";
 import {resolveApiKey} from "../agents/llm/secrets.js";
 import {CheckpointConflict} from "../run/checkpoint.js";
 import {checkSharedLimits} from "../run/llmPlayers.js";
-import {parse, printJson, UsageError} from "./args.js";
+import {intOption, parse, printJson, UsageError} from "./args.js";
+import {inputPath, outputDir} from "./inputs.js";
+
+/** Games played at once; more only queues work in memory (LLM endpoints have their own max_concurrency). */
+const MAX_CONCURRENCY = 1024;
 
 export const usage =
   "run <config.json> --out <dir> [--concurrency N] [--cache <dir>] [--resume] [--quiet]  play a GLEE tournament (games.parquet, turns.parquet);\n" +
@@ -17,7 +21,7 @@ export const usage =
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
 export function readRunConfig(path: string): RunConfig {
-  if (!existsSync(path)) throw new UsageError(`parley run: config ${path} not found`);
+  inputPath("run", path, "file", "expected a run config, e.g. data/runs/default.json");
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
@@ -42,8 +46,9 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const config = readRunConfig(positionals[0]);
-  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw new UsageError(`parley run: --concurrency must be a positive integer`);
+  const concurrency = intOption("run", "concurrency", values.concurrency, {min: 1, max: MAX_CONCURRENCY});
+  outputDir("run", "--out", values.out);
+  if (values.cache !== undefined) outputDir("run", "--cache", values.cache);
   const planned = countGames(config);
   const started = performance.now();
   if (config.llm_players.length || values.resume) {
