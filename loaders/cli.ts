@@ -13,6 +13,7 @@ import * as runGames from "./commands/run.js";
 import * as agents from "./commands/agents.js";
 import * as gleeMetrics from "./commands/gleeMetrics.js";
 import {UsageError} from "./commands/args.js";
+import {printable} from "./printable.js";
 
 interface Command {
   usage: string;
@@ -46,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    process.stderr.write(`parley: unknown command "${name}"\n\n${help()}\n`);
+    process.stderr.write(`${printable(`parley: unknown command "${name}"`)}\n\n${help()}\n`);
     return 2;
   }
   try {
@@ -65,16 +66,17 @@ const USER_ERRNO = new Set(["ENOENT", "EACCES", "EPERM", "EISDIR", "ENOTDIR", "E
  * What the CLI prints for an error that ends a command, and its exit code.
  * A UsageError (bad argument, input or config) and a system error (errno
  * code, e.g. ENOSPC) are one line; anything else is a bug and keeps its
- * stack.
+ * stack. Messages may quote data (file names, fields, a model's reply), so
+ * they are printed through `printable`.
  */
 function errorReport(name: string, error: unknown): {line: string; code: number} {
-  if (error instanceof UsageError) return {line: error.message, code: 2};
+  if (error instanceof UsageError) return {line: printable(error.message), code: 2};
   const errno = error as NodeJS.ErrnoException;
   if (error instanceof Error && typeof errno.code === "string" && typeof errno.syscall === "string") {
-    return {line: `parley ${name}: ${error.message}`, code: USER_ERRNO.has(errno.code) ? 2 : 1};
+    return {line: printable(`parley ${name}: ${error.message}`), code: USER_ERRNO.has(errno.code) ? 2 : 1};
   }
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  return {line: `parley ${name}: ${text}`, code: 1};
+  return {line: text.split("\n").map((l, i) => printable(i ? l : `parley ${name}: ${l}`)).join("\n"), code: 1};
 }
 
 process.exitCode = await main(process.argv.slice(2));

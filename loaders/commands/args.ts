@@ -1,5 +1,6 @@
 /** Argument parsing shared by the CLI commands (node:util parseArgs with errors that name the command). */
 import {parseArgs, type ParseArgsConfig} from "node:util";
+import {printableJson} from "../printable.js";
 
 export class UsageError extends Error {}
 
@@ -29,5 +30,5 @@ export function intOption(command: string, flag: string, raw: string | undefined
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + "\n");
+  process.stdout.write(printableJson(JSON.stringify(value, null, 2)) + "\n");
 }

@@ -4,6 +4,7 @@ import {join} from "node:path";
 import {inputPath, queryInputs} from "./inputs.js";
 import {gleeMetricsSQL, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
 import {parse, UsageError} from "./args.js";
+import {printableJson} from "../printable.js";
 
 export const usage = "metrics <dir>                                     GLEE efficiency/fairness/self-gain per game (JSON Lines)";
 
@@ -19,7 +20,7 @@ export async function run(argv: string[]): Promise<number> {
   const rows = await gleeMetrics(positionals[0]);
   const chunk: string[] = [];
   for (const row of rows) {
-    chunk.push(JSON.stringify(row));
+    chunk.push(printableJson(JSON.stringify(row)));
     if (chunk.length >= 10000) process.stdout.write(chunk.splice(0).join("\n") + "\n");
   }
   if (chunk.length) process.stdout.write(chunk.join("\n") + "\n");

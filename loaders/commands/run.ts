@@ -11,6 +11,7 @@ import {CheckpointConflict} from "../run/checkpoint.js";
 import {checkSharedLimits} from "../run/llmPlayers.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
+import {printable} from "../printable.js";
 
 /** Games played at once; more only queues work in memory (LLM endpoints have their own max_concurrency). */
 const MAX_CONCURRENCY = 1024;
@@ -75,7 +76,8 @@ export async function run(argv: string[]): Promise<number> {
     });
     if (r.failed.length) {
       const first = r.failed[0];
-      process.stderr.write(`parley run: ${r.failed.length} game(s) could not be finished (first: ${first.game_id}: ${first.error}); run the same command again to play them\n`);
+      // first.error may quote an endpoint's reply: printable keeps its control characters off the terminal.
+      process.stderr.write(`${printable(`parley run: ${r.failed.length} game(s) could not be finished (first: ${first.game_id}: ${first.error})`)}; run the same command again to play them\n`);
       return 1;
     }
     return 0;

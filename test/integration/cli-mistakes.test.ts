@@ -99,6 +99,8 @@ test("reading commands: a missing directory, a file for it, a file that is not P
   mistake(["regress", aFile, "--family", "bargaining", "--metric", "efficiency"], new RegExp(`^parley regress: cannot read ${esc(aFile)}: Invalid Input Error`));
   mistake(["equilibria", missing], new RegExp(`^parley equilibria: ${esc(missing)} not found`));
   mistake(["equilibria", aDir], /is a directory, expected a file/);
+  // JSON.parse quotes the file's text, newline included; printed escaped, the error stays one line.
+  mistake(["equilibria", aFile], new RegExp(`^parley equilibria: cannot read ${esc(aFile)}: .*"not a directory\\\\x0a`));
 });
 
 test("numeric flags are bounded, and the error gives the range", () => {
