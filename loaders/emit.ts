@@ -11,6 +11,7 @@ import {locateDataset} from "./catalog.js";
 import {emptyTables, writeIngest} from "./ingest/write.js";
 import {formatProblem, type IngestResult} from "./ingest/types.js";
 import {tar} from "./io/tar.js";
+import {printable} from "./printable.js";
 import type {DatasetStatus} from "../src/lib/datasetStatus.js";
 
 export async function datasetArchive(id: string): Promise<Buffer> {
@@ -18,7 +19,7 @@ export async function datasetArchive(id: string): Promise<Buffer> {
   const {entry} = location;
   let result: IngestResult = {...emptyTables(entry.schemas), summary: {}, problems: []};
   if (location.available && !entry.generate) result = await entry.ingest(location.path!);
-  for (const p of result.problems) process.stderr.write(`${id}: ${formatProblem(p)}\n`);
+  for (const p of result.problems) process.stderr.write(`${printable(`${id}: ${formatProblem(p)}`)}\n`);
   const dir = mkdtempSync(join(tmpdir(), `parley-${id}-`));
   try {
     let paths: string[];

@@ -1,5 +1,6 @@
 /** Argument parsing shared by the CLI commands (node:util parseArgs with errors that name the command). */
 import {parseArgs, type ParseArgsConfig} from "node:util";
+import {printableJson} from "../printable.js";
 
 export class UsageError extends Error {}
 
@@ -11,6 +12,23 @@ export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(command
   }
 }
 
+/**
+ * The integer value of a numeric flag, `fallback` when it is absent. Every
+ * numeric flag has a maximum, so that one flag cannot ask for unbounded
+ * work or memory; the error says the range
+ * (`--splits: expected an integer from 0 to 1000, got 1000000000`).
+ */
+export function intOption(command: string, flag: string, raw: string | undefined, range: {min: number; max: number}, fallback: number): number;
+export function intOption(command: string, flag: string, raw: string | undefined, range: {min: number; max: number}): number | undefined;
+export function intOption(command: string, flag: string, raw: string | undefined, {min, max}: {min: number; max: number}, fallback?: number): number | undefined {
+  if (raw === undefined) return fallback;
+  const value = /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!(Number.isSafeInteger(value) && value >= min && value <= max)) {
+    throw new UsageError(`parley ${command}: --${flag}: expected an integer from ${min} to ${max}, got ${raw}`);
+  }
+  return value;
+}
+
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + "\n");
+  process.stdout.write(printableJson(JSON.stringify(value, null, 2)) + "\n");
 }

@@ -1,16 +1,16 @@
 /** `parley dond-stats <dir> [--cumulative]`: seed 002 Table 9 rates from an ingested Deal-or-No-Deal directory. */
 import {join} from "node:path";
 import {existsSync} from "node:fs";
-import {queryParquet} from "../io/parquet.js";
+import {inputPath, queryInputs} from "./inputs.js";
 import {dondStatsSQL, type DondStatsRow} from "../../src/lib/dond.js";
 import {parse, printJson, UsageError} from "./args.js";
 
 export const usage = "dond-stats <dir> [--cumulative]                  agreement / envy-free / Pareto rates per difficulty (JSON)";
 
 export async function dondStats(dir: string, cumulative = false): Promise<DondStatsRow[]> {
-  const games = join(dir, "games.parquet");
-  if (!existsSync(games)) throw new UsageError(`parley dond-stats: ${games} not found (run "parley ingest dond <file> --out ${dir}" first)`);
-  return queryParquet<DondStatsRow & Record<string, unknown>>({games}, dondStatsSQL("games", {cumulative}));
+  const hint = `run "parley ingest dond <file> --out ${dir}" first`;
+  if (existsSync(dir)) inputPath("dond-stats", dir, "directory", hint);
+  return queryInputs<DondStatsRow & Record<string, unknown>>("dond-stats", {games: join(dir, "games.parquet")}, dondStatsSQL("games", {cumulative}), hint);
 }
 
 export async function run(argv: string[]): Promise<number> {

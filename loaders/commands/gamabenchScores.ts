@@ -4,30 +4,18 @@
  * gamma-Bench directory (`<dir>/games.parquet`, `<dir>/turns.parquet`) or a
  * run directory partitioned by game (`<dir>/game=gamabench%2F.../`).
  */
-import {existsSync, readdirSync} from "node:fs";
-import {join} from "node:path";
-import {withParquetViews} from "../io/parquet.js";
-import type {Db} from "../io/duckdb.js";
+import {withRunInputs} from "./inputs.js";
 import {gamabenchViews, nestSummary, summarySQL, gameScoresSQL, withScoresSQL, type ScoreSummary, type SummaryRow, type GameScoreRow} from "../../src/lib/gamabench.js";
 import {parse, printJson, UsageError} from "./args.js";
 
 export const usage = "gamabench-scores <dir> [--runs]                   gamma-Bench 0–100 scores {model: {game: {mean, sd, runs}, overall}} (JSON)";
 
-/** The games and turns Parquet files (or globs) of `dir`. */
-function tables(dir: string): {games: string; turns: string} {
-  const flat = {games: join(dir, "games.parquet"), turns: join(dir, "turns.parquet")};
-  if (existsSync(flat.games)) {
-    if (!existsSync(flat.turns)) throw new UsageError(`parley gamabench-scores: ${flat.turns} not found (ingest again: "parley ingest gamabench <raw_results dir> --out ${dir}")`);
-    return flat;
-  }
-  const partitions = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith("game=gamabench%2F")) : [];
-  if (partitions.length) return {games: join(dir, "game=gamabench%2F*", "games.parquet"), turns: join(dir, "game=gamabench%2F*", "turns.parquet")};
-  throw new UsageError(`parley gamabench-scores: ${flat.games} not found (run "parley ingest gamabench <raw_results dir> --out ${dir}" first)`);
-}
+const isGamabench = (game: string) => game.startsWith("gamabench/");
 
-/** Runs `sql` (over the views named by gamabenchViews) on the tables of `dir`. */
+/** Runs `sql` (over the views named by gamabenchViews) on the games and turns of `dir`, either layout. */
 function scoreQuery<T>(dir: string, sql: (views: {games: string; turns: string}) => string): Promise<T[]> {
-  return withParquetViews(tables(dir), async (db: Db) => {
+  const hint = `run "parley ingest gamabench <raw_results dir> --out ${dir}" or "parley run <config.json> --out ${dir}" first`;
+  return withRunInputs("gamabench-scores", dir, ["games", "turns"], isGamabench, hint, async (db) => {
     const views = await gamabenchViews((q) => db.query(q));
     return db.query(sql(views)) as Promise<T[]>;
   });

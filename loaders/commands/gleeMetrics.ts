@@ -1,7 +1,8 @@
 /** `parley metrics <dir>`: GLEE efficiency, fairness and self-gains per game (JSON Lines) from a run directory. */
-import {queryRun, RunTablesMissing} from "../io/parquet.js";
+import {withRunInputs} from "./inputs.js";
 import {gleeMetricsSQL, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
 import {parse, UsageError} from "./args.js";
+import {printableJson} from "../printable.js";
 
 export const usage = "metrics <dir>                                     GLEE efficiency/fairness/self-gain per game (JSON Lines)";
 
@@ -9,12 +10,8 @@ export const usage = "metrics <dir>                                     GLEE eff
 export const isGlee = (game: string) => game.startsWith("glee/");
 
 export async function gleeMetrics(dir: string): Promise<GleeMetricsRow[]> {
-  try {
-    return await queryRun<GleeMetricsRow & Record<string, unknown>>(dir, ["games"], `${gleeMetricsSQL("games")} ORDER BY game_id`, isGlee);
-  } catch (error) {
-    if (error instanceof RunTablesMissing) throw new UsageError(`parley metrics: ${dir} holds no GLEE games (run "parley run <config.json> --out ${dir}" first)`);
-    throw error;
-  }
+  const hint = `run "parley run <config.json> --out ${dir}" first`;
+  return withRunInputs("metrics", dir, ["games"], isGlee, hint, (db) => db.query<GleeMetricsRow & Record<string, unknown>>(`${gleeMetricsSQL("games")} ORDER BY game_id`));
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -23,7 +20,7 @@ export async function run(argv: string[]): Promise<number> {
   const rows = await gleeMetrics(positionals[0]);
   const chunk: string[] = [];
   for (const row of rows) {
-    chunk.push(JSON.stringify(row));
+    chunk.push(printableJson(JSON.stringify(row)));
     if (chunk.length >= 10000) process.stdout.write(chunk.splice(0).join("\n") + "\n");
   }
   if (chunk.length) process.stdout.write(chunk.join("\n") + "\n");

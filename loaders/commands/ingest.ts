@@ -3,6 +3,8 @@ import {adapters} from "../ingest/adapters.js";
 import {writeIngest} from "../ingest/write.js";
 import {formatProblem} from "../ingest/types.js";
 import {parse, UsageError} from "./args.js";
+import {inputPath, outputDir} from "./inputs.js";
+import {printable} from "../printable.js";
 
 export const usage = "ingest <adapter> <path> --out <dir> [--strict]   read outside logs into Parquet (adapters: " + Object.keys(adapters).join(", ") + ")";
 
@@ -12,10 +14,13 @@ export async function run(argv: string[]): Promise<number> {
   if (!name || !path || !values.out) throw new UsageError(`parley ${usage}`);
   const adapter = adapters[name];
   if (!adapter) throw new UsageError(`parley ingest: unknown adapter "${name}"; expected one of ${Object.keys(adapters).join(", ")}`);
+  inputPath("ingest", path, adapter.input, `${name} reads ${adapter.describe}`);
+  outputDir("ingest", "--out", values.out);
   const result = await adapter.ingest(path);
-  for (const problem of result.problems) process.stderr.write(`${formatProblem(problem)}\n`);
+  // Problems quote the files' own bytes: printable keeps control characters in them from reaching the terminal.
+  for (const problem of result.problems) process.stderr.write(`${printable(formatProblem(problem))}\n`);
   const written = await writeIngest(result, values.out);
   const summary = Object.entries(result.summary).map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`).join(", ");
-  process.stderr.write(`${name}: ${summary}; problems: ${result.problems.length}; wrote ${written.join(", ")}\n`);
+  process.stderr.write(`${printable(`${name}: ${summary}; problems: ${result.problems.length}; wrote ${written.join(", ")}`)}\n`);
   return values.strict && result.problems.length ? 1 : 0;
 }

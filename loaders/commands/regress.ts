@@ -6,12 +6,15 @@
  * baseline, n}], dropped} as JSON; --rows-only prints just the rows.
  */
 import {existsSync, statSync} from "node:fs";
-import {queryParquet, queryRun, RunTablesMissing} from "../io/parquet.js";
+import {queryInputs, withRunInputs} from "./inputs.js";
 import {sqlString} from "../io/duckdb.js";
 import {fitGlee, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, type GleeRow} from "../../src/lib/gleeDesign.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
 import type {OlsFit} from "../../src/lib/olsOneHot.js";
-import {parse, printJson, UsageError} from "./args.js";
+import {intOption, parse, printJson, UsageError} from "./args.js";
+
+/** Held-out RMSE splits; each refits the model, so the count is bounded. */
+const MAX_SPLITS = 1000;
 
 export const usage =
   "regress <dir> --family F --metric M [--pairs] [--baseline-agent X] [--source S] [--splits N] [--rows-only]\n" +
@@ -22,15 +25,11 @@ export async function readGleeRows(dir: string, family: GleeFamily, source?: str
   const where = [`g.family = ${sqlString(family)}`, source ? `g.source = ${sqlString(source)}` : null].filter(Boolean).join(" AND ");
   const sql = gleeRegressionRowsSQL("games", where);
   if (existsSync(dir) && statSync(dir).isDirectory()) {
-    try {
-      return await queryRun<GleeRow & Record<string, unknown>>(dir, ["games"], sql, (game) => game === `glee/${family}`);
-    } catch (error) {
-      if (error instanceof RunTablesMissing) throw new UsageError(`parley regress: ${dir} holds no ${family} games (expected a directory written by "parley run" or "parley ingest")`);
-      throw error;
-    }
+    const hint = `expected ${family} games written by "parley run" or "parley ingest"`;
+    return withRunInputs("regress", dir, ["games"], (game) => game === `glee/${family}`, hint, (db) => db.query<GleeRow & Record<string, unknown>>(sql));
   }
   if (!dir.includes("*") && !existsSync(dir)) throw new UsageError(`parley regress: ${dir} not found (expected a directory written by "parley run" or "parley ingest")`);
-  return queryParquet<GleeRow & Record<string, unknown>>({games: dir}, sql);
+  return queryInputs<GleeRow & Record<string, unknown>>("regress", {games: dir}, sql);
 }
 
 /** The JSON `parley regress` prints. */
@@ -71,8 +70,7 @@ export async function run(argv: string[]): Promise<number> {
   const metric = values.metric as GleeMetric;
   if (!GLEE_FAMILIES.includes(family)) throw new UsageError(`parley regress: --family must be one of ${GLEE_FAMILIES.join(", ")}, got "${values.family}"`);
   if (!(GLEE_METRICS as readonly string[]).includes(metric)) throw new UsageError(`parley regress: --metric must be one of ${GLEE_METRICS.join(", ")}, got "${values.metric}"`);
-  const splits = values.splits === undefined ? 20 : Number(values.splits);
-  if (!(Number.isInteger(splits) && splits >= 0)) throw new UsageError(`parley regress: --splits must be an integer ≥ 0, got ${values.splits}`);
+  const splits = intOption("regress", "splits", values.splits, {min: 0, max: MAX_SPLITS}, 20);
   const rows = await readGleeRows(positionals[0], family, values.source);
   if (!rows.length) throw new UsageError(`parley regress: no ${family} games in ${positionals[0]}${values.source ? ` with source ${values.source}` : ""}`);
   const fit = fitGlee(rows, {family, metric, pairs: values.pairs, baselineAgent: values["baseline-agent"] ?? null, holdout: splits ? {splits} : false});

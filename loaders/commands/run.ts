@@ -1,5 +1,5 @@
 /** `parley run <config.json> --out <dir>`: play a run config's games and write their tables, partitioned by game. */
-import {readFileSync, existsSync} from "node:fs";
+import {readFileSync} from "node:fs";
 import {basename, extname} from "node:path";
 import {parseRunConfig, ConfigError, type RunConfig} from "../run/config.js";
 import {countGames} from "../run/grid.js";
@@ -10,7 +10,9 @@ import {llmStats} from "../agents/llm/stats.js";
 import {resolveApiKey} from "../agents/llm/secrets.js";
 import {CheckpointConflict} from "../run/checkpoint.js";
 import {checkSharedLimits} from "../run/llmPlayers.js";
-import {parse, printJson, UsageError} from "./args.js";
+import {intOption, parse, printJson, UsageError} from "./args.js";
+import {inputPath, outputDir} from "./inputs.js";
+import {printable} from "../printable.js";
 
 export const usage =
   "run <config.json> --out <dir> [--concurrency N] [--cache <dir>] [--resume] [--quiet] [--yes]  play a run config's games into <dir>/game=<id>/{games,players,turns}.parquet;\n" +
@@ -19,7 +21,7 @@ export const usage =
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
 export function readRunConfig(path: string): RunConfig {
-  if (!existsSync(path)) throw new UsageError(`parley run: config ${path} not found`);
+  inputPath("run", path, "file", "expected a run config, e.g. data/runs/default.json");
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
@@ -45,15 +47,14 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const config = readRunConfig(positionals[0]);
-  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= LIMITS.concurrency.max)) {
-    throw new UsageError(`parley run: --concurrency must be an integer in [1, ${LIMITS.concurrency.max}], got ${values.concurrency}`);
-  }
+  const concurrency = intOption("run", "concurrency", values.concurrency, {min: 1, max: LIMITS.concurrency.max});
   // Say what the config asks for before playing any of it; a huge plan (a typo in games_per_lineup) needs --yes.
   const plan = describePlan(config);
   if (plan.games > CONFIRM_ABOVE && !values.yes) {
     throw new UsageError(`parley run: ${positionals[0]}: ${plan.text}, more than ${CONFIRM_ABOVE.toLocaleString("en-US")}; run again with --yes to play them`);
   }
+  outputDir("run", "--out", values.out);
+  if (values.cache !== undefined) outputDir("run", "--cache", values.cache);
   if (!values.quiet) process.stderr.write(`parley run: ${positionals[0]}: ${plan.text}\n`);
   const planned = countGames(config);
   const started = performance.now();
@@ -81,7 +82,8 @@ export async function run(argv: string[]): Promise<number> {
     });
     if (r.failed.length) {
       const first = r.failed[0];
-      process.stderr.write(`parley run: ${r.failed.length} game(s) could not be finished (first: ${first.game_id}: ${first.error}); run the same command again to play them\n`);
+      // first.error may quote an endpoint's reply: printable keeps its control characters off the terminal.
+      process.stderr.write(`${printable(`parley run: ${r.failed.length} game(s) could not be finished (first: ${first.game_id}: ${first.error})`)}; run the same command again to play them\n`);
       return 1;
     }
     return 0;

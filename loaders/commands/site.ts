@@ -11,7 +11,8 @@ import {mkdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {projectRoot} from "../config.js";
 import {serveStatic} from "../serve.js";
-import {parse} from "./args.js";
+import {intOption, parse, UsageError} from "./args.js";
+import {inputPath} from "./inputs.js";
 
 export const buildUsage = "build                                             generate data and build the static site into dist/";
 export const serveUsage = "serve [dir] [--port N]                            serve a built site on http://127.0.0.1:N (default dist/, 3000)";
@@ -55,8 +56,19 @@ export async function dev(argv: string[]): Promise<number> {
 }
 
 export async function serve(argv: string[]): Promise<number> {
-  const {values, positionals} = parse("serve", argv, {port: {type: "string", default: "3000"}});
-  const server = await serveStatic(positionals[0] ?? join(projectRoot, "dist"), Number(values.port));
+  const {values, positionals} = parse("serve", argv, {port: {type: "string"}});
+  if (positionals.length > 1) throw new UsageError(`usage: parley ${serveUsage}`);
+  const port = intOption("serve", "port", values.port, {min: 0, max: 65535}, 3000);
+  const dir = inputPath("serve", positionals[0] ?? join(projectRoot, "dist"), "directory", positionals[0] ? "expected a built site" : 'run "parley build" first');
+  let server;
+  try {
+    server = await serveStatic(dir, port);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new UsageError(`parley serve: port ${port} on 127.0.0.1 is already in use (stop the other server or choose another with --port N)`);
+    if (code === "EACCES") throw new UsageError(`parley serve: not allowed to listen on port ${port} (ports below 1024 need privileges; choose another with --port N)`);
+    throw error;
+  }
   process.stderr.write(`Parley is served at ${server.url} (Ctrl-C to stop)\n`);
   await new Promise(() => {});
   return 0;

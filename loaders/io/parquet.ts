@@ -92,12 +92,17 @@ export async function withParquetViews<T>(views: Record<string, string>, fn: (db
  * layout). Throws RunTablesMissing naming the directory when a table has no file.
  */
 export async function queryRun<T extends SqlRow = SqlRow>(dir: string, tables: readonly string[], sql: string, keep?: (game: string) => boolean): Promise<T[]> {
+  return withRunViews(dir, tables, keep, (db) => db.query<T>(sql));
+}
+
+/** Opens a fresh DuckDB with one view per table of the run directory `dir` (see queryRun) and runs `fn` on it. */
+export async function withRunViews<T>(dir: string, tables: readonly string[], keep: ((game: string) => boolean) | undefined, fn: (db: Db) => Promise<T>): Promise<T> {
   const sources = tables.map((t) => [t, tableSql(runTableFiles(dir, t, keep))] as const);
   const missing = sources.find(([, source]) => source === null);
   if (missing) throw new RunTablesMissing(dir, missing[0]);
   return withDuckDB(async (db) => {
     for (const [name, source] of sources) await db.run(`CREATE VIEW ${name} AS SELECT * FROM ${source}`);
-    return db.query<T>(sql);
+    return fn(db);
   });
 }
 
