@@ -7,7 +7,8 @@
  * Layout of <out>:
  *   games.parquet, turns.parquet     the results (every finished game)
  *   .parley/run-fingerprint          which run definition the directory holds
- *   .parley/checkpoints/<game>.json  one per finished game
+ *   .parley/checkpoints/<game>.json  one per finished game (names: checkpoint.ts)
+ *   .parley/tables/                  the tables' generations (io/tableSet.ts)
  *   .parley/llm-cache/               LLM responses (unless --cache moves it)
  *
  * A game whose LLM call failed for good (endpoint down after all retries)
@@ -24,6 +25,7 @@ import {answerDefining, llmSeats} from "./llmPlayers.js";
 import {countGames, plannedGames} from "./grid.js";
 import {runTournament} from "./tournament.js";
 import {ParquetStage} from "./write.js";
+import {beginTableSet, removeStaleWrites} from "../io/tableSet.js";
 import type {RunConfig} from "./config.js";
 
 export interface ResumableOptions {
@@ -57,6 +59,7 @@ export function runFingerprint(config: RunConfig): string {
 
 export async function runResumable(config: RunConfig, outDir: string, options: ResumableOptions = {}): Promise<ResumableResult> {
   const state = join(outDir, ".parley");
+  removeStaleWrites(outDir); // now, not only when the tables are written: a killed run's staged rows can be large
   const checkpoints = new Checkpoints(join(state, "checkpoints"));
   await claimDirectory(state, runFingerprint(config));
   const seats = llmSeats(config.llm_players, options.cacheDir ?? join(state, "llm-cache"), config.seed);
@@ -90,8 +93,10 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   }
 
   // Rebuild the tables from every checkpoint, in planned order: one entry per game id, so no duplicates.
-  const games = new ParquetStage(join(outDir, "games.parquet"), GLEE_GAMES);
-  const turns = new ParquetStage(join(outDir, "turns.parquet"), GLEE_TURNS);
+  const set = beginTableSet(outDir); // the two tables are replaced together (io/tableSet.ts)
+  const games = new ParquetStage(set.path("games"), GLEE_GAMES);
+  const turns = new ParquetStage(set.path("turns"), GLEE_TURNS);
+  let paths: string[];
   try {
     for (const g of plannedGames(config)) {
       const saved = checkpoints.read(g.game_id);
@@ -101,10 +106,12 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
     }
     await games.finish();
     await turns.finish();
+    paths = await set.commit({games: games.count, turns: turns.count});
   } catch (error) {
     games.abandon();
     turns.abandon();
+    set.abandon();
     throw error;
   }
-  return {planned, resumed, played: counts.finished, failed, games: games.count, turns: turns.count, gamesPath: games.path, turnsPath: turns.path};
+  return {planned, resumed, played: counts.finished, failed, games: games.count, turns: turns.count, gamesPath: paths[0]!, turnsPath: paths[1]!};
 }

@@ -8,7 +8,6 @@
  * replaces how an agent id becomes an Agent, `skip` lets a caller leave out
  * games already written, and `onGame` receives each result.
  */
-import {join} from "node:path";
 import {agentSpec} from "../agents/index.js";
 import {GLEE_GAMES, GLEE_TURNS, type GameRow, type TurnRow} from "../games/schema.js";
 import type {Agent, AgentContext, Outcome, Params} from "../games/types.js";
@@ -17,6 +16,7 @@ import {gameFamily} from "../games/index.js";
 import {plannedGames, type PlannedGame} from "./grid.js";
 import {playGame} from "./play.js";
 import {ParquetStage} from "./write.js";
+import {beginTableSet} from "../io/tableSet.js";
 import type {RunConfig} from "./config.js";
 
 export interface TournamentOptions {
@@ -122,8 +122,9 @@ export interface TournamentFiles {
 
 /** Runs `config` and writes <outDir>/games.parquet and <outDir>/turns.parquet. */
 export async function writeTournament(config: RunConfig, outDir: string, options: Omit<TournamentOptions, "onGame"> = {}): Promise<TournamentFiles> {
-  const games = new ParquetStage(join(outDir, "games.parquet"), GLEE_GAMES);
-  const turns = new ParquetStage(join(outDir, "turns.parquet"), GLEE_TURNS);
+  const set = beginTableSet(outDir); // the two tables are replaced together (io/tableSet.ts)
+  const games = new ParquetStage(set.path("games"), GLEE_GAMES);
+  const turns = new ParquetStage(set.path("turns"), GLEE_TURNS);
   try {
     await runTournament(config, {
       ...options,
@@ -134,10 +135,12 @@ export async function writeTournament(config: RunConfig, outDir: string, options
     });
     await games.finish();
     await turns.finish();
-    return {games: games.count, turns: turns.count, gamesPath: games.path, turnsPath: turns.path};
+    const [gamesPath, turnsPath] = await set.commit({games: games.count, turns: turns.count});
+    return {games: games.count, turns: turns.count, gamesPath, turnsPath};
   } catch (error) {
     games.abandon();
     turns.abandon();
+    set.abandon();
     throw error;
   }
 }
