@@ -30,10 +30,12 @@ export function isProcessAlive(pid: number): boolean {
 
 /**
  * Removes the temporary files and directories in `dir` (not below it) whose
- * writing process is no longer alive; returns their names. A missing `dir`
- * has none. Files of live processes, this one included, are kept.
+ * writing process is no longer alive, among names starting with `prefix`
+ * (for shared directories such as the system's temp directory); returns
+ * their names. Files of live processes, this one included, are kept, and so
+ * is what this user may not delete.
  */
-export function removeStaleTemps(dir: string): string[] {
+export function removeStaleTemps(dir: string, prefix = ""): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -42,10 +44,15 @@ export function removeStaleTemps(dir: string): string[] {
   }
   const removed: string[] = [];
   for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
     const pid = tempOwner(name);
     if (pid === null || pid === process.pid || isProcessAlive(pid)) continue;
-    rmSync(join(dir, name), {recursive: true, force: true});
-    removed.push(name);
+    try {
+      rmSync(join(dir, name), {recursive: true, force: true});
+      removed.push(name);
+    } catch {
+      // another user's leftovers in a shared directory: theirs to remove
+    }
   }
   return removed;
 }

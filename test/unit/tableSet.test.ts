@@ -71,3 +71,22 @@ test("a directory of the one-file-at-a-time layout: dead writers' temp files are
   assert.equal(existsSync(deadGeneration), false);
   assert.equal(existsSync(join(out, live)), true, "a live writer's file is kept");
 });
+
+test("a data loader removes the scratch directory a killed build left in the temp directory, and leaves none of its own", async () => {
+  const {datasetArchive} = await import("../../loaders/emit.js");
+  const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+  const leftover = join(tmpdir(), `parley-dond.tmp-${dead}-0a1b2c3d`);
+  mkdirSync(join(leftover, ".parley"), {recursive: true});
+  writeFileSync(join(leftover, "games.parquet"), "half");
+  const saved = process.env.PARLEY_DATASETS;
+  process.env.PARLEY_DATASETS = mkdtempSync(join(tmpdir(), "parley-no-datasets-"));
+  try {
+    const archive = await datasetArchive("dond");
+    assert.ok(archive.includes(Buffer.from("games.parquet")) && archive.includes(Buffer.from("status.json")));
+  } finally {
+    if (saved === undefined) delete process.env.PARLEY_DATASETS;
+    else process.env.PARLEY_DATASETS = saved;
+  }
+  assert.equal(existsSync(leftover), false);
+  assert.deepEqual(readdirSync(tmpdir()).filter((n) => n.startsWith(`parley-dond.tmp-${process.pid}-`)), []);
+});
