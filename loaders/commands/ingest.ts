@@ -2,6 +2,7 @@
 import {adapters} from "../ingest/adapters.js";
 import {writeIngest} from "../ingest/write.js";
 import {formatProblem} from "../ingest/types.js";
+import {lockOutput, OutputLocked} from "../io/outputLock.js";
 import {parse, UsageError} from "./args.js";
 
 export const usage = "ingest <adapter> <path> --out <dir> [--strict]   read outside logs into Parquet (adapters: " + Object.keys(adapters).join(", ") + ")";
@@ -12,9 +13,22 @@ export async function run(argv: string[]): Promise<number> {
   if (!name || !path || !values.out) throw new UsageError(`parley ${usage}`);
   const adapter = adapters[name];
   if (!adapter) throw new UsageError(`parley ingest: unknown adapter "${name}"; expected one of ${Object.keys(adapters).join(", ")}`);
-  const result = await adapter.ingest(path);
-  for (const problem of result.problems) process.stderr.write(`${formatProblem(problem)}\n`);
-  const written = await writeIngest(result, values.out);
+  let lock;
+  try {
+    lock = lockOutput(values.out, "ingest"); // one writer per output directory (io/outputLock.ts)
+  } catch (error) {
+    if (error instanceof OutputLocked) throw new UsageError(`parley ingest: ${error.message}`);
+    throw error;
+  }
+  if (lock.note) process.stderr.write(`parley ingest: ${lock.note}\n`);
+  let result, written;
+  try {
+    result = await adapter.ingest(path);
+    for (const problem of result.problems) process.stderr.write(`${formatProblem(problem)}\n`);
+    written = await writeIngest(result, values.out);
+  } finally {
+    lock.release();
+  }
   const summary = Object.entries(result.summary).map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`).join(", ");
   process.stderr.write(`${name}: ${summary}; problems: ${result.problems.length}; wrote ${written.join(", ")}\n`);
   return values.strict && result.problems.length ? 1 : 0;

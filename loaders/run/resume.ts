@@ -24,6 +24,7 @@ import {ProgressLine} from "./progress.js";
 import {answerDefining, llmSeats} from "./llmPlayers.js";
 import {countGames, plannedGames} from "./grid.js";
 import {runTournament} from "./tournament.js";
+import {RunInterrupted, settleOrGiveUp, stopAgentsOnAbort} from "./interrupt.js";
 import {ParquetStage} from "./write.js";
 import {beginTableSet, removeStaleWrites} from "../io/tableSet.js";
 import type {RunConfig} from "./config.js";
@@ -35,6 +36,10 @@ export interface ResumableOptions {
   cacheDir?: string;
   /** Progress line stream; null for none. Default stderr. */
   progress?: NodeJS.WriteStream | null;
+  /** Stops the run when aborted: finished games are still written (run/interrupt.ts). */
+  signal?: AbortSignal;
+  /** How long, once `signal` is aborted, to wait for model calls in flight (default 3 s). */
+  graceMs?: number;
 }
 
 export interface ResumableResult {
@@ -71,23 +76,30 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   const progress = options.progress === null ? null : new ProgressLine(counts, llmStats, options.progress ?? process.stderr);
   const failed: ResumableResult["failed"] = [];
 
+  const signal = options.signal;
+  let closed = false; // past the grace period: games still in flight are abandoned, not recorded
   try {
-    await runTournament(config, {
+    const tournament = runTournament(config, {
       concurrency: options.concurrency,
-      agentFactory: seats.factory,
+      agentFactory: signal ? stopAgentsOnAbort(seats.factory, signal) : seats.factory,
       skip: (g) => checkpoints.has(g.game_id),
+      signal,
       onGame: async (game, turns) => {
+        if (closed) return;
         await checkpoints.save(game, turns);
         counts.finished++;
         counts.ruleBreaks += turns.filter((t) => t.rule_break === true).length;
         progress?.update();
       },
       onError: (g, error) => {
+        if (error instanceof RunInterrupted) return; // not failed: replayed on resume
         counts.failed++;
         failed.push({game_id: g.game_id, error: redactSecrets((error as Error).message ?? String(error))});
         progress?.update();
       },
     });
+    await (signal ? settleOrGiveUp(tournament, signal, options.graceMs ?? 3000) : tournament);
+    closed = true;
   } finally {
     progress?.finish();
   }
