@@ -4,7 +4,8 @@
  * file per table plus status.json, which pages read to say what is there and,
  * when it is not, how to add it.
  */
-import {mkdtempSync, readFileSync, rmSync} from "node:fs";
+import {mkdirSync, readFileSync, rmSync} from "node:fs";
+import {randomBytes} from "node:crypto";
 import {tmpdir} from "node:os";
 import {basename, join} from "node:path";
 import {locateDataset} from "./catalog.js";
@@ -12,6 +13,7 @@ import {emptyTables, writeIngest} from "./ingest/write.js";
 import {formatProblem, type IngestResult} from "./ingest/types.js";
 import {tar} from "./io/tar.js";
 import {printable} from "./printable.js";
+import {removeStaleTemps} from "./io/staleFiles.js";
 import type {DatasetStatus} from "../src/lib/datasetStatus.js";
 
 export async function datasetArchive(id: string): Promise<Buffer> {
@@ -20,7 +22,10 @@ export async function datasetArchive(id: string): Promise<Buffer> {
   let result: IngestResult = {...emptyTables(entry.schemas), summary: {}, problems: []};
   if (location.available && !entry.generate) result = await entry.ingest(location.path!);
   for (const p of result.problems) process.stderr.write(`${printable(`${id}: ${formatProblem(p)}`)}\n`);
-  const dir = mkdtempSync(join(tmpdir(), `parley-${id}-`));
+  // Named with the pid so that the next build removes what a killed one left (staleFiles.ts).
+  removeStaleTemps(tmpdir(), "parley-");
+  const dir = join(tmpdir(), `parley-${id}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
+  mkdirSync(dir, {mode: 0o700});
   try {
     let paths: string[];
     if (entry.generate) {

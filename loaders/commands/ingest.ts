@@ -2,6 +2,7 @@
 import {adapters} from "../ingest/adapters.js";
 import {writeIngest} from "../ingest/write.js";
 import {formatProblem} from "../ingest/types.js";
+import {lockOutput, OutputLocked} from "../io/outputLock.js";
 import {parse, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../printable.js";
@@ -16,10 +17,22 @@ export async function run(argv: string[]): Promise<number> {
   if (!adapter) throw new UsageError(`parley ingest: unknown adapter "${name}"; expected one of ${Object.keys(adapters).join(", ")}`);
   inputPath("ingest", path, adapter.input, `${name} reads ${adapter.describe}`);
   outputDir("ingest", "--out", values.out);
-  const result = await adapter.ingest(path);
-  // Problems quote the files' own bytes: printable keeps control characters in them from reaching the terminal.
-  for (const problem of result.problems) process.stderr.write(`${printable(formatProblem(problem))}\n`);
-  const written = await writeIngest(result, values.out);
+  let lock;
+  try {
+    lock = lockOutput(values.out, "ingest"); // one writer per output directory (io/outputLock.ts)
+  } catch (error) {
+    if (error instanceof OutputLocked) throw new UsageError(`parley ingest: ${error.message}`);
+    throw error;
+  }
+  if (lock.note) process.stderr.write(`parley ingest: ${lock.note}\n`);
+  let result, written;
+  try {
+    result = await adapter.ingest(path);
+    for (const problem of result.problems) process.stderr.write(`${printable(formatProblem(problem))}\n`); // problems quote the files' own bytes
+    written = await writeIngest(result, values.out);
+  } finally {
+    lock.release();
+  }
   const summary = Object.entries(result.summary).map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`).join(", ");
   process.stderr.write(`${printable(`${name}: ${summary}; problems: ${result.problems.length}; wrote ${written.join(", ")}`)}\n`);
   return values.strict && result.problems.length ? 1 : 0;

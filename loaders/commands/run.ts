@@ -13,6 +13,8 @@ import {checkSharedLimits} from "../run/llmPlayers.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../printable.js";
+import {lockOutput, OutputLocked} from "../io/outputLock.js";
+import {signalExitCode, watchInterrupts} from "../run/interrupt.js";
 
 export const usage =
   "run <config.json> --out <dir> [--concurrency N] [--cache <dir>] [--resume] [--quiet] [--yes]  play a run config's games into <dir>/game=<id>/{games,players,turns}.parquet;\n" +
@@ -58,37 +60,79 @@ export async function run(argv: string[]): Promise<number> {
   if (!values.quiet) process.stderr.write(`parley run: ${positionals[0]}: ${plan.text}\n`);
   const planned = countGames(config);
   const started = performance.now();
-  if (config.llm_players.length || values.resume) {
-    // LLM runs: per-game checkpoints, response cache, progress line on stderr (run/resume.ts).
+  const resumable = config.llm_players.length > 0 || values.resume === true;
+  if (resumable) {
     try {
       checkSharedLimits(config.llm_players);
       for (const p of config.llm_players) resolveApiKey(p.api_key_env, `player ${p.id}`);
     } catch (error) {
       throw new UsageError(`parley run: ${positionals[0]}: ${(error as Error).message}`);
     }
-    let r;
-    try {
-      r = await runResumable(config, values.out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr});
-    } catch (error) {
-      if (error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
-      throw error;
-    }
-    const s = llmStats;
-    printJson({
-      run_id: config.run_id, games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
-      games: r.games, players: r.players, turns: r.turns,
-      llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
-      seconds: Math.round(performance.now() - started) / 1000, partitions: r.partitions,
-    });
-    if (r.failed.length) {
-      const first = r.failed[0];
-      // first.error may quote an endpoint's reply: printable keeps its control characters off the terminal.
-      process.stderr.write(`${printable(`parley run: ${r.failed.length} game(s) could not be finished (first: ${first.game_id}: ${first.error})`)}; run the same command again to play them\n`);
-      return 1;
-    }
-    return 0;
   }
-  const files = await writeTournament(config, values.out, {concurrency});
-  printJson({run_id: config.run_id, games_played: config.games.map((g) => g.def.id), planned, games: files.games, players: files.players, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, partitions: files.partitions});
-  return 0;
+  // One run per output directory for its whole life (io/outputLock.ts).
+  let lock;
+  try {
+    lock = lockOutput(values.out, "run");
+  } catch (error) {
+    if (error instanceof OutputLocked) throw new UsageError(`parley run: ${error.message}`);
+    throw error;
+  }
+  if (lock.note) process.stderr.write(`parley run: ${lock.note}\n`);
+  const out = values.out;
+  const interrupts = watchInterrupts(
+    (signal) => {
+      if (resumable) {
+        process.stderr.write(`\nparley run: ${signal}: stopping: no new games or model calls; writing the finished games (${signal} again to quit at once)\n`);
+        return;
+      }
+      // Without checkpoints there is nothing finished to keep: leave the previous tables as they are.
+      lock.release();
+      process.stderr.write(`\nparley run: ${signal}: stopped; ${out} is unchanged (run with --resume to keep finished games across interruptions)\n`);
+      process.exit(signalExitCode(signal));
+    },
+    (signal) => {
+      lock.release();
+      process.stderr.write(`parley run: ${signal} again: quitting now; finished games are checkpointed in ${out} and running the same command resumes\n`);
+      process.exit(signalExitCode(signal));
+    },
+  );
+  try {
+    if (resumable) {
+      // LLM runs: per-game checkpoints, response cache, progress line on stderr (run/resume.ts).
+      let r;
+      try {
+        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal});
+      } catch (error) {
+        if (error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
+        throw error;
+      }
+      const s = llmStats;
+      printJson({
+        run_id: config.run_id, games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
+        games: r.games, players: r.players, turns: r.turns,
+        llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
+        seconds: Math.round(performance.now() - started) / 1000, partitions: r.partitions,
+      });
+      const signal = interrupts.received();
+      if (signal) {
+        process.stderr.write(`parley run: interrupted by ${signal}: ${r.games} of ${planned} games finished and written to ${out}; run the same command again to resume\n`);
+        // Calls still in flight past the grace period would keep the process alive until they time out.
+        lock.release();
+        process.exit(signalExitCode(signal));
+      }
+      if (r.failed.length) {
+        const first = r.failed[0];
+        // first.error may quote an endpoint's reply: printable keeps its control characters off the terminal.
+        process.stderr.write(`${printable(`parley run: ${r.failed.length} game(s) could not be finished (first: ${first.game_id}: ${first.error})`)}; run the same command again to play them\n`);
+        return 1;
+      }
+      return 0;
+    }
+    const files = await writeTournament(config, out, {concurrency, signal: interrupts.signal});
+    printJson({run_id: config.run_id, games_played: config.games.map((g) => g.def.id), planned, games: files.games, players: files.players, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, partitions: files.partitions});
+    return 0;
+  } finally {
+    interrupts.dispose();
+    lock.release();
+  }
 }

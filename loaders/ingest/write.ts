@@ -1,23 +1,23 @@
-/** Writing an adapter's result: one Parquet file per table in the output directory. */
-import {mkdirSync} from "node:fs";
-import {join} from "node:path";
+/** Writing an adapter's result: one Parquet file per table in the output directory, replaced as a set (io/tableSet.ts). */
 import {writeParquet} from "../io/parquet.js";
 import {withDuckDB} from "../io/duckdb.js";
+import {beginTableSet} from "../io/tableSet.js";
 import type {IngestResult} from "./types.js";
 import type {TableSchema} from "../io/schema.js";
 
 /** Writes `<outDir>/<table>.parquet` for every table of `result`; returns the paths written. */
 export async function writeIngest(result: Pick<IngestResult, "tables">, outDir: string): Promise<string[]> {
-  mkdirSync(outDir, {recursive: true});
-  return withDuckDB(async (db) => {
-    const paths: string[] = [];
-    for (const table of result.tables) {
-      const path = join(outDir, `${table.schema.name}.parquet`);
-      await writeParquet(path, table.schema, table.rows, db);
-      paths.push(path);
-    }
-    return paths;
-  });
+  const set = beginTableSet(outDir);
+  try {
+    const rows: Record<string, number> = {};
+    await withDuckDB(async (db) => {
+      for (const table of result.tables) rows[table.schema.name] = await writeParquet(set.path(table.schema.name), table.schema, table.rows, db);
+    });
+    return await set.commit(rows);
+  } catch (error) {
+    set.abandon();
+    throw error;
+  }
 }
 
 /** Empty tables with the given schemas, for a dataset that is not there. */

@@ -244,7 +244,7 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
         if (Array.isArray(players) && !players.includes(id) && !agents.some((a) => a.id === id)) fail(`${lineupKey}[${i}][${j}]`, `"${id}" is not among players`);
       });
       const label = JSON.stringify(lineup);
-      if (listed.has(label)) fail(`${lineupKey}[${i}]`, `${label} is listed twice`);
+      if (listed.has(label)) fail(`${lineupKey}[${i}]`, `${label} is listed twice (also ${lineupKey}[${[...listed].indexOf(label)}])`);
       listed.add(label);
       return [...lineup] as string[];
     });

@@ -7,7 +7,8 @@
  * Layout of <out>:
  *   game=<id>/{games,players,turns}.parquet   the results (every finished game; run/tables.ts)
  *   .parley/run-fingerprint          which run definition the directory holds
- *   .parley/checkpoints/<game>.json  one per finished game
+ *   .parley/checkpoints/<game>.json  one per finished game (names: checkpoint.ts)
+ *   .parley/tables/                  the tables' generations (io/tableSet.ts)
  *   .parley/llm-cache/               LLM responses (unless --cache moves it)
  *
  * A game whose LLM call failed for good (endpoint down after all retries)
@@ -23,6 +24,8 @@ import {answerDefining, llmSeats} from "./llmPlayers.js";
 import {countGames, plannedGames} from "./grid.js";
 import {runTournament} from "./tournament.js";
 import {RunTables} from "./write.js";
+import {RunInterrupted, settleOrGiveUp, stopAgentsOnAbort} from "./interrupt.js";
+import {removeStaleWrites} from "../io/tableSet.js";
 import type {RunConfig} from "./config.js";
 
 export interface ResumableOptions {
@@ -32,6 +35,10 @@ export interface ResumableOptions {
   cacheDir?: string;
   /** Progress line stream; null for none. Default stderr. */
   progress?: NodeJS.WriteStream | null;
+  /** Stops the run when aborted: finished games are still written (run/interrupt.ts). */
+  signal?: AbortSignal;
+  /** How long, once `signal` is aborted, to wait for model calls in flight (default 3 s). */
+  graceMs?: number;
 }
 
 export interface ResumableResult {
@@ -57,6 +64,7 @@ export function runFingerprint(config: RunConfig): string {
 
 export async function runResumable(config: RunConfig, outDir: string, options: ResumableOptions = {}): Promise<ResumableResult> {
   const state = join(outDir, ".parley");
+  removeStaleWrites(outDir); // now, not only when the tables are written: a killed run's staged rows can be large
   const checkpoints = new Checkpoints(join(state, "checkpoints"));
   await claimDirectory(state, runFingerprint(config));
   const planned = countGames(config);
@@ -68,23 +76,30 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   const seats = llmSeats(config.llm_players, options.cacheDir ?? join(state, "llm-cache"), config.seed, {onFailure: () => progress?.update()});
   const failed: ResumableResult["failed"] = [];
 
+  const signal = options.signal;
+  let closed = false; // past the grace period: games still in flight are abandoned, not recorded
   try {
-    await runTournament(config, {
+    const tournament = runTournament(config, {
       concurrency: options.concurrency,
-      agentFactory: seats.factory,
+      agentFactory: signal ? stopAgentsOnAbort(seats.factory, signal) : seats.factory,
       skip: (g) => checkpoints.has(g.game_id),
+      signal,
       onGame: async (record) => {
+        if (closed) return;
         await checkpoints.save(record);
         counts.finished++;
         counts.ruleBreaks += record.turns.filter((t) => t.rule_break === true).length;
         progress?.update();
       },
       onError: (g, error) => {
+        if (error instanceof RunInterrupted) return; // not failed: replayed on resume
         counts.failed++;
         failed.push({game_id: g.game_id, error: redactSecrets((error as Error).message ?? String(error))});
         progress?.update();
       },
     });
+    await (signal ? settleOrGiveUp(tournament, signal, options.graceMs ?? 3000) : tournament);
+    closed = true;
   } finally {
     progress?.finish();
   }

@@ -37,7 +37,7 @@ export interface TournamentOptions {
   onError?: (game: PlannedGame, error: unknown) => void;
   /** Overrides config.concurrency. */
   concurrency?: number;
-  /** When aborted, no new game starts; games in flight finish. */
+  /** Once aborted, no further game is started (games in flight go on); see run/interrupt.ts. */
   signal?: AbortSignal;
 }
 
@@ -94,8 +94,13 @@ export async function runTournament(config: RunConfig, options: TournamentOption
     played++;
     await options.onGame?.({game: g.def.id, row: gameRow(g, config, result), players: playerRows(g, result), turns});
   };
+  let scheduled = 0;
   for (const g of plannedGames(config)) {
-    if (options.signal?.aborted) break;
+    if (options.signal) {
+      // Built-in games never wait for I/O: yield now and then so that a signal handler can run at all.
+      if (++scheduled % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (options.signal.aborted) break;
+    }
     if (options.skip?.(g)) continue;
     const onError = options.onError;
     const p: Promise<void> = (onError ? playOne(g).catch((error) => onError(g, error)) : playOne(g)).finally(() => running.delete(p));

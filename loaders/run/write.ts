@@ -5,8 +5,9 @@
  * the staged file into Parquet with the schema's exact types, checks the
  * schema's key for duplicates (io/tableKey.ts), and renames it into place.
  */
-import {closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeSync} from "node:fs";
-import {basename, join} from "node:path";
+import {closeSync, existsSync, lstatSync, openSync, rmSync, writeSync} from "node:fs";
+import {join} from "node:path";
+import {beginTableSet, type TableSetWriter} from "../io/tableSet.js";
 import type {GameDef} from "../games/contract.js";
 import {gameTables, partitionDir} from "./tables.js";
 import {checkRow, duckdbColumns, type Column, type Row, type TableSchema} from "../io/schema.js";
@@ -118,14 +119,15 @@ export class ParquetStage {
 
 /**
  * A run's three tables, partitioned by game (run/tables.ts): one staged
- * Parquet writer per game and table, created when the game first finishes.
- * `finish` writes every partition; partitions of games this run did not play
- * and flat tables of an older layout are then removed, so the directory
- * holds exactly this run's tables.
+ * Parquet writer per game and table, created when the game first finishes,
+ * all written into one new table set (io/tableSet.ts) that `finish` makes
+ * current at once. The set holds exactly this run's games; partitions of
+ * games it did not play, and flat tables of an older layout, are removed.
  */
 export class RunTables {
   private readonly stages = new Map<string, {games: ParquetStage; players: ParquetStage; turns: ParquetStage}>();
   private readonly defs: Map<string, GameDef>;
+  private set: TableSetWriter | null = null;
 
   constructor(readonly dir: string, defs: readonly GameDef[]) {
     this.defs = new Map(defs.map((d) => [d.id, d]));
@@ -136,13 +138,13 @@ export class RunTables {
     if (!s) {
       const def = this.defs.get(game);
       if (!def) throw new Error(`${this.dir}: no table schema for game ${game}`);
+      this.set ??= beginTableSet(this.dir);
       const schemas = gameTables(def);
-      const dir = join(this.dir, partitionDir(game));
-      mkdirSync(dir, {recursive: true});
+      const file = (table: string) => this.set!.file(`${partitionDir(game)}/${table}.parquet`);
       s = {
-        games: new ParquetStage(join(dir, "games.parquet"), schemas.games),
-        players: new ParquetStage(join(dir, "players.parquet"), schemas.players),
-        turns: new ParquetStage(join(dir, "turns.parquet"), schemas.turns),
+        games: new ParquetStage(file("games"), schemas.games),
+        players: new ParquetStage(file("players"), schemas.players),
+        turns: new ParquetStage(file("turns"), schemas.turns),
       };
       this.stages.set(game, s);
     }
@@ -156,31 +158,36 @@ export class RunTables {
     for (const t of record.turns) s.turns.add(t);
   }
 
-  /** Writes every partition; returns row counts and the partition directories. */
+  /** Writes every partition and switches the set in; returns row counts and the partition directories. */
   async finish(): Promise<{games: number; players: number; turns: number; partitions: Record<string, string>}> {
     const counts = {games: 0, players: 0, turns: 0};
     const partitions: Record<string, string> = {};
+    const rows: Record<string, number> = {};
+    this.set ??= beginTableSet(this.dir);
     try {
       for (const [game, s] of this.stages) {
-        counts.games += await s.games.finish();
-        counts.players += await s.players.finish();
-        counts.turns += await s.turns.finish();
+        for (const table of ["games", "players", "turns"] as const) {
+          const n = await s[table].finish();
+          counts[table] += n;
+          rows[`${partitionDir(game)}/${table}.parquet`] = n;
+        }
         partitions[game] = join(this.dir, partitionDir(game));
       }
+      await this.set.commit(rows);
     } catch (error) {
       this.abandon();
       throw error;
     }
-    const keep = new Set(Object.values(partitions).map((p) => basename(p)));
-    for (const name of existsSync(this.dir) ? readdirSync(this.dir) : []) {
-      if (name.startsWith("game=") && !keep.has(name)) rmSync(join(this.dir, name), {recursive: true, force: true});
-      if (LEGACY_FLAT.includes(name)) rmSync(join(this.dir, name), {force: true});
+    for (const name of LEGACY_FLAT) {
+      const path = join(this.dir, name);
+      if (existsSync(path) && !lstatSync(path).isSymbolicLink()) rmSync(path, {force: true});
     }
     return {...counts, partitions};
   }
 
   abandon(): void {
     for (const s of this.stages.values()) for (const t of [s.games, s.players, s.turns]) t.abandon();
+    this.set?.abandon();
   }
 }
 

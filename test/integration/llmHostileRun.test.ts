@@ -13,7 +13,7 @@ import {dirname, join} from "node:path";
 import {fileURLToPath} from "node:url";
 import {startFakeLlm, scripted, type FakeLlmServer, type FakeRequest, type Reply, type Wire} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
-import {queryParquet} from "../../loaders/io/parquet.js";
+import {queryRun} from "../../loaders/io/parquet.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const servers: FakeLlmServer[] = [];
@@ -151,8 +151,8 @@ test("an endpoint that echoes API keys: every player's key is scrubbed from turn
 
   const present = (text: string) => forms.filter((f) => text.includes(f));
   // Parquet is compressed, so read it through DuckDB; every other file (checkpoints, cache) is text.
-  const turns = await queryParquet<{raw: string; message: string | null; reasoning: string | null}>({turns: join(out, "turns.parquet")}, "SELECT raw, message, reasoning FROM turns WHERE raw IS NOT NULL");
-  const games = await queryParquet({games: join(out, "games.parquet")}, "SELECT * FROM games");
+  const turns = await queryRun<{raw: string; message: string | null; reasoning: string | null}>(out, ["turns"], "SELECT raw, message, reasoning FROM turns WHERE raw IS NOT NULL");
+  const games = await queryRun(out, ["games"], "SELECT * FROM games");
   assert.deepEqual(present(JSON.stringify(turns)), [], "turns.parquet holds a key");
   assert.deepEqual(present(JSON.stringify(games, (_k, v) => (typeof v === "bigint" ? String(v) : v))), [], "games.parquet holds a key");
   for (const file of walk(out)) assert.deepEqual(present(readFileSync(file, "utf8")), [], `${file} holds a key`);
