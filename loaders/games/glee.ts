@@ -80,17 +80,41 @@ const TURN_COLUMNS: readonly Column[] = GLEE_TURNS.columns.filter((c) => !["game
 
 /** The typed parameter columns of a GLEE games row (schema.ts), nulls left out. */
 export function gleeParamColumns(params: FamilyParams, horizonCap: number): Record<string, unknown> {
-  const row: Record<string, unknown> = {family: params.family, money: params.money, horizon_cap: horizonCap, complete_information: params.complete_information};
+  // Built in place (no spreads): this runs once per game of full-grid runs.
+  const row: Record<string, unknown> = {family: params.family, money: params.money};
   if (params.horizon !== "inf") row.horizon = params.horizon;
+  row.horizon_cap = horizonCap;
+  row.complete_information = params.complete_information;
   switch (params.family) {
     case "bargaining":
-      return {...row, messages: params.messages, delta_a: params.delta_a, delta_b: params.delta_b};
-    case "negotiation":
-      return {...row, messages: params.messages, factor_a: params.factor_a, factor_b: params.factor_b, ...valuations(params)};
+      row.messages = params.messages;
+      row.delta_a = params.delta_a;
+      row.delta_b = params.delta_b;
+      break;
+    case "negotiation": {
+      row.messages = params.messages;
+      row.factor_a = params.factor_a;
+      row.factor_b = params.factor_b;
+      const v = valuations(params);
+      row.value_a = v.value_a;
+      row.value_b = v.value_b;
+      break;
+    }
     case "persuasion":
-      return {...row, messages: params.message_type === "text", prior: params.prior, value_high: params.value_high, message_type: params.message_type, buyer_type: params.buyer_type};
+      row.messages = params.message_type === "text";
+      row.prior = params.prior;
+      row.value_high = params.value_high;
+      row.message_type = params.message_type;
+      row.buyer_type = params.buyer_type;
   }
+  return row;
 }
+
+// Shared, never mutated: next() and turnInfo() run once per turn of every game.
+const TURN_INFO = new Map<string, Readonly<Record<string, unknown>>>();
+const TERMINAL: Mover = {kind: "terminal"};
+const ALICE_MOVES: Mover = {kind: "seats", seats: [0]};
+const BOB_MOVES: Mover = {kind: "seats", seats: [1]};
 
 /** A family's two-player state as a contract state. */
 class GleeState implements GameState<Observation> {
@@ -102,7 +126,7 @@ class GleeState implements GameState<Observation> {
 
   next(): Mover {
     const p = this.state.currentPlayer();
-    return p === null ? {kind: "terminal"} : {kind: "seats", seats: [SEATS.indexOf(p)]};
+    return p === null ? TERMINAL : p === "alice" ? ALICE_MOVES : BOB_MOVES;
   }
 
   private toMove(seat: Seat): boolean {
@@ -130,11 +154,15 @@ class GleeState implements GameState<Observation> {
 
   turnInfo(seat: Seat): Record<string, unknown> {
     const obs = this.last[seat];
-    const info: Record<string, unknown> = {player: SEATS[seat]};
-    if (!obs) return info;
-    info.role = obs.role;
-    const quality = obs.family === "persuasion" && seat === 0 ? (obs.view as {quality: string | null}).quality : null;
-    if (quality) info.quality = quality;
+    const role = obs?.role ?? "";
+    const quality = obs && obs.family === "persuasion" && seat === 0 ? ((obs.view as {quality: string | null}).quality ?? "") : "";
+    // A handful of distinct values (seat × role × quality), shared: this runs once per turn of every game.
+    const key = `${seat}|${role}|${quality}`;
+    let info = TURN_INFO.get(key);
+    if (!info) {
+      info = Object.freeze({player: SEATS[seat], ...(role && {role}), ...(quality && {quality})});
+      TURN_INFO.set(key, info);
+    }
     return info;
   }
 
@@ -143,10 +171,10 @@ class GleeState implements GameState<Observation> {
   }
 
   result(): GameResult {
-    const o = this.state.outcome();
+    const o = this.state.outcome() as unknown as Record<string, unknown>;
     const game: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined && k !== "rounds" && k !== "ended_by") game[k] = v;
-    return {rounds: o.rounds, ended_by: o.ended_by, game, seats: [{}, {}], returns: [o.alice_utility ?? 0, o.bob_utility ?? 0]};
+    for (const k in o) if (o[k] !== null && o[k] !== undefined && k !== "rounds" && k !== "ended_by") game[k] = o[k];
+    return {rounds: o.rounds as number, ended_by: o.ended_by as string, game, seats: [{}, {}], returns: [(o.alice_utility as number | null) ?? 0, (o.bob_utility as number | null) ?? 0]};
   }
 }
 

@@ -89,12 +89,19 @@ export function* plannedGames(config: RunConfig): Generator<PlannedGame> {
   }
 }
 
+/** Games `plannedGames` yields, per game id. */
+export function plannedPerGame(config: RunConfig): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const spec of config.games) {
+    const configs = Object.values(spec.grid).reduce((k, values) => k * values.length, 1);
+    counts.set(spec.def.id, (counts.get(spec.def.id) ?? 0) + configs * lineups(config, spec).length * config.games_per_lineup);
+  }
+  return counts;
+}
+
 /** Number of games `plannedGames` yields. */
 export function countGames(config: RunConfig): number {
   let n = 0;
-  for (const spec of config.games) {
-    const configs = Object.values(spec.grid).reduce((k, values) => k * values.length, 1);
-    n += configs * lineups(config, spec).length * config.games_per_lineup;
-  }
+  for (const k of plannedPerGame(config).values()) n += k;
   return n;
 }

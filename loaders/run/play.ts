@@ -13,7 +13,7 @@
  * name>`), so a game replays identically however the run is scheduled.
  */
 import {deriveRng, type Rng} from "../../src/lib/rng.js";
-import type {Action, GameDef, GameObservation, GameResult, Params, Seat} from "../games/contract.js";
+import type {Action, GameDef, GameObservation, GameResult, GameState, Params, Seat} from "../games/contract.js";
 import {seatName} from "../games/contract.js";
 import type {Agent, AgentReply} from "../agents/contract.js";
 import {LlmCallError} from "../agents/llm/types.js";
@@ -32,48 +32,24 @@ export interface PlayedGame {
 
 /** Plays one game to the end; deterministic for (seed, gameId) when the agents are. */
 export async function playGame(def: GameDef, params: Params, gameId: string, agents: readonly Agent[], {seed, maxAttempts = 3}: PlayOptions): Promise<PlayedGame> {
-  const nSeats = agents.length;
-  const state = def.start(params, {gameId, nSeats, rng: deriveRng(seed, `${gameId}/chance`)});
-  const chanceRng = deriveRng(seed, `${gameId}/chance-nodes`);
-  const rngs = agents.map((_, s) => deriveRng(seed, `${gameId}/${seatName(def, s)}`));
-  const turnColumns = def.columns.turns;
-  const turns: TurnRow[] = [];
-
-  /** Asks `seat` until it answers legally or runs out of attempts; returns its attempts' rows and the legal action, if any. */
-  const decide = async (seat: Seat): Promise<{rows: TurnRow[]; action: Action | null; error: string | null}> => {
-    const rows: TurnRow[] = [];
-    let retry: GameObservation["retry"];
-    for (let attempt = 1; ; attempt++) {
-      const obs = state.observe(seat);
-      if (retry) obs.retry = retry;
-      const reply = await ask(agents[seat], obs, rngs[seat]);
-      const error = reply.parse_error ?? state.validate(seat, reply.action);
-      rows.push(turnRow(gameId, obs, reply, attempt, error, turnColumns, state.turnInfo?.(seat)));
-      if (error === null) return {rows, action: reply.action as Action, error: null};
-      if (attempt >= maxAttempts) return {rows, action: null, error};
-      retry = {attempt: attempt + 1, error};
-    }
-  };
-
+  const game = new GameInPlay(def, params, gameId, agents, seed, maxAttempts);
+  const {state, turns} = game;
   for (;;) {
     const mover = state.next();
     if (mover.kind === "terminal") break;
     if (mover.kind === "chance") {
-      state.chance!(chanceRng);
+      state.chance!(game.chanceRng);
       continue;
     }
     const seats = mover.seats;
-    // One seat: no Promise.all (it costs a microtask round per turn in full-grid runs of scripted agents).
-    const decisions = seats.length === 1 ? [await decide(seats[0])] : await Promise.all(seats.map(decide));
-    for (const d of decisions) {
-      for (const row of d.rows) {
-        row.turn = turns.length;
-        turns.push(row);
-      }
+    if (seats.length === 1) {
+      const d = game.decide(seats[0]);
+      game.collectOne(seats[0], d instanceof Promise ? await d : d);
+    } else {
+      // A simultaneous round: every seat is asked at once (LLM calls run concurrently).
+      const pending = seats.map((seat) => game.decide(seat));
+      game.collect(seats, pending.some((d) => d instanceof Promise) ? await Promise.all(pending) : (pending as Decision[]));
     }
-    const failed = decisions.findIndex((d) => d.action === null);
-    if (failed >= 0) state.abort(seats[failed], decisions[failed].error!);
-    else state.apply(decisions.map((d) => d.action!));
   }
   const settled = state.settled?.() ?? [];
   if (settled.length) {
@@ -89,16 +65,122 @@ export async function playGame(def: GameDef, params: Params, gameId: string, age
   return {result, turns};
 }
 
-async function ask(agent: Agent, obs: GameObservation, rng: Rng): Promise<AgentReply> {
+/** One seat's decision: its attempts' rows and the legal action, or null after `maxAttempts` rule breaks. */
+interface Decision {
+  rows: TurnRow[];
+  action: Action | null;
+  error: string | null;
+}
+
+/**
+ * A game being played. Methods rather than closures: this runs for every
+ * turn of full-grid runs, where creating functions per turn (and naming them,
+ * as the TypeScript loader does) cost more than the turn itself.
+ */
+class GameInPlay {
+  readonly state: GameState;
+  readonly chanceRng: Rng;
+  readonly turns: TurnRow[] = [];
+  private readonly rngs: Rng[];
+
+  constructor(
+    readonly def: GameDef,
+    params: Params,
+    readonly gameId: string,
+    private readonly agents: readonly Agent[],
+    seed: number,
+    private readonly maxAttempts: number,
+  ) {
+    this.state = def.start(params, {gameId, nSeats: agents.length, rng: deriveRng(seed, `${gameId}/chance`)});
+    this.chanceRng = deriveRng(seed, `${gameId}/chance-nodes`);
+    this.rngs = agents.map((_, s) => deriveRng(seed, `${gameId}/${seatName(def, s)}`));
+  }
+
+  private observe(seat: Seat, retry: GameObservation["retry"]): GameObservation {
+    const obs = this.state.observe(seat);
+    if (retry) obs.retry = retry;
+    return obs;
+  }
+
+  /** Records one answer; returns the decision when it is final, else null (ask again). */
+  private record(seat: Seat, rows: TurnRow[], obs: GameObservation, reply: AgentReply, attempt: number): Decision | null {
+    const error = reply.parse_error ?? this.state.validate(seat, reply.action);
+    rows.push(turnRow(this.gameId, obs, reply, attempt, error, this.def.columns.turns, this.state.turnInfo?.(seat)));
+    if (error === null) return {rows, action: reply.action as Action, error: null};
+    if (attempt >= this.maxAttempts) return {rows, action: null, error};
+    return null;
+  }
+
+  /**
+   * Asks `seat` until it answers legally or runs out of attempts. Stays
+   * synchronous while the agent answers synchronously (scripted agents).
+   */
+  decide(seat: Seat): Decision | Promise<Decision> {
+    const rows: TurnRow[] = [];
+    let retry: GameObservation["retry"];
+    for (let attempt = 1; ; attempt++) {
+      const obs = this.observe(seat, retry);
+      const answer = ask(this.agents[seat], obs, this.rngs[seat]);
+      if (answer instanceof Promise) return this.decideAsync(seat, rows, obs, answer, attempt);
+      const done = this.record(seat, rows, obs, answer, attempt);
+      if (done) return done;
+      retry = {attempt: attempt + 1, error: rows[rows.length - 1].rule_break_reason as string};
+    }
+  }
+
+  /** The rest of a decision once the agent answers asynchronously (an LLM). */
+  private async decideAsync(seat: Seat, rows: TurnRow[], obs: GameObservation, answer: Promise<AgentReply>, attempt: number): Promise<Decision> {
+    let reply = await answer;
+    for (let n = attempt; ; n++) {
+      const done = this.record(seat, rows, obs, reply, n);
+      if (done) return done;
+      obs = this.observe(seat, {attempt: n + 1, error: rows[rows.length - 1].rule_break_reason as string});
+      reply = await ask(this.agents[seat], obs, this.rngs[seat]);
+    }
+  }
+
+  /** `collect` for one seat, without the arrays (this is every turn of a sequential game). */
+  collectOne(seat: Seat, d: Decision): void {
+    for (const row of d.rows) {
+      row.turn = this.turns.length;
+      this.turns.push(row);
+    }
+    if (d.action === null) this.state.abort(seat, d.error!);
+    else this.state.apply([d.action]);
+  }
+
+  /** Numbers the round's rows and applies its actions, or the game's fallback for a seat that kept breaking the rules. */
+  collect(seats: readonly Seat[], decisions: Decision[]): void {
+    for (const d of decisions) {
+      for (const row of d.rows) {
+        row.turn = this.turns.length;
+        this.turns.push(row);
+      }
+    }
+    const failed = decisions.findIndex((d) => d.action === null);
+    if (failed >= 0) this.state.abort(seats[failed], decisions[failed].error!);
+    else this.state.apply(decisions.map((d) => d.action!));
+  }
+}
+
+/**
+ * An agent's answer (a Promise only when the agent answers asynchronously).
+ * An agent that throws has given no usable answer: a rule break, except an
+ * LLM call that failed for good (endpoint down, not a bad answer), which
+ * stops the game unrecorded so that a re-run plays it again (run/resume.ts).
+ */
+function ask(agent: Agent, obs: GameObservation, rng: Rng): AgentReply | Promise<AgentReply> {
   try {
     const answer = agent.act(obs, rng);
-    return answer instanceof Promise ? await answer : answer;
+    return answer instanceof Promise ? answer.catch(agentFailed) : answer;
   } catch (error) {
-    // An LLM call that failed for good (endpoint down, not a bad answer) is not the seat's rule
-    // break: the game stops unrecorded and a re-run plays it again (see run/resume.ts).
-    if (error instanceof LlmCallError) throw error;
-    return {action: null, parse_error: `agent failed: ${(error as Error).message}`};
+    return agentFailed(error);
   }
+}
+
+function agentFailed(error: unknown): AgentReply {
+  if (error instanceof LlmCallError) throw error;
+  return {action: null, parse_error: `agent failed: ${(error as Error).message}`};
 }
 
 function fits(type: string, v: unknown): boolean {
@@ -119,6 +201,15 @@ function fits(type: string, v: unknown): boolean {
   }
 }
 
+/** Turns columns of a game by name, built once per game definition. */
+const turnColumnTypes = new WeakMap<GameDef["columns"]["turns"], Map<string, string>>();
+
+function columnTypes(columns: GameDef["columns"]["turns"]): Map<string, string> {
+  let types = turnColumnTypes.get(columns);
+  if (!types) turnColumnTypes.set(columns, (types = new Map(columns.map((c) => [c.name, c.type]))));
+  return types;
+}
+
 /**
  * A turns row for one attempt: the common columns, the action's fields that
  * the game declares as turns columns (when their values fit the column; an
@@ -135,11 +226,17 @@ export function turnRow(
   info?: Record<string, unknown>,
 ): TurnRow {
   const a = (reply.action && typeof reply.action === "object" ? reply.action : {}) as Record<string, unknown>;
-  const row: TurnRow = {game_id: gameId, turn: 0, round: obs.round, seat: obs.seat, ...info, rule_break: error !== null, attempt};
+  const row: TurnRow = {game_id: gameId, turn: 0, round: obs.round, seat: obs.seat};
+  if (info) for (const k in info) row[k] = info[k];
+  row.rule_break = error !== null;
+  row.attempt = attempt;
   if (typeof a.type === "string") row.action = a.type;
-  for (const c of columns) {
-    const v = a[c.name];
-    if (v !== undefined && v !== null && !(c.name in row) && fits(c.type, v)) row[c.name] = v;
+  // The action's own fields (a few) against the game's columns, not every column against the action.
+  const types = columnTypes(columns);
+  for (const k in a) {
+    const type = types.get(k);
+    const v = a[k];
+    if (type !== undefined && v !== undefined && v !== null && !(k in row) && fits(type, v)) row[k] = v;
   }
   const text = typeof a.message === "string" ? a.message : typeof a.text === "string" ? a.text : undefined;
   if (text) row.message = text;

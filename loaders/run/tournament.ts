@@ -13,7 +13,7 @@ import type {Agent, SeatContext} from "../agents/contract.js";
 import {agentDef} from "../agents/registry.js";
 import type {GameResult} from "../games/contract.js";
 import {seatName} from "../games/contract.js";
-import {plannedGames, type PlannedGame} from "./grid.js";
+import {plannedGames, plannedPerGame, type PlannedGame} from "./grid.js";
 import {playGame, type TurnRow} from "./play.js";
 import {RunTables} from "./write.js";
 import type {RunConfig} from "./config.js";
@@ -121,7 +121,7 @@ export interface TournamentFiles {
 
 /** Runs `config` and writes its tables into `outDir` (partitioned by game). */
 export async function writeTournament(config: RunConfig, outDir: string, options: Omit<TournamentOptions, "onGame"> = {}): Promise<TournamentFiles> {
-  const tables = new RunTables(outDir, config.games.map((g) => g.def));
+  const tables = new RunTables(outDir, config.games.map((g) => g.def), plannedPerGame(config));
   try {
     await runTournament(config, {...options, onGame: (record) => tables.add(record)});
     return await tables.finish();

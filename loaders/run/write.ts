@@ -13,7 +13,7 @@ import {gameTables, partitionDir} from "./tables.js";
 import {checkRow, duckdbColumns, type Column, type Row, type TableSchema} from "../io/schema.js";
 import {tempPathFor, writeAtomic} from "../io/atomic.js";
 import {sqlString, withDuckDB, type Db} from "../io/duckdb.js";
-import {checkUniqueKey} from "../io/tableKey.js";
+import {checkUniqueKey, DuplicateKeyError} from "../io/tableKey.js";
 
 const FLUSH_BYTES = 1 << 20;
 
@@ -27,7 +27,12 @@ export class ParquetStage {
   private readonly columns: Map<string, Column>;
   private readonly required: string[];
 
-  constructor(readonly path: string, readonly schema: TableSchema) {
+  /**
+   * `keysChecked`: the caller guarantees the schema's key is unique (RunTables
+   * checks game ids as games arrive and numbers turns itself), so the
+   * DuckDB pass over the written file is skipped.
+   */
+  constructor(readonly path: string, readonly schema: TableSchema, private readonly keysChecked = false) {
     this.staged = tempPathFor(path) + ".jsonl";
     this.fd = openSync(this.staged, "w");
     this.columns = new Map(schema.columns.map((c) => [c.name, c]));
@@ -93,7 +98,7 @@ export class ParquetStage {
               `columns = ${duckdbColumns(this.schema)}, maximum_object_size = 268435456)) ` +
               `TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
           );
-          await checkUniqueKey(d, tmp, this.schema);
+          if (!this.keysChecked) await checkUniqueKey(d, tmp, this.schema);
         };
         if (db) await copy(db);
         else
@@ -128,9 +133,27 @@ export class RunTables {
   private readonly stages = new Map<string, {games: ParquetStage; players: ParquetStage; turns: ParquetStage}>();
   private readonly defs: Map<string, GameDef>;
   private set: TableSetWriter | null = null;
+  private readonly ids = new Set<string>();
 
-  constructor(readonly dir: string, defs: readonly GameDef[]) {
+  /** Partitions already being written, by game id. */
+  private readonly sealed = new Map<string, Promise<void>>();
+
+  /**
+   * `expected`: games planned per game id. A partition whose last planned
+   * game has arrived is written to Parquet at once, in the background (DuckDB
+   * works on its own threads), while the run plays the next game's partition.
+   */
+  constructor(readonly dir: string, defs: readonly GameDef[], private readonly expected?: ReadonlyMap<string, number>) {
     this.defs = new Map(defs.map((d) => [d.id, d]));
+  }
+
+  /** Writes the three files of `game`'s partition with its own DuckDB (one thread). */
+  private async writePartition(game: string): Promise<void> {
+    const s = this.stages.get(game)!;
+    await withDuckDB(async (db) => {
+      await db.run("SET threads = 1");
+      for (const table of ["games", "players", "turns"] as const) await s[table].finish(db);
+    });
   }
 
   private stage(game: string) {
@@ -142,20 +165,45 @@ export class RunTables {
       const schemas = gameTables(def);
       const file = (table: string) => this.set!.file(`${partitionDir(game)}/${table}.parquet`);
       s = {
-        games: new ParquetStage(file("games"), schemas.games),
-        players: new ParquetStage(file("players"), schemas.players),
-        turns: new ParquetStage(file("turns"), schemas.turns),
+        games: new ParquetStage(file("games"), schemas.games, true),
+        players: new ParquetStage(file("players"), schemas.players, true),
+        turns: new ParquetStage(file("turns"), schemas.turns, true),
       };
       this.stages.set(game, s);
     }
     return s;
   }
 
+  /**
+   * Adds one game's rows. Keys are checked here, as games arrive, rather than
+   * by a pass over the written files (1.2 million turns in the default run):
+   * a game id seen before is refused, and the game's players and turns must
+   * carry its id with distinct seats and turn numbers.
+   */
   add(record: {game: string; row: Row; players: Row[]; turns: Row[]}): void {
+    const id = record.row.game_id as string;
+    if (this.ids.has(id)) throw new DuplicateKeyError(`games: game_id ${JSON.stringify(id)} occurs twice; game_id must be unique, so the tables were not written`);
+    this.ids.add(id);
+    const seats = new Set<unknown>();
+    for (const p of record.players) {
+      if (p.game_id !== id || seats.has(p.seat)) throw new DuplicateKeyError(`players: (game_id, seat) (${JSON.stringify(p.game_id)}, ${p.seat}) repeats or belongs to another game than ${JSON.stringify(id)}`);
+      seats.add(p.seat);
+    }
+    let last = -1;
+    for (const t of record.turns) {
+      if (t.game_id !== id || (t.turn as number) <= last) throw new DuplicateKeyError(`turns: (game_id, turn) (${JSON.stringify(t.game_id)}, ${t.turn}) repeats or belongs to another game than ${JSON.stringify(id)}`);
+      last = t.turn as number;
+    }
+    if (this.sealed.has(record.game)) throw new Error(`${this.dir}: more ${record.game} games than planned`);
     const s = this.stage(record.game);
     s.games.add(record.row);
     for (const p of record.players) s.players.add(p);
     for (const t of record.turns) s.turns.add(t);
+    if (this.expected?.get(record.game) === s.games.count) {
+      const writing = this.writePartition(record.game);
+      writing.catch(() => {}); // awaited (and reported) by finish
+      this.sealed.set(record.game, writing);
+    }
   }
 
   /** Writes every partition and switches the set in; returns row counts and the partition directories. */
@@ -165,11 +213,12 @@ export class RunTables {
     const rows: Record<string, number> = {};
     this.set ??= beginTableSet(this.dir);
     try {
+      for (const game of this.stages.keys()) if (!this.sealed.has(game)) this.sealed.set(game, this.writePartition(game));
+      await Promise.all(this.sealed.values());
       for (const [game, s] of this.stages) {
         for (const table of ["games", "players", "turns"] as const) {
-          const n = await s[table].finish();
-          counts[table] += n;
-          rows[`${partitionDir(game)}/${table}.parquet`] = n;
+          counts[table] += s[table].count;
+          rows[`${partitionDir(game)}/${table}.parquet`] = s[table].count;
         }
         partitions[game] = join(this.dir, partitionDir(game));
       }
