@@ -35,11 +35,11 @@ export interface DatasetEntry {
 }
 
 export const catalog: DatasetEntry[] = [
-  {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", cite: "seed 002 §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: ingestDond},
+  {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: ingestDond},
   {id: "gamabench", title: "gamma-Bench raw results (12 models, 8 games, 5 runs)", path: "gamabench", cite: "gamma-Bench (Huang et al. 2024) §3, App. E", schemas: GAMABENCH_SCHEMAS, ingest: ingestGamabench},
-  {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", cite: "seed 001 §2.1, §3", schemas: NA_SCHEMAS, ingest: ingestNegotiationArena},
-  {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "seed 000 §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: (outDir) => generateRun("default", outDir)},
-  {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", cite: "seed 000 §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: ingestGleeHuman},
+  {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", cite: "NegotiationArena (Bianchi et al. 2024) §2.1, §3", schemas: NA_SCHEMAS, ingest: ingestNegotiationArena},
+  {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "GLEE (Shapira et al. 2024) §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: (outDir) => generateRun("default", outDir)},
+  {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: ingestGleeHuman},
 ];
 
 function simulatedOnly(id: string) {

@@ -9,7 +9,7 @@
  * The behaviours are those the seeds report of people and LLMs: the fair
  * 50/50 split, tough/greedy demands, splitting the difference, anchoring on
  * the first offer, reciprocal (tit-for-tat) concessions, and random play
- * (seed 000 §4; seed 001 §5 on anchoring; seed 002 §5).
+ * (GLEE (Shapira et al. 2024) §4; NegotiationArena (Bianchi et al. 2024) §5 on anchoring; Game-theoretic LLM workflows (Hua et al. 2024) §5).
  */
 import type {Rng} from "../../src/lib/rng.js";
 import type {Action, Agent, AgentSpec, BargainingView, NegotiationView, Observation, Player, SplitOffer} from "../games/types.js";
@@ -202,11 +202,11 @@ const spec = (id: string, behaviour: Behaviour, description: string, source: str
 });
 
 export const behaviouralAgents: AgentSpec[] = [
-  spec("fair", fair, "Always proposes an even split of the (known or guessed) surplus and accepts at least half.", "seed 000 §4 (LLMs favour fair splits); seed 001 §5"),
-  spec("greedy", greedy, "Tough: demands 90% of the surplus, concedes 5 points per offer to 60%, accepts only its current demand.", "seed 001 §5 (aggressive/greedy personas)"),
-  spec("split-difference", splitDifference, "Opens at 75% then proposes the midpoint of its last demand and the other's last offer.", "seed 002 §5 (negotiation heuristics)"),
-  spec("anchor", anchor, "Anchors on the first offer of the game: accepts anything at least as good as the other's opening, or concedes slowly from its own.", "seed 001 §5.3 (anchoring bias)"),
-  spec("tit-for-tat", titForTat, "Opens at 60% and concedes exactly as much as the other conceded last.", "seed 002 §5 (reciprocity); Axelrod"),
+  spec("fair", fair, "Always proposes an even split of the (known or guessed) surplus and accepts at least half.", "GLEE (Shapira et al. 2024) §4 (LLMs favour fair splits); NegotiationArena (Bianchi et al. 2024) §5"),
+  spec("greedy", greedy, "Tough: demands 90% of the surplus, concedes 5 points per offer to 60%, accepts only its current demand.", "NegotiationArena (Bianchi et al. 2024) §5 (aggressive/greedy personas)"),
+  spec("split-difference", splitDifference, "Opens at 75% then proposes the midpoint of its last demand and the other's last offer.", "Game-theoretic LLM workflows (Hua et al. 2024) §5 (negotiation heuristics)"),
+  spec("anchor", anchor, "Anchors on the first offer of the game: accepts anything at least as good as the other's opening, or concedes slowly from its own.", "NegotiationArena (Bianchi et al. 2024) §5.3 (anchoring bias)"),
+  spec("tit-for-tat", titForTat, "Opens at 60% and concedes exactly as much as the other conceded last.", "Game-theoretic LLM workflows (Hua et al. 2024) §5 (reciprocity); Axelrod"),
 ];
 
 export {randomPlay as randomBehaviour};

@@ -1,5 +1,5 @@
 /**
- * Senders (Alice) and buyers (Bob) for persuasion (seed 000 §2.3, Appendix C).
+ * Senders (Alice) and buyers (Bob) for persuasion (GLEE (Shapira et al. 2024) §2.3, Appendix C).
  *
  * - commitment: the Bayesian-persuasion policy: on high quality say "high";
  *   on low quality say "high" with probability q = min(p(v − 1)/(1 − p), 1),
@@ -98,7 +98,7 @@ export const persuasionAgents: AgentSpec[] = [
     families: ["persuasion"],
     seats: {persuasion: ["alice"]},
     description: "Bayesian-persuasion sender: always recommends high quality, and on low quality lies with probability q = min(p(v−1)/(1−p), 1).",
-    source: "seed 000 Appendix C (Kamenica–Gentzkow 2011; Best–Quigley)",
+    source: "GLEE (Shapira et al. 2024) Appendix C (Kamenica–Gentzkow 2011; Best–Quigley)",
     create: () => sender((v, rng) => (v.quality === "high" ? "high" : rng.bernoulli(commitmentQ(v.prior, v.value_high ?? LOWEST_V)) ? "high" : "low")),
   },
   {
@@ -106,7 +106,7 @@ export const persuasionAgents: AgentSpec[] = [
     families: ["persuasion"],
     seats: {persuasion: ["alice"]},
     description: "Always reports the true quality.",
-    source: "seed 000 §2.3 (fully informative signalling)",
+    source: "GLEE (Shapira et al. 2024) §2.3 (fully informative signalling)",
     create: () => sender((v) => v.quality!),
   },
   {
@@ -114,7 +114,7 @@ export const persuasionAgents: AgentSpec[] = [
     families: ["persuasion"],
     seats: {persuasion: ["alice"]},
     description: "Says \"high\" with probability p whatever the quality: an uninformative message (the cheap-talk equilibrium).",
-    source: "seed 000 Appendix C (babbling equilibrium, Crawford–Sobel 1982)",
+    source: "GLEE (Shapira et al. 2024) Appendix C (babbling equilibrium, Crawford–Sobel 1982)",
     create: () => sender((v, rng) => (rng.bernoulli(v.prior) ? "high" : "low")),
   },
   {
@@ -122,7 +122,7 @@ export const persuasionAgents: AgentSpec[] = [
     families: ["persuasion"],
     seats: {persuasion: ["alice"]},
     description: "Always claims high quality.",
-    source: "seed 000 §4 (sellers who always recommend buying)",
+    source: "GLEE (Shapira et al. 2024) §4 (sellers who always recommend buying)",
     create: () => sender(() => "high"),
   },
   {
@@ -130,7 +130,7 @@ export const persuasionAgents: AgentSpec[] = [
     families: ["persuasion"],
     seats: {persuasion: ["bob"]},
     description: "Learns the sender's policy from revealed rounds (or purchase statistics when myopic), applies Bayes' law to the message, buys iff posterior·v ≥ 1.",
-    source: "seed 000 Appendix C (Bayesian buyer)",
+    source: "GLEE (Shapira et al. 2024) Appendix C (Bayesian buyer)",
     create: () => buyer((v) => bayesianPosterior(v) * v.value_high! >= 1 - EPS),
   },
   {
@@ -138,7 +138,7 @@ export const persuasionAgents: AgentSpec[] = [
     families: ["persuasion"],
     seats: {persuasion: ["bob"]},
     description: "Buys whenever the seller says the product is of high quality.",
-    source: "seed 000 §4 (obedient buyers)",
+    source: "GLEE (Shapira et al. 2024) §4 (obedient buyers)",
     create: () => buyer((v) => claimOf(v.signal) !== "low"),
   },
   {
@@ -146,7 +146,7 @@ export const persuasionAgents: AgentSpec[] = [
     families: ["persuasion"],
     seats: {persuasion: ["bob"]},
     description: "Ignores messages; buys iff the prior makes buying worthwhile (p·v ≥ 1).",
-    source: "seed 000 Appendix C (babbling-equilibrium buyer)",
+    source: "GLEE (Shapira et al. 2024) Appendix C (babbling-equilibrium buyer)",
     create: () => buyer((v) => v.prior * v.value_high! >= 1 - EPS),
   },
 ];

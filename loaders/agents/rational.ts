@@ -1,5 +1,5 @@
 /**
- * A rational seller/buyer for negotiation (seed 000 §2.2, Appendix C).
+ * A rational seller/buyer for negotiation (GLEE (Shapira et al. 2024) §2.2, Appendix C).
  *
  * Complete information, horizon told (T): without discounting, the proposer
  * of the last round takes the whole surplus, so the subgame-perfect price is
@@ -69,6 +69,6 @@ export const rational: AgentSpec = {
   id: "rational",
   families: ["negotiation"],
   description: "Subgame-perfect price with complete information (last proposer takes the surplus; midpoint when the horizon is unknown), optimal fixed price against a uniform prior otherwise; never trades at a loss.",
-  source: "seed 000 §2.2 and Appendix C (Harris–Raviv 1981, Riley–Zeckhauser 1983)",
+  source: "GLEE (Shapira et al. 2024) §2.2 and Appendix C (Harris–Raviv 1981, Riley–Zeckhauser 1983)",
   create: ({player}) => rationalAgent(player),
 };

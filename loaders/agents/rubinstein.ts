@@ -1,5 +1,5 @@
 /**
- * Subgame-perfect bargaining (seed 000 §2.1, Appendix C; Rubinstein 1982).
+ * Subgame-perfect bargaining (GLEE (Shapira et al. 2024) §2.1, Appendix C; Rubinstein 1982).
  *
  * T = ∞ (horizon not told): the stationary equilibrium. The proposer i keeps
  * x_i = (1 − δ_j)/(1 − δ_i·δ_j) and the responder j accepts any share ≥ δ_j·x_j,
@@ -78,6 +78,6 @@ export const rubinstein: AgentSpec = {
   id: "rubinstein",
   families: ["bargaining"],
   description: "Subgame-perfect play: stationary offer (1−δ_j)/(1−δ_iδ_j) when the horizon is unknown, backward induction when it is told; accepts exactly what waiting would yield.",
-  source: "seed 000 §2.1 and Appendix C (Rubinstein 1982)",
+  source: "GLEE (Shapira et al. 2024) §2.1 and Appendix C (Rubinstein 1982)",
   create: ({player}) => rubinsteinAgent(player),
 };

@@ -1,4 +1,4 @@
-/** `parley dond-stats <dir> [--cumulative]`: seed 002 Table 9 rates from an ingested Deal-or-No-Deal directory. */
+/** `parley dond-stats <dir> [--cumulative]`: Game-theoretic LLM workflows (Hua et al. 2024) Table 9 rates from an ingested Deal-or-No-Deal directory. */
 import {join} from "node:path";
 import {existsSync} from "node:fs";
 import {inputPath, queryInputs} from "./inputs.js";

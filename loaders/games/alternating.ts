@@ -49,7 +49,7 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
   private phase: "offer" | "decision" = "offer";
   private offer: OfferOf<F> | null = null;
   private events: SeenEvent[] = [];
-  /** Text each player has not yet been shown (seed 000 D.2: "all the information accumulated since its previous turn"). */
+  /** Text each player has not yet been shown (GLEE (Shapira et al. 2024) D.2: "all the information accumulated since its previous turn"). */
   /** Text is built lazily (thunks): scripted agents never read it, and formatting dominated full-grid runs. */
   private unseen: Record<Player, (() => string)[]> = {alice: [], bob: []};
   private specs: Partial<Record<Player, ActionSpec>> = {};

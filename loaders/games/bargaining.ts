@@ -1,5 +1,5 @@
 /**
- * Bargaining (seed 000 §2.1): Alice and Bob divide M by alternating offers
+ * Bargaining (GLEE (Shapira et al. 2024) §2.1): Alice and Bob divide M by alternating offers
  * (Rubinstein). An offer accepted in round t gives (Alice, Bob) utilities
  * M·(δ_A^(t−1)·p, δ_B^(t−1)·(1−p)) where p is Alice's share; no agreement
  * gives (0, 0). Table 1: δ_A, δ_B ∈ {0.8, 0.9, 0.95, 1}, M ∈ {1e2, 1e4, 1e6},

@@ -1,5 +1,5 @@
 /**
- * Negotiation (seed 000 §2.2): Alice sells a product she values at
+ * Negotiation (GLEE (Shapira et al. 2024) §2.2): Alice sells a product she values at
  * V_A = M·F_A to Bob, who values it at V_B = M·F_B. They alternate prices
  * (Alice in odd rounds); a price p accepted gives utilities (p − V_A, V_B − p),
  * no trade gives (0, 0); there is no discounting. Table 1: F_A, F_B ∈

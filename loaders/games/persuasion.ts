@@ -1,5 +1,5 @@
 /**
- * Persuasion (seed 000 §2.3): repeated cheap talk. In each of T rounds the
+ * Persuasion (GLEE (Shapira et al. 2024) §2.3): repeated cheap talk. In each of T rounds the
  * product is of high quality with probability p (independently; drawn from
  * the game's chance stream), Alice sees the quality and sends a message, and
  * Bob decides whether to buy at price 1 (scaled by M). Alice gains 1 per sale;

@@ -1,5 +1,5 @@
 /**
- * The common `games` and `turns` tables of the three GLEE families (seed 000
+ * The common `games` and `turns` tables of the three GLEE families (GLEE (Shapira et al. 2024)
  * §2, Table 1). Simulated tournaments (`parley run`), ingested human-vs-LLM
  * GLEE logs and LLM runs all write exactly these columns, so one metric SQL
  * (src/lib/gleeMetrics.ts) reads them all. A column that does not apply to a

@@ -1,5 +1,5 @@
 /**
- * The game/player contract shared by every GLEE family (seed 000 §2), the
+ * The game/player contract shared by every GLEE family (GLEE (Shapira et al. 2024) §2), the
  * scripted agents, LLM players and humans-from-data.
  *
  * A game is rules plus state and knows nothing about who plays it (OpenSpiel
@@ -147,7 +147,7 @@ export interface ActionSpec {
   /** Fields of `numbers` or `choices` that may be left out. */
   optional?: readonly string[];
   text?: {field: "message" | "text"; required: boolean} | null;
-  /** The answer format told to a language agent, e.g. `{"decision": "accept"} or {"decision": "reject"}` (seed 000 D.2). */
+  /** The answer format told to a language agent, e.g. `{"decision": "accept"} or {"decision": "reject"}` (GLEE (Shapira et al. 2024) D.2). */
   format: string;
 }
 
@@ -229,7 +229,7 @@ export interface ViewOf {
 
 /**
  * Everything the player to move may know, structured and as the text a
- * language agent would read (seed 000 D.2): `rules` is the system message,
+ * language agent would read (GLEE (Shapira et al. 2024) D.2): `rules` is the system message,
  * constant for a player within a game; `update` is the per-turn message with
  * what happened since this player's last turn and what to do now.
  */

@@ -12,7 +12,7 @@ export type AdapterInput = "file" | "directory" | "file or directory";
 
 export const adapters: Record<string, {describe: string; input: AdapterInput; ingest: Adapter}> = {
   dond: {describe: "Deal-or-No-Deal dialogues, one per line (end-to-end-negotiator format)", input: "file", ingest: ingestDond},
-  gamabench: {describe: "gamma-Bench raw results, <model>_<game>_v1_<run>.json (seed 003)", input: "file or directory", ingest: ingestGamabench},
-  negotiationarena: {describe: "NegotiationArena buy/sell logs, <run>/game_state.json (seed 001)", input: "file or directory", ingest: ingestNegotiationArena},
-  glee: {describe: "GLEE human-vs-LLM games, <family>/<id>/{config.json, game.csv} (seed 000)", input: "directory", ingest: ingestGleeHuman},
+  gamabench: {describe: "gamma-Bench raw results, <model>_<game>_v1_<run>.json (gamma-Bench (Huang et al. 2024))", input: "file or directory", ingest: ingestGamabench},
+  negotiationarena: {describe: "NegotiationArena buy/sell logs, <run>/game_state.json (NegotiationArena (Bianchi et al. 2024))", input: "file or directory", ingest: ingestNegotiationArena},
+  glee: {describe: "GLEE human-vs-LLM games, <family>/<id>/{config.json, game.csv} (GLEE (Shapira et al. 2024))", input: "directory", ingest: ingestGleeHuman},
 };

@@ -1,5 +1,5 @@
 /**
- * GLEE human-vs-LLM adapter (seed 000; eilamshapira/GLEE Data/human_vs_llm,
+ * GLEE human-vs-LLM adapter (GLEE (Shapira et al. 2024); eilamshapira/GLEE Data/human_vs_llm,
  * see SOURCE.md in the dataset folder).
  *
  * Each game folder holds config.json (game_type, player_N_type/args,
@@ -9,7 +9,7 @@
  * unchanged. Conventions:
  * - Alice is player 1 and moves first (the seller in negotiation and
  *   persuasion). Type `otree` is a person -> agent "human"; `otree_LLM` is the
- *   model, gemini-1.5-flash per seed 000 Appendix E (the configs do not name it).
+ *   model, gemini-1.5-flash per GLEE (Shapira et al. 2024) Appendix E (the configs do not name it).
  * - Bargaining discount factors come in two layouts: `delta` inside
  *   player_N_args (older configs) or `delta_1`/`delta_2` in game_args.
  * - max_rounds 99 (bargaining) and 30 (negotiation) are GLEE's stand-ins for
@@ -32,7 +32,7 @@ import type {EndReason, Quality} from "../games/types.js";
 import {readCsv, type CsvRecord} from "./csv.js";
 import type {IngestResult, Problem} from "./types.js";
 
-/** The LLM in GLEE's human-vs-LLM games (seed 000, Appendix E). */
+/** The LLM in GLEE's human-vs-LLM games (GLEE (Shapira et al. 2024), Appendix E). */
 export const GLEE_HUMAN_LLM = "gemini-1.5-flash";
 
 type Json = Record<string, unknown>;

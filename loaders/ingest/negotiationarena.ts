@@ -1,5 +1,5 @@
 /**
- * NegotiationArena buy/sell adapter (seed 001 §2.1 "Seller and Buyer", §3;
+ * NegotiationArena buy/sell adapter (NegotiationArena (Bianchi et al. 2024) §2.1 "Seller and Buyer", §3;
  * vinid/NegotiationArena `example_logs/buysell/<run>/game_state.json`).
  *
  * A game_state.json holds the two players (model, name, social behaviour,

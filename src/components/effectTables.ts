@@ -1,5 +1,5 @@
 /**
- * Tables 2 and 3 of seed 000 as HTML: effects in percentage points with CI
+ * Tables 2 and 3 of GLEE (Shapira et al. 2024) as HTML: effects in percentage points with CI
  * half-widths; bold = interval reaches the best estimate, underlined =
  * reaches the worst (see src/lib/gleeTables.ts).
  */

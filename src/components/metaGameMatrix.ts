@@ -1,5 +1,5 @@
 /**
- * The meta-game of choosing an agent (seed 000 footnote 13) as a payoff
+ * The meta-game of choosing an agent (GLEE (Shapira et al. 2024) footnote 13) as a payoff
  * matrix: rows Alice's agent, columns Bob's, each cell "Alice's payoff /
  * Bob's payoff". Alice's best replies to each column have her payoff in
  * bold, Bob's best replies to each row have his in bold; pure Nash

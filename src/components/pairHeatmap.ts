@@ -1,5 +1,5 @@
 /**
- * Model-pair heatmap (seed 000 Figures 1, 21–23): rows Alice's agent,
+ * Model-pair heatmap (GLEE (Shapira et al. 2024) Figures 1, 21–23): rows Alice's agent,
  * columns Bob's agent, colour the pair's effect relative to the mean outcome
  * on a diverging scale centred at 0; the tooltip gives n and the CI.
  */

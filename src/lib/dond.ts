@@ -1,5 +1,5 @@
 /**
- * Deal-or-No-Deal metrics (seed 002, §5.3–5.4, Definitions 7, 8 and 11).
+ * Deal-or-No-Deal metrics (Game-theoretic LLM workflows (Hua et al. 2024), §5.3–5.4, Definitions 7, 8 and 11).
  *
  * Each dialogue divides three item types (counts c) between Alice (the player
  * who speaks first) and Bob, who value them with hidden vectors v_A and v_B.
@@ -74,7 +74,7 @@ ORDER BY s.game_id`;
 /**
  * Rates by difficulty, most difficult (closest valuations) first. With
  * `cumulative`, each row pools every dialogue at least that difficult, which is
- * how seed 002 Table 9 grows its datapoint counts.
+ * how Game-theoretic LLM workflows (Hua et al. 2024) Table 9 grows its datapoint counts.
  */
 export function dondStatsSQL(games = "games", {cumulative = false} = {}): string {
   const pool = cumulative ? "m.difficulty >= d.difficulty" : "m.difficulty = d.difficulty";

@@ -1,5 +1,5 @@
 /**
- * The GLEE regression design (seed 000 §3, Appendix F): which one-hot
+ * The GLEE regression design (GLEE (Shapira et al. 2024) §3, Appendix F): which one-hot
  * features a family's regression has, their reference levels (Table 8), the
  * `market` interaction feature, and the model-pair effects of Figures 1 and
  * 21–23. Pure: rows in, fits and tables out; olsOneHot.ts does the algebra.

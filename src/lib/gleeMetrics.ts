@@ -1,5 +1,5 @@
 /**
- * GLEE outcome metrics (seed 000 §2): efficiency, fairness and each side's
+ * GLEE outcome metrics (GLEE (Shapira et al. 2024) §2): efficiency, fairness and each side's
  * self-gain, one row per game. This file is the one definition: pages run the
  * SQL in DuckDB-WASM, `parley metrics` and the tests run it in native DuckDB.
  * `games` must have the columns of loaders/games/schema.ts (GLEE_GAMES).
@@ -121,7 +121,7 @@ FROM m`;
 }
 
 /**
- * Table 6 of seed 000 per family: games, decisions, messages, words.
+ * Table 6 of GLEE (Shapira et al. 2024) per family: games, decisions, messages, words.
  * decisions = legal turns that make a structured choice: offers, accept /
  * reject, purchases and binary persuasion messages, but not free-text
  * persuasion messages (Table 6's persuasion row, ~30 decisions a game, counts

@@ -1,5 +1,5 @@
 /**
- * The GLEE paper's summary tables, built from fits (seed 000 §4):
+ * The GLEE paper's summary tables, built from fits (GLEE (Shapira et al. 2024) §4):
  * - Table 2: market effects on efficiency and fairness in percentage points
  *   relative to the default market, with CIs; "best" marks the levels whose
  *   interval reaches the highest estimate (not distinguishable from the best,

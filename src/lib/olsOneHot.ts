@@ -1,7 +1,7 @@
 /**
  * Ordinary least squares on one-hot encoded categorical features, with
  * standard errors, confidence intervals and held-out RMSE — the regression of
- * GLEE (seed 000 §3, Appendix F): each coefficient is the effect of a level
+ * GLEE (Shapira et al. 2024 §3, Appendix F): each coefficient is the effect of a level
  * relative to its feature's baseline level.
  *
  * Conventions (also in the README):

@@ -17,7 +17,7 @@ function parley(...args: string[]) {
   return {code: r.status, stdout: r.stdout, stderr: r.stderr};
 }
 
-/** Bargaining games agreed in round t on Alice's share p: alice_self_gain = p·δ_A^(t−1) (seed 000 §2.1). */
+/** Bargaining games agreed in round t on Alice's share p: alice_self_gain = p·δ_A^(t−1) (GLEE (Shapira et al. 2024) §2.1). */
 function bargainingGames(n: number) {
   const random = mulberry32(17);
   const agents = ["fair", "greedy", "human"];

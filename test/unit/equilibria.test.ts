@@ -62,7 +62,7 @@ test("rock–paper–scissors: unique mixed equilibrium at 1/3 each", () => {
 // text layout is garbled in the seed, so cells are read from the worked
 // explanations below it, which name every payoff.
 const workflow = (a: number[][], b: number[][]): Bimatrix => ({rows: ["use", "not use"], cols: ["use", "not use"], a, b});
-test("seed 002 Table 19: Sonnet (not use, not use); GPT-4o and Opus (use, use)", () => {
+test("Game-theoretic LLM workflows (Hua et al. 2024) Table 19: Sonnet (not use, not use); GPT-4o and Opus (use, use)", () => {
   // Sonnet: (use,use) 5.82,6.16; (use,not) 4.88,6.57; (not,use) 6.39,5.07; (not,not) 5.55,5.57.
   const sonnet = workflow([[5.82, 4.88], [6.39, 5.55]], [[6.16, 6.57], [5.07, 5.57]]);
   // GPT-4o: (use,use) 5.93,6.25; (use,not) 3.66,6.18; (not,use) 5.75,4.14; (not,not) 2.80,4.38.

@@ -1,4 +1,4 @@
-// Reproduces the numbers seed 003 prints (Tables 1, 2 and 5) from the shared
+// Reproduces the numbers gamma-Bench (Huang et al. 2024) prints (Tables 1, 2 and 5) from the shared
 // gamma-Bench raw results. Where the independent computation disagrees with a
 // printed number, the formula is not bent: the cell is listed in KNOWN below
 // with what we compute, and the test checks both lists stay exactly as they are.

@@ -1,4 +1,4 @@
-// gamma-Bench S1..S8 and the 0–100 rescaling (seed 003 §3, Appendix E) on
+// gamma-Bench S1..S8 and the 0–100 rescaling (gamma-Bench (Huang et al. 2024) §3, Appendix E) on
 // round records worked by hand, through the adapter and the shared SQL.
 import {test} from "node:test";
 import assert from "node:assert/strict";

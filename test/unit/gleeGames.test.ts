@@ -1,4 +1,4 @@
-// GLEE game engine: closed forms (seed 000 §2, Appendix C), grid sizes, legality, determinism.
+// GLEE game engine: closed forms (GLEE (Shapira et al. 2024) §2, Appendix C), grid sizes, legality, determinism.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {bargaining} from "../../loaders/games/bargaining.js";

@@ -1,5 +1,5 @@
 /**
- * LlmAgent's conversation (seed 000 D.2) against a stub `complete`: one
+ * LlmAgent's conversation (GLEE (Shapira et al. 2024) D.2) against a stub `complete`: one
  * system message, one user message per turn, the model's replies kept as
  * assistant turns, re-asks that state the error, a fresh conversation each
  * round for myopic persuasion buyers, and reasoning never placed in the

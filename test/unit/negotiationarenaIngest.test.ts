@@ -1,5 +1,5 @@
 // NegotiationArena buy/sell games: public messages and hidden reasoning kept
-// apart, the accepted trade, payoffs and the winner as seed 001 §3 defines it.
+// apart, the accepted trade, payoffs and the winner as NegotiationArena (Bianchi et al. 2024) §3 defines it.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync} from "node:fs";

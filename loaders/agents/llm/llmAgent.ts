@@ -1,10 +1,10 @@
 /**
  * A language model in a seat: the engine's `Agent` backed by `complete`.
  *
- * The conversation follows seed 000 Appendix D.2. The system message is the
+ * The conversation follows GLEE (Shapira et al. 2024) Appendix D.2. The system message is the
  * game's rules as the engine renders them from the parameters
  * (`observation.rules`), followed by the response-format guideline, the
- * persona (seed 001 §4) and the chain-of-thought instruction when the
+ * persona (NegotiationArena (Bianchi et al. 2024) §4) and the chain-of-thought instruction when the
  * player has them. Each turn adds one user message holding everything that
  * happened since this player's last turn plus what to do now
  * (`observation.update`, which ends with the JSON format), and the model's
@@ -42,7 +42,7 @@ export const FORMAT_GUIDELINE =
 export const CHAIN_OF_THOUGHT =
   "Before you answer, think step by step inside <reasoning> and </reasoning> tags. Your reasoning is private: the other player never sees it. After the closing tag, give your answer as the JSON object.";
 
-/** What the persona wants, by role (seed 001 appendix: ultimatum wording for dividing money, "spend less" for the buyer). */
+/** What the persona wants, by role (NegotiationArena (Bianchi et al. 2024) appendix: ultimatum wording for dividing money, "spend less" for the buyer). */
 function personaGoal(role: Role): PersonaGoal {
   if (role === "buyer") return {cunning: "spend less money", desperate: "spend less money"};
   if (role === "seller") return {cunning: "get more money", desperate: "get more money"};
@@ -168,7 +168,7 @@ export function llmAgentSpec(spec: LlmPlayerSpec, complete: Complete, samplePref
     id: spec.id,
     families,
     description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}`,
-    source: "seed 000 Appendix D.2 prompts; personas seed 001 §4",
+    source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts; personas NegotiationArena (Bianchi et al. 2024) §4",
     create: (context) => new LlmAgent(spec, context, complete, samplePrefix),
   };
 }

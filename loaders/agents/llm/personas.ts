@@ -1,5 +1,5 @@
 /**
- * NegotiationArena's behavioural personas (seed 001, §4 and its appendix
+ * NegotiationArena's behavioural personas (NegotiationArena (Bianchi et al. 2024), §4 and its appendix
  * "Cunning - ..." / "Desperate - ..."), appended to a player's system
  * message. The seed words each persona per game by naming what the player
  * wants ("more than your opponent" in the ultimatum game, "spend less ZUP"
