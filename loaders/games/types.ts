@@ -20,6 +20,7 @@
  *   rejected (a programming error).
  */
 import type {Rng} from "../../src/lib/rng.js";
+import type {AgentReply} from "../agents/contract.js";
 
 export type Family = "bargaining" | "negotiation" | "persuasion";
 export const FAMILIES: readonly Family[] = ["bargaining", "negotiation", "persuasion"];
@@ -321,26 +322,8 @@ export interface GameFamily<F extends Family = Family> {
 
 // -------------------------------------------------------------------- agents
 
-/** Token counts and latency of one model call; all optional. */
-export interface Usage {
-  input_tokens?: number;
-  output_tokens?: number;
-  latency_ms?: number;
-}
-
-/**
- * What an agent answers. `action` may be anything (an LLM's parsed JSON);
- * the runner validates it. `reasoning` is private; `raw` is the unparsed
- * response. A `parse_error` marks an answer that could not be read at all
- * (the runner records it as a rule break with that reason).
- */
-export interface AgentReply {
-  action: unknown;
-  reasoning?: string;
-  raw?: string;
-  usage?: Usage;
-  parse_error?: string;
-}
+// Usage and AgentReply are the agent contract's (loaders/agents/contract.ts); GLEE's family agents answer the same way.
+export type {AgentReply, Usage} from "../agents/contract.js";
 
 /** One seat at one game. Created fresh for every game, so it may keep state. */
 export interface Agent {
