@@ -13,7 +13,8 @@ import {NA_SCHEMAS, ingestNegotiationArena} from "./ingest/negotiationarena.js";
 import {ingestGleeHuman} from "./ingest/glee.js";
 import {GLEE_GAMES, GLEE_TURNS} from "./games/schema.js";
 import {generateRun} from "./run/generate.js";
-import type {TableSchema} from "./io/schema.js";
+import type {Row, TableSchema} from "./io/schema.js";
+import {runRows} from "./run/runRows.js";
 import type {IngestResult} from "./ingest/types.js";
 
 export interface DatasetEntry {
@@ -32,11 +33,22 @@ export interface DatasetEntry {
    * `path` then names its run config inside the project, and `ingest` is unused.
    */
   generate?: (outDir: string) => Promise<Record<string, number>>;
+  /**
+   * Rows added to the ingested ones (by table name), whether or not the raw
+   * files are there: a Parley run shown beside the logs it can be compared with.
+   */
+  supplement?: () => Promise<Record<string, Row[]>>;
+  /** What the supplement is, for the dataset's status. */
+  supplementNote?: string;
 }
 
 export const catalog: DatasetEntry[] = [
   {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: ingestDond},
-  {id: "gamabench", title: "gamma-Bench raw results (12 models, 8 games, 5 runs)", path: "gamabench", cite: "gamma-Bench (Huang et al. 2024) §3, App. E", schemas: GAMABENCH_SCHEMAS, ingest: ingestGamabench},
+  {
+    id: "gamabench", title: "gamma-Bench raw results (12 models, 8 games, 5 runs)", path: "gamabench", cite: "gamma-Bench (Huang et al. 2024) §3, App. E", schemas: GAMABENCH_SCHEMAS, ingest: ingestGamabench,
+    supplement: () => runRows("gamabench") as unknown as Promise<Record<string, Row[]>>,
+    supplementNote: "with Parley's built-in strategies (data/runs/gamabench.json: the paper's vanilla games, ten seats of one strategy, five runs) played at build time",
+  },
   {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", cite: "NegotiationArena (Bianchi et al. 2024) §2.1, §3", schemas: NA_SCHEMAS, ingest: ingestNegotiationArena},
   {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "GLEE (Shapira et al. 2024) §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: (outDir) => generateRun("default", outDir)},
   {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: ingestGleeHuman},

@@ -21,6 +21,11 @@ export async function datasetArchive(id: string): Promise<Buffer> {
   const {entry} = location;
   let result: IngestResult = {...emptyTables(entry.schemas), summary: {}, problems: []};
   if (location.available && !entry.generate) result = await entry.ingest(location.path!);
+  if (entry.supplement) {
+    const extra = await entry.supplement();
+    for (const table of result.tables) table.rows = [...table.rows, ...(extra[table.schema.name] ?? [])];
+    result.summary = {...result.summary, parley_games: extra.games?.length ?? 0};
+  }
   for (const p of result.problems) process.stderr.write(`${printable(`${id}: ${formatProblem(p)}`)}\n`);
   // Named with the pid so that the next build removes what a killed one left (staleFiles.ts).
   removeStaleTemps(tmpdir(), "parley-");
@@ -35,7 +40,7 @@ export async function datasetArchive(id: string): Promise<Buffer> {
     } else paths = await writeIngest(result, dir);
     const status: DatasetStatus = {
       id,
-      title: entry.title,
+      title: entry.supplementNote ? `${entry.title}, ${entry.supplementNote}` : entry.title,
       cite: entry.cite,
       available: location.available,
       path: entry.path,

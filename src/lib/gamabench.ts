@@ -335,3 +335,22 @@ export function nestSummary(rows: SummaryRow[]): ScoreSummary {
   for (const r of rows) (out[r.model] ??= {})[r.game] = {mean: r.mean, sd: r.sd, runs: r.runs};
   return out;
 }
+
+/**
+ * Per-round summaries of the simultaneous games, from the decisions (legal
+ * turns) alone, so Parley's runs and the ingested files chart alike: players
+ * acting, the sum and mean of numeric decisions, the guessing game's target
+ * (R × mean), and how many chose `go` (El Farol) or `cheap` (diner).
+ */
+export function roundSummarySQL(games: string, turns: string): string {
+  return `
+SELECT t.game_id, t.round,
+       count(*)::INTEGER AS n_active,
+       sum(t.amount) AS total,
+       avg(t.amount) AS mean,
+       CASE WHEN any_value(g.variant) = 'guessing_game' THEN any_value(g.ratio) * avg(t.amount) END AS target,
+       count(*) FILTER (WHERE t.choice IN ('go', 'cheap'))::INTEGER AS n_yes
+FROM ${turns} t JOIN ${games} g USING (game_id)
+WHERE NOT coalesce(t.rule_break, false) AND t.action NOT IN ('propose', 'vote', 'shoot', 'miss')
+GROUP BY t.game_id, t.round`;
+}

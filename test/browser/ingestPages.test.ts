@@ -62,12 +62,20 @@ test("NegotiationArena: a hostile public message is literal text; the hidden rea
   assert.deepEqual(problems, []);
 });
 
-test("gamma-Bench: the leaderboard lists twelve models and Table 5 shows GPT-3.5 (0125)'s first run", {skip: hasGamabench ? false : "gamma-Bench raw results not configured"}, async () => {
+test("gamma-Bench: the leaderboard lists the paper's twelve models beside Parley's strategies, and Table 5 shows GPT-3.5 (0125)'s first run", {skip: hasGamabench ? false : "gamma-Bench raw results not configured"}, async () => {
   const {page, problems} = await visit(browser, server, "/gamabench");
   await page.locator("table.parley-scores").nth(1).waitFor({timeout: 60_000});
   await screenshot(page, "gamabench-leaderboard");
-  const header = await page.locator("table.parley-scores").first().locator("thead th").allTextContents();
-  assert.equal(header.length, 13, `γ-Bench + 12 models: ${header.join(" | ")}`);
+  const leaderboard = page.locator("table.parley-scores").first();
+  const header = await leaderboard.locator("thead th").allTextContents();
+  const paper = ["GPT-3.5 (0613)", "GPT-3.5 (1106)", "GPT-3.5 (0125)", "GPT-4 (0125)", "Gemini-Pro 1.0", "Gemini-Pro 1.5", "LLaMA-3.1 8B", "LLaMA-3.1 70B", "LLaMA-3.1 405B", "Mixtral 8x7B", "Mixtral 8x22B", "Qwen-2 72B"];
+  assert.deepEqual(header.slice(1, 13), paper, header.join(" | "));
+  // Parley's run of data/runs/gamabench.json stands beside them: equilibrium play scores 100 in the guessing game.
+  const eq = header.indexOf("equilibrium");
+  assert.ok(eq > 12, header.join(" | "));
+  const guess = (await leaderboard.locator("tbody tr").first().locator("th, td").allTextContents());
+  assert.match(guess[0], /Guess 2\/3/);
+  assert.match(guess[eq], /^100\.0/);
   const table5 = page.locator("table.parley-scores").nth(1);
   const rows = Object.fromEntries(
     await Promise.all(

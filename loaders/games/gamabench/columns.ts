@@ -32,6 +32,7 @@ export const GB_GAME = {
   base_hit_rate: {name: "base_hit_rate", type: "DOUBLE", doc: "battle royale: lowest hit rate (%)"},
   hit_interval: {name: "hit_interval", type: "DOUBLE", doc: "battle royale: step between hit rates (%)"},
   winner: {name: "winner", type: "INTEGER", doc: "battle royale survivor, or the proposer whose pirate plan passed"},
+  max_rounds: {name: "max_rounds", type: "INTEGER", doc: "K: rounds planned (battle royale: the cap on turns); Parley runs"},
 } satisfies Record<string, Column>;
 
 /** players: per seat. */

@@ -4,6 +4,7 @@
  * parameters and settled results.
  */
 import type {Citation, ParamSpec, Params} from "../contract.js";
+import {GB_GAME} from "./columns.js";
 
 export const GAMABENCH_PAPER = {
   short: "gamma-Bench (Huang et al. 2024)",
@@ -42,7 +43,7 @@ export const numberParam = (params: Params, name: string, specs: readonly ParamS
 export const stringParam = (params: Params, name: string, specs: readonly ParamSpec[]): string => String(params[name] ?? specs.find((s) => s.name === name)!.default);
 
 /** Games-row column of the planned K (the common `rounds` column holds the rounds played). */
-export const MAX_ROUNDS_COLUMN = {name: "max_rounds", type: "INTEGER", doc: "K: rounds planned (battle royale: the cap on turns)"} as const;
+export const MAX_ROUNDS_COLUMN = GB_GAME.max_rounds;
 
 /** Sums a list of per-round payoff vectors into per-seat totals. */
 export function totals(nSeats: number, rounds: readonly {payoffs: readonly number[]}[]): number[] {
