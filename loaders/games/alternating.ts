@@ -5,8 +5,9 @@
  * rejection moves to the next round, and the game ends without a deal after
  * the last round (the horizon, or the cap standing in for "∞").
  *
- * Families supply what differs (the offer's fields, the view, the text a
- * language agent reads, the outcome) as an `OfferRules` object.
+ * Families supply what differs (the offer's fields, the view, the outcome)
+ * as an `OfferRules` object. What a language agent reads is written from the
+ * observation by GLEE's narrator (loaders/agents/llm/narrators/glee.ts).
  */
 import {checkAction} from "./legal.js";
 import {LazyObservation} from "./observation.js";
@@ -24,12 +25,6 @@ export interface OfferRules<F extends OfferFamily> {
   responderRole: (p: Player) => Role;
   offerSpec(player: Player): ActionSpec;
   view(player: Player, offer: OfferOf<F> | null): ViewOf[F];
-  /** System message for `player`. */
-  rules(player: Player): string;
-  /** What the responder is told about an offer. */
-  describeOffer(offer: OfferOf<F>, proposer: Player, round: number): string;
-  /** Extra lines at the start of a round for `player` (e.g. inflation notice). */
-  roundNotice(player: Player, round: number): string;
   /** Outcome of an accepted offer in `round` (agreement) or of no deal (null). */
   outcome(accepted: {offer: OfferOf<F>; round: number} | null, rounds: number, endedBy: EndReason): Outcome;
 }
@@ -38,10 +33,7 @@ export const DECISION_SPEC: ActionSpec = {
   type: "decision",
   choices: {decision: ["accept", "reject"]},
   text: null,
-  format: `{"decision": "accept"} or {"decision": "reject"}`,
 };
-
-const name = (p: Player) => (p === "alice" ? "Alice" : "Bob");
 
 export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
   readonly family: F;
@@ -49,11 +41,7 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
   private phase: "offer" | "decision" = "offer";
   private offer: OfferOf<F> | null = null;
   private events: SeenEvent[] = [];
-  /** Text each player has not yet been shown (GLEE (Shapira et al. 2024) D.2: "all the information accumulated since its previous turn"). */
-  /** Text is built lazily (thunks): scripted agents never read it, and formatting dominated full-grid runs. */
-  private unseen: Record<Player, (() => string)[]> = {alice: [], bob: []};
   private specs: Partial<Record<Player, ActionSpec>> = {};
-  private rulesText: Partial<Record<Player, string>> = {};
   private ended: {by: EndReason; accepted: {offer: OfferOf<F>; round: number} | null} | null = null;
 
   constructor(
@@ -63,7 +51,6 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
     private readonly r: OfferRules<F>,
   ) {
     this.family = r.family;
-    for (const p of ["alice", "bob"] as const) this.unseen[p].push(() => r.roundNotice(p, 1));
   }
 
   private proposer(): Player {
@@ -93,29 +80,16 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
   observe(player: Player | undefined = this.currentPlayer() ?? "alice"): Observation<F> {
     const toMove = this.currentPlayer() === player;
     const proposing = toMove && this.phase === "offer";
-    const round = this.round;
-    const legal = toMove ? this.legalActions() : [];
-    const unseen = this.unseen[player].slice();
-    const messages = (this.params as {messages: boolean}).messages;
     return new LazyObservation<F>(
       this.family,
       this.gameId,
       player,
       proposing ? this.r.proposerRole(player) : this.r.responderRole(player),
-      round,
+      this.round,
       this.r.view(player, this.phase === "decision" && toMove ? this.offer : null),
-      legal,
+      toMove ? this.legalActions() : [],
       this.events,
       this.events.length,
-      () => (this.rulesText[player] ??= this.r.rules(player)),
-      () => {
-        const request = !toMove
-          ? ""
-          : proposing
-            ? `Round ${round}\nSend your offer${messages ? " and a message" : ""} to ${name(other(player))}.\n` + legal[0].format
-            : `Do you accept this offer?\n${DECISION_SPEC.format}`;
-        return [...unseen.map((f) => f()), request].filter(Boolean).join("\n");
-      },
     );
   }
 
@@ -123,26 +97,16 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
     const error = this.validate(action);
     if (error) throw new Error(`${this.gameId} round ${this.round}: illegal action (${error})`);
     const player = this.currentPlayer()!;
-    const opponent = other(player);
-    this.unseen[player] = [];
     this.events.push({round: this.round, player, action});
     if (this.phase === "offer") {
       this.offer = action as OfferOf<F>;
       this.phase = "decision";
-      const offer = this.offer;
-      const round = this.round;
-      this.unseen[opponent].push(() => this.r.describeOffer(offer, player, round));
       return;
     }
-    const decision = (action as Decision).decision;
-    const round = this.round;
-    if (decision === "accept") {
-      this.unseen[opponent].push(() => `${name(player)} accepted your offer from round ${round}.`);
+    if ((action as Decision).decision === "accept") {
       this.ended = {by: "agreement", accepted: {offer: this.offer!, round: this.round}};
       return;
     }
-    this.unseen[opponent].push(() => `${name(player)} rejected your offer from round ${round}.`);
-    this.unseen[player].push(() => `You have chosen to reject ${name(opponent)}'s offer from round ${round}.`);
     if (this.round >= this.horizonCap) {
       this.ended = {by: "horizon", accepted: null};
       return;
@@ -150,7 +114,6 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
     this.round++;
     this.phase = "offer";
     this.offer = null;
-    for (const p of ["alice", "bob"] as const) this.unseen[p].push(() => this.r.roundNotice(p, round + 1));
   }
 
   abort(_player: Player, _reason: string): void {

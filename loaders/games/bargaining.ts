@@ -10,18 +10,14 @@
  * not told it (view.horizon is null) and games.horizon_cap records it.
  */
 import {AlternatingOffers, emptyOutcome, toldHorizon, type OfferRules} from "./alternating.js";
-import {lossPercent, money} from "./legal.js";
 import type {BargainingParams, GameFamily, Player} from "./types.js";
 import {other} from "./types.js";
 
 export const BARGAINING_INFINITE_CAP = 99;
 
-const name = (p: Player) => (p === "alice" ? "Alice" : "Bob");
-
 function rules(params: BargainingParams): OfferRules<"bargaining"> {
   const M = params.money;
   const delta = (p: Player) => (p === "alice" ? params.delta_a : params.delta_b);
-  const gainKey = (p: Player) => (p === "alice" ? "alice_gain" : "bob_gain");
   return {
     family: "bargaining",
     proposerRole: () => "proposer",
@@ -31,10 +27,6 @@ function rules(params: BargainingParams): OfferRules<"bargaining"> {
       numbers: {alice_gain: {min: 0, max: M}, bob_gain: {min: 0, max: M}},
       sum: {fields: ["alice_gain", "bob_gain"], equals: M},
       text: params.messages ? {field: "message", required: false} : null,
-      format:
-        `Send your offer to divide ${money(M)} in the JSON format:\n` +
-        `{"${gainKey(p)}": The part that you will receive in your offer, "${gainKey(other(p))}": The part that ${name(other(p))} will receive in your offer` +
-        (params.messages ? `, "message": The message you pass to ${name(other(p))}}` : "}"),
     }),
     view: (p, offer) => ({
       money: M,
@@ -44,34 +36,6 @@ function rules(params: BargainingParams): OfferRules<"bargaining"> {
       messages: params.messages,
       offer,
     }),
-    rules: (p) => {
-      const o = other(p);
-      return [
-        `Let's play a game. In this game, there are two players. You are playing as ${name(p)}.`,
-        `You and ${name(o)} need to divide ${money(M)} between you.`,
-        `In each round of the game, one of the players will make a proposal for division${params.messages ? " and can describe their proposal in a few words" : ""}.`,
-        `The other player will decide whether to accept the offer and finish the game, or to proceed to the next round, in which they will be the one making the proposal.`,
-        params.messages ? `We will relay messages between you and ${name(o)}.` : "",
-        `Beware of inflation! With each passing round, the money is worth ${lossPercent(delta(p))} less for you.`,
-        params.complete_information ? `For ${name(o)}, the money is worth ${lossPercent(delta(o))} less.` : "",
-        params.horizon === "inf" ? "" : `You have ${params.horizon} rounds to divide the money, or both of you will get nothing!`,
-      ].filter(Boolean).join(" ");
-    },
-    describeOffer: (offer, from, round) =>
-      [
-        `Round ${round}`,
-        `${name(from)}'s offer:`,
-        offer.message ? `# ${name(from)}'s message: ${offer.message}` : "",
-        `# ${name(other(from))} gain: ${money(offer[gainKey(other(from))])}`,
-        `# ${name(from)} gain: ${money(offer[gainKey(from)])}`,
-      ].filter(Boolean).join("\n"),
-    roundNotice: (p, round) => {
-      if (round === 1) return "";
-      const o = other(p);
-      const own = delta(p) === 1 ? "The money you gain is worth the same as in the first round." : `Due to inflation, the money you gain is worth ${lossPercent(delta(p) ** (round - 1))} less than in the first round.`;
-      const theirs = params.complete_information ? ` For ${name(o)}, the money is worth ${lossPercent(delta(o) ** (round - 1))} less than in the first round.` : "";
-      return own + theirs;
-    },
     outcome: (accepted, rounds, endedBy) => {
       const o = emptyOutcome(rounds, endedBy);
       o.agreement = accepted !== null;

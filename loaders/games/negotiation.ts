@@ -11,20 +11,16 @@
  * are not told it and games.horizon_cap records it.
  */
 import {AlternatingOffers, emptyOutcome, toldHorizon, type OfferRules} from "./alternating.js";
-import {money} from "./legal.js";
 import type {GameFamily, NegotiationParams, Player} from "./types.js";
 import {other} from "./types.js";
 
 export const NEGOTIATION_INFINITE_CAP = 30;
-
-const name = (p: Player) => (p === "alice" ? "Alice" : "Bob");
 
 export const valuations = (params: NegotiationParams) => ({value_a: params.money * params.factor_a, value_b: params.money * params.factor_b});
 
 function rules(params: NegotiationParams): OfferRules<"negotiation"> {
   const {value_a, value_b} = valuations(params);
   const value = (p: Player) => (p === "alice" ? value_a : value_b);
-  const role = (p: Player) => (p === "alice" ? "seller" : "buyer");
   return {
     family: "negotiation",
     proposerRole: (p) => (p === "alice" ? "seller" : "buyer"),
@@ -33,7 +29,6 @@ function rules(params: NegotiationParams): OfferRules<"negotiation"> {
       type: "offer",
       numbers: {price: {min: 0}},
       text: params.messages ? {field: "message", required: false} : null,
-      format: `Send your offer in the JSON format:\n{"price": The price you offer${params.messages ? `, "message": The message you pass to ${name(other(p))}` : ""}}`,
     }),
     view: (p, offer) => ({
       money: params.money,
@@ -43,23 +38,6 @@ function rules(params: NegotiationParams): OfferRules<"negotiation"> {
       messages: params.messages,
       offer,
     }),
-    rules: (p) => {
-      const o = other(p);
-      return [
-        `You are playing as ${name(p)}, the ${role(p)}, in a negotiation over the price of a product.`,
-        p === "alice"
-          ? `You own the product, and it is worth ${money(value_a)} to you. Bob is a potential buyer.`
-          : `Alice is selling the product. It is worth ${money(value_b)} to you.`,
-        params.complete_information ? `The product is worth ${money(value(o))} to ${name(o)}.` : "",
-        `In each round, one of you proposes a price${params.messages ? " and can attach a message" : ""}, and the other decides whether to accept it (and trade) or reject it and move to the next round, in which they will propose. Alice proposes first.`,
-        p === "alice" ? `If you sell at price p you gain p minus your value.` : `If you buy at price p you gain your value minus p.`,
-        `If no deal is made, both of you gain nothing.`,
-        params.horizon === "inf" ? "" : `You have ${params.horizon} round${params.horizon === 1 ? "" : "s"} to reach a deal.`,
-      ].filter(Boolean).join(" ");
-    },
-    describeOffer: (offer, from, round) =>
-      [`Round ${round}`, `${name(from)}'s offer:`, offer.message ? `# ${name(from)}'s message: ${offer.message}` : "", `# Price: ${money(offer.price)}`].filter(Boolean).join("\n"),
-    roundNotice: () => "",
     outcome: (accepted, rounds, endedBy) => {
       const o = emptyOutcome(rounds, endedBy);
       o.agreement = accepted !== null;

@@ -1,8 +1,7 @@
 /**
- * Observations whose costly parts are computed on first access: the history
- * copy and the natural-language `rules` and `update` texts. Scripted agents
- * read none of them, and building them eagerly for every turn dominated
- * full-grid runs (copying histories of 99-round games, formatting text).
+ * Observations whose history copy is made on first access: scripted agents
+ * rarely read it, and copying the histories of 99-round games at every turn
+ * dominated full-grid runs.
  * `toJSON` gives the plain object, so an observation serialises with all its
  * fields (getters on a prototype would otherwise be skipped).
  */
@@ -11,7 +10,6 @@ import type {ActionSpec, Family, Observation, Player, Role, SeenEvent, ViewOf} f
 export class LazyObservation<F extends Family> implements Observation<F> {
   retry?: {attempt: number; error: string};
   private cachedHistory?: SeenEvent[];
-  private cachedUpdate?: string;
 
   constructor(
     readonly family: F,
@@ -24,24 +22,14 @@ export class LazyObservation<F extends Family> implements Observation<F> {
     /** The game's append-only event log and how much of it this player may see now. */
     private readonly events: readonly SeenEvent[],
     private readonly visible: number,
-    private readonly rulesText: () => string,
-    private readonly updateText: () => string,
   ) {}
 
   get history(): SeenEvent[] {
     return (this.cachedHistory ??= this.events.slice(0, this.visible));
   }
 
-  get rules(): string {
-    return this.rulesText();
-  }
-
-  get update(): string {
-    return (this.cachedUpdate ??= this.updateText());
-  }
-
   toJSON(): Observation<F> {
-    const {family, game_id, player, role, round, view, history, legal, rules, update, retry} = this;
-    return {family, game_id, player, role, round, view, history, legal, rules, update, ...(retry ? {retry} : {})};
+    const {family, game_id, player, role, round, view, history, legal, retry} = this;
+    return {family, game_id, player, role, round, view, history, legal, ...(retry ? {retry} : {})};
   }
 }

@@ -13,7 +13,7 @@
  * buyer sees only the summary statistics (share of rounds bought, share of
  * rounds a low-quality product was bought).
  */
-import {checkAction, money} from "./legal.js";
+import {checkAction} from "./legal.js";
 import {emptyOutcome} from "./alternating.js";
 import {LazyObservation} from "./observation.js";
 import type {Rng} from "../../src/lib/rng.js";
@@ -25,13 +25,12 @@ const BUY_SPEC: ActionSpec = {
   type: "decision",
   choices: {decision: ["accept", "reject"]},
   text: null,
-  format: `{"decision": "accept"} to buy or {"decision": "reject"} not to buy`,
 };
 
 function signalSpec(type: PersuasionParams["message_type"]): ActionSpec {
   return type === "binary"
-    ? {type: "message", choices: {claim: ["high", "low"]}, text: null, format: `{"claim": "high"} or {"claim": "low"} (what you tell the buyer about the product's quality)`}
-    : {type: "message", choices: {claim: ["high", "low"]}, optional: ["claim"], text: {field: "text", required: true}, format: `{"text": The message you send to the buyer}`};
+    ? {type: "message", choices: {claim: ["high", "low"]}, text: null}
+    : {type: "message", choices: {claim: ["high", "low"]}, optional: ["claim"], text: {field: "text", required: true}};
 }
 
 export class PersuasionGame implements GameState<"persuasion"> {
@@ -43,9 +42,6 @@ export class PersuasionGame implements GameState<"persuasion"> {
   private signals: Signal[] = [];
   private purchased: boolean[] = [];
   private events: SeenEvent[] = [];
-  /** Text is built lazily (thunks), as in alternating.ts. */
-  private unseen: Record<Player, (() => string)[]> = {alice: [], bob: []};
-  private rulesText: Partial<Record<Player, string>> = {};
   private endedBy: EndReason | null = null;
 
   constructor(readonly params: PersuasionParams, readonly gameId: string, private readonly chance: Rng) {
@@ -93,12 +89,6 @@ export class PersuasionGame implements GameState<"persuasion"> {
     const isAlice = player === "alice";
     const myopicBob = !isAlice && P.buyer_type === "myopic";
     const current = this.round - 1;
-    const signal = !isAlice && this.phase === "decision" ? this.signals[current] : null;
-    const round = this.round;
-    const quality = this.qualities[current];
-    const stats = this.stats();
-    const unseen = myopicBob ? [] : this.unseen[player].slice();
-    const legal = toMove ? this.legalActions() : [];
     const view = {
       money: P.money,
       prior: P.prior,
@@ -106,60 +96,28 @@ export class PersuasionGame implements GameState<"persuasion"> {
       message_type: P.message_type,
       buyer_type: P.buyer_type,
       value_high: isAlice && !P.complete_information ? null : P.value_high,
-      quality: isAlice && !this.endedBy ? quality : null,
-      signal,
+      quality: isAlice && !this.endedBy ? this.qualities[current] : null,
+      signal: !isAlice && this.phase === "decision" ? this.signals[current] : null,
       past: myopicBob ? [] : this.past(),
-      stats,
+      stats: this.stats(),
     };
     return new LazyObservation<"persuasion">(
       "persuasion",
       this.gameId,
       player,
       isAlice ? "seller" : "buyer",
-      round,
+      this.round,
       view,
-      legal,
+      toMove ? this.legalActions() : [],
       this.events,
       myopicBob ? 0 : this.events.length,
-      () => (this.rulesText[player] ??= this.rules(player)),
-      () => {
-        let text = "";
-        if (toMove && isAlice) text = `Round ${round}\nThe product is of ${quality} quality. Send your message to the buyer.\n${signalSpec(P.message_type).format}`;
-        if (toMove && !isAlice) text = `Round ${round}\nAlice's message: ${describeSignal(signal!)}\nDo you buy the product for ${money(P.money)}?\n${BUY_SPEC.format}`;
-        if (toMove && myopicBob && stats.rounds)
-          text = `So far, the product was bought in ${pct(stats.bought_share)} of ${stats.rounds} rounds, and a low-quality product was bought in ${pct(stats.bought_low_share)} of them.\n` + text;
-        return [...unseen.map((f) => f()), text].filter(Boolean).join("\n");
-      },
     );
-  }
-
-  private rules(player: Player): string {
-    const P = this.params;
-    const worth = money(P.value_high * P.money);
-    const common = `The product is of high quality with probability ${fmtP(P.prior)} in each round, independently. A high-quality product is worth ${worth} to the buyer and a low-quality product is worth $0.`;
-    if (player === "alice")
-      return [
-        `You are playing as Alice, a seller. In each of ${P.horizon} rounds you offer a product to a buyer for ${money(P.money)}.`,
-        `Before each round you learn the product's quality, and you send the buyer ${P.message_type === "binary" ? "a message saying whether it is of high or low quality" : "a message"}. Then the buyer decides whether to buy.`,
-        P.complete_information ? common : `The product is of high quality with probability ${fmtP(P.prior)} in each round, independently. A low-quality product is worth $0 to the buyer.`,
-        `You gain 1 point for every round in which the buyer buys, whatever the quality.`,
-        P.buyer_type === "myopic" ? `Every round has a new buyer, who only sees statistics of past rounds.` : `The same buyer plays all rounds and sees what happened in each of them.`,
-      ].join(" ");
-    return [
-      P.buyer_type === "myopic"
-        ? `You are playing as a buyer in one round of a market that lasts ${P.horizon} rounds. Alice sells a product for ${money(P.money)}.`
-        : `You are playing as Bob, a buyer. In each of ${P.horizon} rounds Alice offers you a product for ${money(P.money)}.`,
-      common,
-      `Alice knows the quality and sends you a message before you decide whether to buy. After your decision the quality is revealed.`,
-      `Your gain is the product's worth minus the price if you buy, and $0 if you do not.`,
-    ].join(" ");
   }
 
   apply(action: Action): void {
     const error = this.validate(action);
     if (error) throw new Error(`${this.gameId} round ${this.round}: illegal action (${error})`);
     const player = this.currentPlayer()!;
-    this.unseen[player] = [];
     this.events.push({round: this.round, player, action});
     if (this.phase === "signal") {
       this.signals.push(action as Signal);
@@ -167,12 +125,7 @@ export class PersuasionGame implements GameState<"persuasion"> {
       return;
     }
     const bought = (action as Decision).decision === "accept";
-    const quality = this.qualities[this.round - 1];
     this.purchased.push(bought);
-    const round = this.round;
-    const line = () => `Round ${round}: the buyer ${bought ? "bought" : "did not buy"}; the product was of ${quality} quality.`;
-    this.unseen.alice.push(line);
-    this.unseen.bob.push(line);
     if (this.round >= this.params.horizon) {
       this.endedBy = "completed";
       return;
@@ -218,8 +171,6 @@ export function describeSignal(s: Signal): string {
   return s.claim === "high" ? "The product is of high quality." : "The product is of low quality.";
 }
 
-const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
-const fmtP = (p: number) => (Math.abs(p - 1 / 3) < 1e-9 ? "1/3" : String(p));
 
 export const persuasion: GameFamily<"persuasion"> = {
   family: "persuasion",

@@ -14,6 +14,8 @@
  * - Rounds ("stages" in §2) are 1-based. In bargaining and negotiation Alice
  *   proposes in odd rounds and Bob in even rounds; the other side decides. In
  *   persuasion each round is one message by Alice then one decision by Bob.
+ * - Games hold no prompt text: GLEE's narrator (loaders/agents/llm/narrators/glee.ts)
+ *   writes what a language agent reads from the observation.
  * - Illegal actions are data, not exceptions: `validate` returns a message and
  *   the runner records the attempt as a rule break (turns.rule_break) before
  *   asking again. `apply` throws only when called with an action `validate`
@@ -148,8 +150,8 @@ export interface ActionSpec {
   /** Fields of `numbers` or `choices` that may be left out. */
   optional?: readonly string[];
   text?: {field: "message" | "text"; required: boolean} | null;
-  /** The answer format told to a language agent, e.g. `{"decision": "accept"} or {"decision": "reject"}` (GLEE (Shapira et al. 2024) D.2). */
-  format: string;
+  /** Prompt text; GLEE's formats are written by its narrator (loaders/agents/llm/narrators/glee.ts). */
+  format?: string;
 }
 
 // -------------------------------------------------------------- observations
@@ -229,10 +231,10 @@ export interface ViewOf {
 }
 
 /**
- * Everything the player to move may know, structured and as the text a
- * language agent would read (GLEE (Shapira et al. 2024) D.2): `rules` is the system message,
- * constant for a player within a game; `update` is the per-turn message with
- * what happened since this player's last turn and what to do now.
+ * Everything the player to move may know, structured. The words a language
+ * agent reads (GLEE (Shapira et al. 2024) D.2: the rules, then each turn what
+ * happened since this player's last turn and what to do now) are written from
+ * it by GLEE's narrator (loaders/agents/llm/narrators/glee.ts).
  */
 export interface Observation<F extends Family = Family> {
   family: F;
@@ -244,8 +246,6 @@ export interface Observation<F extends Family = Family> {
   /** Public events this player has seen (empty for myopic buyers). */
   history: SeenEvent[];
   legal: ActionSpec[];
-  rules: string;
-  update: string;
   /** Set by the runner when it asks again after a rule break. */
   retry?: {attempt: number; error: string};
 }
@@ -296,8 +296,8 @@ export interface GameState<F extends Family = Family> {
   currentPlayer(): Player | null;
   /**
    * What `player` (default: the player to move) observes now. The returned
-   * object is a snapshot; its `history`, `rules` and `update` are computed on
-   * first access (loaders/games/observation.ts) and it serialises with toJSON.
+   * object is a snapshot; its `history` is copied on first access
+   * (loaders/games/observation.ts) and it serialises with toJSON.
    */
   observe(player?: Player): Observation<F>;
   legalActions(): ActionSpec[];

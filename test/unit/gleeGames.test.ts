@@ -10,6 +10,7 @@ import {commitmentPurchaseRate, commitmentQ} from "../../loaders/agents/persuasi
 import {parseRunConfig, ConfigError} from "../../loaders/run/config.js";
 import {expandGrid, countGames} from "../../loaders/run/grid.js";
 import {playGame} from "../../loaders/run/play.js";
+import {gleeRules, gleeUpdate} from "../../loaders/agents/llm/narrators/glee.js";
 import {gameDef} from "../../loaders/games/registry.js";
 import {contractAgent} from "../../loaders/agents/gleeAgents.js";
 import type {Params as FamilyParams} from "../../loaders/games/types.js";
@@ -106,18 +107,19 @@ test("validate names the field of an illegal action; the runner records rule bre
   assert.deepEqual([aborted.outcome.ended_by, aborted.outcome.agreement, aborted.turns.length], ["rule_break", false, 2]);
 });
 
-test("observations carry the D.2 framing and hide what the information structure hides", () => {
+test("observations hide what the information structure hides, and GLEE's narrator writes the D.2 framing from them", () => {
   const g = bargaining.start(bargain({complete_information: false, messages: true}), "o", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
   const a = g.observe();
   assert.equal(a.view.delta_other, null);
   assert.equal((a.view as {horizon: number | null}).horizon, null);
-  assert.match(a.rules, /You are playing as Alice\. You and Bob need to divide \$10,000/);
-  assert.doesNotMatch(a.rules, /For Bob/);
-  assert.doesNotMatch(a.rules, /rounds to divide/);
+  assert.ok(!("rules" in JSON.parse(JSON.stringify(a))), "games hold no prompt text");
+  assert.match(gleeRules(a), /You are playing as Alice\. You and Bob need to divide \$10,000/);
+  assert.doesNotMatch(gleeRules(a), /For Bob/);
+  assert.doesNotMatch(gleeRules(a), /rounds to divide/);
   g.apply({type: "offer", alice_gain: 7000, bob_gain: 3000, message: "deal?"});
   const b = g.observe();
-  assert.match(b.update, /Alice's message: deal\?/);
-  assert.match(b.update, /# Bob gain: \$3,000/);
+  assert.match(gleeUpdate(b, null), /Alice's message: deal\?/);
+  assert.match(gleeUpdate(b, null), /# Bob gain: \$3,000/);
   assert.deepEqual(JSON.parse(JSON.stringify(b)).history.length, 1);
 
   const n = negotiation.start({family: "negotiation", factor_a: 1, factor_b: 1.2, money: 100, horizon: 10, complete_information: false, messages: false}, "n", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
@@ -133,7 +135,7 @@ test("observations carry the D.2 framing and hide what the information structure
   p.apply({type: "message", claim: "low"});
   const myopic = p.observe();
   assert.deepEqual([myopic.history.length, myopic.view.past.length, myopic.view.stats.rounds, myopic.view.stats.bought_share], [0, 0, 1, 1]);
-  assert.match(myopic.update, /bought in 100% of 1 rounds/);
+  assert.match(gleeUpdate(myopic, bob), /bought in 100% of 1 rounds/);
 });
 
 test("negotiation: rational vs rational trades efficiently with complete information", async () => {

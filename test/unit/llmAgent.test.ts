@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import {persuasion} from "../../loaders/games/persuasion.js";
 import {bargaining} from "../../loaders/games/bargaining.js";
 import {deriveRng} from "../../src/lib/rng.js";
+import {gleeRules, gleeUpdate} from "../../loaders/agents/llm/narrators/glee.js";
 import {LlmAgent} from "../../loaders/agents/llm/llmAgent.js";
 import {parseLlmPlayerSpec} from "../../loaders/agents/llm/spec.js";
 import type {Complete} from "../../loaders/agents/llm/complete.js";
@@ -44,13 +45,14 @@ test("bargaining: system + one user message per turn, re-ask with the error, rea
   assert.equal(calls[1]!.sample, "7/g/alice");
   const roles = calls[1]!.messages.map((m) => m.role);
   assert.deepEqual(roles, ["system", "user", "assistant", "user"]);
-  assert.ok(calls[1]!.messages[0]!.content.startsWith(state.observe("alice").rules));
-  assert.equal(calls[1]!.messages[1]!.content, state.observe("alice").update);
+  assert.ok(calls[1]!.messages[0]!.content.startsWith(gleeRules(state.observe("alice"))));
+  assert.equal(calls[1]!.messages[1]!.content, gleeUpdate(state.observe("alice"), null));
+  assert.match(calls[1]!.messages[0]!.content, /^Let's play a game\. In this game, there are two players\. You are playing as Alice\. You and Bob need to divide \$1,000 between you\./);
   assert.match(calls[1]!.messages[3]!.content, /^Your previous answer broke the rules: the reply contains no JSON object\.\nPlease answer again\.\nSend your offer to divide \$1,000/);
   // What Bob is shown comes from the applied action: the reasoning is not in it.
   state.apply(second.action as never);
-  assert.ok(!state.observe("bob").update.includes("discounts"));
-  assert.ok(state.observe("bob").update.includes("Take it."));
+  assert.ok(!gleeUpdate(state.observe("bob"), null).includes("discounts"));
+  assert.ok(gleeUpdate(state.observe("bob"), null).includes("Take it."));
 });
 
 test("persuasion: a myopic buyer starts a fresh conversation every round; a long-living one keeps it", async () => {

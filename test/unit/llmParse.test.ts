@@ -76,11 +76,11 @@ test("parseReply keeps reasoning out of the action", () => {
   assert.deepEqual(bad, {action: null, reasoning: "hmm", error: "the reply contains no JSON object"});
 });
 
-test("the system message is the engine's rules, the format guideline, the persona and chain of thought", () => {
-  const obs = {rules: "Let's play a game.", role: "proposer"} as Observation;
+test("the system message is the narrator's rules, the format guideline, the persona and chain of thought", () => {
+  const obs = {family: "bargaining", player: "alice", role: "proposer", view: {money: 100, delta_self: 0.9, delta_other: null, horizon: null, messages: false, offer: null}} as unknown as Observation;
   assert.equal(systemMessage(obs, {persona: null, chain_of_thought: false}).split("\n\n").length, 2);
   const full = systemMessage(obs, {persona: "cunning", chain_of_thought: true});
-  assert.ok(full.startsWith("Let's play a game.\n\n"));
+  assert.ok(full.startsWith("Let's play a game. In this game, there are two players. You are playing as Alice."));
   assert.ok(full.includes("You are cunning and sly in your plan to get more than your opponent. Humiliate your opponent as much as possible. Insult them."));
   assert.ok(full.includes("<reasoning>"));
   // Seed 001 appendix wording.

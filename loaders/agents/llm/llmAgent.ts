@@ -2,12 +2,12 @@
  * A language model in a seat: the engine's `Agent` backed by `complete`.
  *
  * The conversation follows GLEE (Shapira et al. 2024) Appendix D.2. The system message is the
- * game's rules as the engine renders them from the parameters
- * (`observation.rules`), followed by the response-format guideline, the
+ * game's rules as GLEE's narrator writes them from the observation
+ * (narrators/glee.ts `gleeRules`), followed by the response-format guideline, the
  * persona (NegotiationArena (Bianchi et al. 2024) §4) and the chain-of-thought instruction when the
  * player has them. Each turn adds one user message holding everything that
  * happened since this player's last turn plus what to do now
- * (`observation.update`, which ends with the JSON format), and the model's
+ * (`gleeUpdate`, which ends with the JSON format), and the model's
  * reply as an assistant message. Myopic persuasion buyers are a new buyer
  * every round (§2.3), so their conversation restarts each round.
  *
@@ -34,6 +34,7 @@ import {FAMILIES} from "../../games/types.js";
 import type {ChatMessage} from "./types.js";
 import type {Complete} from "./complete.js";
 import {extractJson, numberField} from "./parseReply.js";
+import {gleeFormat, gleeRules, gleeUpdate} from "./narrators/glee.js";
 import {personaText, ultimatumGoal, type PersonaGoal} from "./personas.js";
 import {samplingOf, type LlmPlayerSpec} from "./spec.js";
 
@@ -51,7 +52,7 @@ function personaGoal(role: Role): PersonaGoal {
 
 /** The system message for a player: rules, format guideline, persona, chain of thought. */
 export function systemMessage(observation: Observation, spec: Pick<LlmPlayerSpec, "persona" | "chain_of_thought">): string {
-  const parts = [observation.rules, FORMAT_GUIDELINE];
+  const parts = [gleeRules(observation), FORMAT_GUIDELINE];
   if (spec.persona) parts.push(personaText(spec.persona, personaGoal(observation.role)));
   if (spec.chain_of_thought) parts.push(CHAIN_OF_THOUGHT);
   return parts.join("\n\n");
@@ -59,7 +60,7 @@ export function systemMessage(observation: Observation, spec: Pick<LlmPlayerSpec
 
 /** The user message that asks again after a rule break. */
 export function retryMessage(observation: Observation): string {
-  const formats = observation.legal.map((s) => s.format).join("\nor\n");
+  const formats = observation.legal.map((s) => gleeFormat(s, observation)).join("\nor\n");
   return `Your previous answer broke the rules: ${observation.retry?.error ?? "it was not valid"}.\nPlease answer again.\n${formats}`;
 }
 
@@ -122,6 +123,8 @@ export function toAction(json: Record<string, unknown>, legal: readonly ActionSp
 export class LlmAgent implements Agent {
   private messages: ChatMessage[] = [];
   private conversationRound = 0;
+  /** This seat's previous observation: what happened since it is the next message. */
+  private previous: Observation | null = null;
 
   /**
    * `samplePrefix` (e.g. the run seed) joins game id and seat in the cache's
@@ -144,7 +147,8 @@ export class LlmAgent implements Agent {
   async act(observation: Observation): Promise<AgentReply> {
     if (this.startsFresh(observation)) this.messages = [{role: "system", content: systemMessage(observation, this.spec)}];
     this.conversationRound = observation.round;
-    const ask = observation.retry ? retryMessage(observation) : observation.update;
+    const ask = observation.retry ? retryMessage(observation) : gleeUpdate(observation, this.previous);
+    this.previous = observation;
     const messages: ChatMessage[] = [...this.messages, {role: "user", content: ask}];
     const completion = await this.complete(messages, samplingOf(this.spec), `${this.samplePrefix}${this.context.gameId}/${this.context.player}`);
     const raw = completion.text;
