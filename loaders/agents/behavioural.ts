@@ -12,7 +12,8 @@
  * (GLEE (Shapira et al. 2024) §4; NegotiationArena (Bianchi et al. 2024) §5 on anchoring; Game-theoretic LLM workflows (Hua et al. 2024) §5).
  */
 import type {Rng} from "../../src/lib/rng.js";
-import type {Action, Agent, AgentSpec, BargainingView, NegotiationView, Observation, Player, SplitOffer} from "../games/types.js";
+import type {Action, BargainingView, NegotiationView, Observation, Player, SplitOffer} from "../games/types.js";
+import type {Agent, AgentSpec} from "./familyAgent.js";
 
 /** Pie assumed in negotiation when the other's valuation is hidden (a quarter of M, about Table 1's mean gap). */
 export const GUESSED_PIE = 0.25;

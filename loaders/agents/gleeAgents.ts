@@ -4,7 +4,8 @@
  */
 import type {Agent, AgentDef} from "./contract.js";
 import {builtinAgents} from "./index.js";
-import type {Agent as FamilyAgent, AgentSpec, Family, Observation, Player} from "../games/types.js";
+import type {Family, Observation, Player} from "../games/types.js";
+import type {Agent as FamilyAgent, AgentSpec} from "./familyAgent.js";
 import {FAMILIES} from "../games/types.js";
 
 const SEATS: readonly Player[] = ["alice", "bob"];

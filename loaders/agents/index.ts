@@ -6,7 +6,8 @@ import {rubinstein} from "./rubinstein.js";
 import {rational} from "./rational.js";
 import {behaviouralAgent, behaviouralAgents, randomBehaviour, titForTat} from "./behavioural.js";
 import {persuasionAgents, randomPersuasion, titForTatBuyer} from "./persuasion.js";
-import type {AgentContext, AgentSpec, Family, Player} from "../games/types.js";
+import type {Family, Player} from "../games/types.js";
+import type {AgentContext, AgentSpec} from "./familyAgent.js";
 
 const titForTatSpec: AgentSpec = {
   ...behaviouralAgents.find((a) => a.id === "tit-for-tat")!,

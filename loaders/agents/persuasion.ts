@@ -20,7 +20,8 @@
  */
 import {describeSignal} from "../games/persuasion.js";
 import type {Rng} from "../../src/lib/rng.js";
-import type {Agent, AgentReply, AgentSpec, Observation, PersuasionView, Quality, Signal} from "../games/types.js";
+import type {Observation, PersuasionView, Quality, Signal} from "../games/types.js";
+import type {Agent, AgentReply, AgentSpec} from "./familyAgent.js";
 
 /** The committed lying probability q of Appendix C. */
 export function commitmentQ(prior: number, valueHigh: number): number {

@@ -17,7 +17,8 @@
  * (V_B − p)·P(V_A ≤ p); it accepts an offer at least as good as its own price,
  * or, in a told last round, any offer without a loss.
  */
-import type {Agent, AgentSpec, NegotiationView, Observation, Player, PriceOffer} from "../games/types.js";
+import type {NegotiationView, Observation, Player, PriceOffer} from "../games/types.js";
+import type {Agent, AgentSpec} from "./familyAgent.js";
 
 const FACTOR_PRIOR = [0.8, 1, 1.2, 1.5];
 const EPS = 1e-9;

@@ -13,7 +13,8 @@
  * Under incomplete information the agent does not know δ_other and assumes
  * it equals its own (a symmetric belief); the game never reveals it.
  */
-import type {Agent, AgentSpec, BargainingView, Observation, Player, SplitOffer} from "../games/types.js";
+import type {BargainingView, Observation, Player, SplitOffer} from "../games/types.js";
+import type {Agent, AgentSpec} from "./familyAgent.js";
 
 /** Share kept by the proposer in the stationary equilibrium (1/2 when both factors are 1). */
 export function stationaryShare(deltaProposer: number, deltaResponder: number): number {

@@ -1,12 +1,14 @@
 /**
- * The game/player contract shared by every GLEE family (GLEE (Shapira et al. 2024) §2), the
- * scripted agents, LLM players and humans-from-data.
+ * The types of GLEE's three families (GLEE (Shapira et al. 2024) §2):
+ * parameters, actions, observations, outcome, and the two-player state that
+ * loaders/games/glee.ts puts on the game contract (contract.ts).
  *
  * A game is rules plus state and knows nothing about who plays it (OpenSpiel
  * style): `GameState` says whose turn it is, what that player observes, which
  * actions are legal (as data, so an LLM's answer can be checked), validates and
- * applies an action, and reports the outcome. An `Agent` maps an observation to
- * a reply; the runner (loaders/run/) connects the two and writes the turns.
+ * applies an action, and reports the outcome. GLEE's agents act on these
+ * observations (loaders/agents/familyAgent.ts); the runner (loaders/run/)
+ * connects the two and writes the turns.
  *
  * Conventions:
  * - Players are always "alice" (moves first) and "bob"; `role` names what the
@@ -22,7 +24,6 @@
  *   rejected (a programming error).
  */
 import type {Rng} from "../../src/lib/rng.js";
-import type {AgentReply} from "../agents/contract.js";
 
 export type Family = "bargaining" | "negotiation" | "persuasion";
 export const FAMILIES: readonly Family[] = ["bargaining", "negotiation", "persuasion"];
@@ -318,34 +319,4 @@ export interface GameFamily<F extends Family = Family> {
   /** Stage limit used when the horizon is "inf". */
   infiniteCap: number;
   start(params: ParamsOf<F>, gameId: string, rng: Rng): GameState<F>;
-}
-
-// -------------------------------------------------------------------- agents
-
-// Usage and AgentReply are the agent contract's (loaders/agents/contract.ts); GLEE's family agents answer the same way.
-export type {AgentReply, Usage} from "../agents/contract.js";
-
-/** One seat at one game. Created fresh for every game, so it may keep state. */
-export interface Agent {
-  act(observation: Observation, rng: Rng): AgentReply | Promise<AgentReply>;
-  /** Called once when the game ends (e.g. to close a conversation). */
-  finish?(outcome: Outcome): void | Promise<void>;
-}
-
-export interface AgentContext {
-  family: Family;
-  player: Player;
-  gameId: string;
-}
-
-/** An entry of the agent registry (`parley agents`). */
-export interface AgentSpec {
-  id: string;
-  families: readonly Family[];
-  /** Seats it can take, per family; a family not listed allows both. */
-  seats?: Partial<Record<Family, readonly Player[]>>;
-  description: string;
-  /** Where the strategy comes from (seed and section, or textbook). */
-  source: string;
-  create(context: AgentContext): Agent;
 }

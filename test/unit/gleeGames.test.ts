@@ -15,7 +15,8 @@ import {gameDef} from "../../loaders/games/registry.js";
 import {contractAgent} from "../../loaders/agents/gleeAgents.js";
 import type {Params as FamilyParams} from "../../loaders/games/types.js";
 import {runTournament} from "../../loaders/run/tournament.js";
-import type {Agent, BargainingParams, Family, NegotiationParams, PersuasionParams, Player} from "../../loaders/games/types.js";
+import type {BargainingParams, Family, NegotiationParams, PersuasionParams, Player} from "../../loaders/games/types.js";
+import type {Agent} from "../../loaders/agents/familyAgent.js";
 
 const seat = (id: string, family: Family, player: Player, gameId = "g"): Agent => agentSpec(id).create({family, player, gameId});
 const pair = (a: string, b: string, family: Family) => ({alice: seat(a, family, "alice"), bob: seat(b, family, "bob")});

@@ -29,8 +29,8 @@
  * it is returned as `reasoning` and never copied into the action, so the
  * opponent, who only sees actions, never reads it.
  */
-import type {ActionSpec, Agent, AgentContext, AgentReply, AgentSpec, Family, Observation, Role} from "../../games/types.js";
-import {FAMILIES} from "../../games/types.js";
+import type {ActionSpec, Observation, Role} from "../../games/types.js";
+import type {Agent, AgentContext, AgentReply} from "../familyAgent.js";
 import type {ChatMessage} from "./types.js";
 import type {Complete} from "./complete.js";
 import {extractJson, numberField} from "./parseReply.js";
@@ -163,16 +163,4 @@ export class LlmAgent implements Agent {
       ...(parsed.error && {parse_error: parsed.error}),
     };
   }
-}
-
-/** An agent registry entry for a run-config LLM player; `complete` is built once and shared by all its games. */
-export function llmAgentSpec(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentSpec {
-  const families: readonly Family[] = FAMILIES;
-  return {
-    id: spec.id,
-    families,
-    description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}`,
-    source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts; personas NegotiationArena (Bianchi et al. 2024) §4",
-    create: (context) => new LlmAgent(spec, context, complete, samplePrefix),
-  };
 }
