@@ -38,8 +38,16 @@ function scalarFits(type: ScalarType, value: unknown): boolean {
     case "BIGINT":
       return (typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint";
     case "DOUBLE":
-      return typeof value === "number" && !Number.isNaN(value);
+      // Infinity would be written as JSON null on the way to Parquet: refused rather than lost.
+      return typeof value === "number" && Number.isFinite(value);
   }
+}
+
+/** Whether a (non-null) value can be stored in a column of `type`; list entries may be null. */
+export function valueFits(type: ColumnType, value: unknown): boolean {
+  if (!type.endsWith("[]")) return scalarFits(type as ScalarType, value);
+  const element = type.slice(0, -2) as ScalarType;
+  return Array.isArray(value) && value.every((v) => v === null || scalarFits(element, v));
 }
 
 /** Throws an Error naming table, row index and column when `row` does not fit `schema`. */

@@ -17,6 +17,7 @@ import type {Action, GameDef, GameObservation, GameResult, GameState, Params, Se
 import {seatName} from "../games/contract.js";
 import type {Agent, AgentReply} from "../agents/contract.js";
 import {LlmCallError} from "../agents/llm/types.js";
+import {valueFits, type ColumnType} from "../io/schema.js";
 
 export interface PlayOptions {
   seed: number;
@@ -183,28 +184,10 @@ function agentFailed(error: unknown): AgentReply {
   return {action: null, parse_error: `agent failed: ${(error as Error).message}`};
 }
 
-function fits(type: string, v: unknown): boolean {
-  switch (type) {
-    case "VARCHAR":
-      return typeof v === "string";
-    case "BOOLEAN":
-      return typeof v === "boolean";
-    case "DOUBLE":
-      return typeof v === "number" && Number.isFinite(v);
-    case "INTEGER":
-    case "BIGINT":
-      return typeof v === "number" && Number.isInteger(v);
-    default: {
-      const item = type.slice(0, -2);
-      return Array.isArray(v) && v.every((x) => x === null || fits(item, x));
-    }
-  }
-}
-
 /** Turns columns of a game by name, built once per game definition. */
-const turnColumnTypes = new WeakMap<GameDef["columns"]["turns"], Map<string, string>>();
+const turnColumnTypes = new WeakMap<GameDef["columns"]["turns"], Map<string, ColumnType>>();
 
-function columnTypes(columns: GameDef["columns"]["turns"]): Map<string, string> {
+function columnTypes(columns: GameDef["columns"]["turns"]): Map<string, ColumnType> {
   let types = turnColumnTypes.get(columns);
   if (!types) turnColumnTypes.set(columns, (types = new Map(columns.map((c) => [c.name, c.type]))));
   return types;
@@ -236,7 +219,7 @@ export function turnRow(
   for (const k in a) {
     const type = types.get(k);
     const v = a[k];
-    if (type !== undefined && v !== undefined && v !== null && !(k in row) && fits(type, v)) row[k] = v;
+    if (type !== undefined && v !== undefined && v !== null && !(k in row) && valueFits(type, v)) row[k] = v;
   }
   const text = typeof a.message === "string" ? a.message : typeof a.text === "string" ? a.text : undefined;
   if (text) row.message = text;

@@ -5,32 +5,17 @@
  * results, the request), malformed and out-of-range answers are recorded
  * as rule breaks and asked again, and the run scores like the paper's files.
  */
-import {test, after} from "node:test";
+import {test} from "node:test";
 import assert from "node:assert/strict";
-import {spawn} from "node:child_process";
-import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {dirname, join} from "node:path";
-import {fileURLToPath} from "node:url";
-import {startFakeLlm, type FakeLlmServer, type FakeRequest} from "../support/fakeLlm.js";
+import {writeFileSync} from "node:fs";
+import {join} from "node:path";
+import {parley as parleyCli, scratch} from "../support/cli.js";
+import {startFakeLlm, type FakeRequest} from "../support/fakeLlm.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const servers: FakeLlmServer[] = [];
-const dirs: string[] = [];
-after(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  for (const d of dirs) rmSync(d, {recursive: true, force: true});
-});
+const {dir: tempDir, keep} = scratch("parley-gb-llm-");
 
-function parley(args: string[]): Promise<{code: number | null; stdout: string; stderr: string}> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "loaders/cli.ts"), ...args], {cwd: root, env: {...process.env, PARLEY_FAKE_KEY: "sk-fake"}, stdio: ["ignore", "pipe", "pipe"]});
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => (stdout += c));
-  child.stderr.on("data", (c) => (stderr += c));
-  return new Promise((resolve) => child.on("close", (code) => resolve({code, stdout, stderr})));
-}
+const parley = (args: string[]) => parleyCli(args, {PARLEY_FAKE_KEY: "sk-fake"});
 
 test("guess 2/3 of the average with ten LLM seats: Appendix C conversation, rule breaks recorded, scored like the paper's files", async () => {
   // Every first request of a round gets prose without JSON, every second an out-of-range number;
@@ -46,9 +31,8 @@ test("guess 2/3 of the average with ten LLM seats: Appendix C conversation, rule
     return {text: `{"chosen_number": "30"}`};
   };
   const server = await startFakeLlm("openai", respond);
-  servers.push(server);
-  const dir = mkdtempSync(join(tmpdir(), "parley-gb-llm-"));
-  dirs.push(dir);
+  keep(server);
+  const dir = tempDir();
   const config = join(dir, "guess.json");
   writeFileSync(config, JSON.stringify({
     game: "gamabench/guessing",

@@ -4,61 +4,20 @@
  * API key in its answers, Retry-After values of an hour or beyond what a
  * timer can hold, and numeric settings out of any sane range.
  */
-import {test, after} from "node:test";
+import {test} from "node:test";
 import assert from "node:assert/strict";
-import {spawn} from "node:child_process";
-import {mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {dirname, join} from "node:path";
-import {fileURLToPath} from "node:url";
+import {readdirSync, readFileSync, statSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+import {parley, scratch} from "../support/cli.js";
 import {startFakeLlm, scripted, type FakeLlmServer, type FakeRequest, type Reply, type Wire} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const servers: FakeLlmServer[] = [];
-const dirs: string[] = [];
-after(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  for (const d of dirs) rmSync(d, {recursive: true, force: true});
-});
+const {dir: tempDir, keep} = scratch("parley-hostile-");
+const servers = {push: (...list: FakeLlmServer[]) => list.forEach(keep)};
 
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "parley-hostile-"));
-  dirs.push(d);
-  return d;
-}
-
-interface Child {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs `parley run` in a child process. A run that hangs (the failure some
- * of these tests guard against) is killed after `killAfterMs`, so that it
- * fails its assertions instead of stalling the suite.
- */
-function parleyRun(args: string[], env: NodeJS.ProcessEnv, killAfterMs = 60_000): Promise<Child> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "loaders/cli.ts"), "run", ...args], {
-    cwd: root,
-    env: {...process.env, ...env},
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => (stdout += c));
-  child.stderr.on("data", (c) => (stderr += c));
-  const guard = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
-  return new Promise((resolve) =>
-    child.on("close", (code, signal) => {
-      clearTimeout(guard);
-      resolve({code, signal, stdout, stderr});
-    }),
-  );
-}
+/** Runs `parley run` in a child process, killed after `killAfterMs` if it hangs (the failure some of these tests guard against). */
+const parleyRun = (args: string[], env: NodeJS.ProcessEnv, killAfterMs = 60_000) => parley(["run", ...args], env, killAfterMs);
 
 const bargaining = {delta_a: [0.9], delta_b: [0.9], money: [100], horizon: [12], complete_information: [true], messages: [true]};
 

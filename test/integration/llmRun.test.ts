@@ -6,52 +6,24 @@
  * answered call and writes no duplicate row, and the API key's value is in
  * no output file and no log.
  */
-import {test, after} from "node:test";
+import {test} from "node:test";
 import assert from "node:assert/strict";
-import {spawn} from "node:child_process";
-import {mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {dirname, join} from "node:path";
-import {fileURLToPath} from "node:url";
+import {readdirSync, readFileSync, statSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+import {scratch, startParley} from "../support/cli.js";
 import {startFakeLlm, scripted, type FakeLlmServer, type Reply} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY = "sk-parley-" + "c0ffee5eed".repeat(4);
-const servers: FakeLlmServer[] = [];
-const dirs: string[] = [];
-after(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  for (const d of dirs) rmSync(d, {recursive: true, force: true});
-});
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "parley-llm-run-"));
-  dirs.push(d);
-  return d;
-}
-
-interface Child {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+const {dir: tempDir, keep} = scratch("parley-llm-run-");
+const servers = {push: (...list: FakeLlmServer[]) => list.forEach(keep)};
 
 /** Runs `parley run` in a child process; `onStart` may kill it. */
-function parleyRun(args: string[], onStart?: (kill: () => void) => void, env: NodeJS.ProcessEnv = {}): Promise<Child> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "loaders/cli.ts"), "run", ...args], {
-    cwd: root,
-    env: {...process.env, PARLEY_FAKE_KEY: KEY, ...env},
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => (stdout += c));
-  child.stderr.on("data", (c) => (stderr += c));
+function parleyRun(args: string[], onStart?: (kill: () => void) => void, env: NodeJS.ProcessEnv = {}) {
+  const {child, done} = startParley(["run", ...args], {PARLEY_FAKE_KEY: KEY, ...env});
   onStart?.(() => child.kill("SIGKILL"));
-  return new Promise((resolve) => child.on("close", (code, signal) => resolve({code, signal, stdout, stderr})));
+  return done;
 }
 
 function player(id: string, server: FakeLlmServer) {

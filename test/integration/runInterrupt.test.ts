@@ -7,49 +7,20 @@
  * resume; a failure while writing the second table leaves the old tables;
  * a SIGKILL'd run's temp files and lock are cleaned up by the next run.
  */
-import {test, after} from "node:test";
+import {test} from "node:test";
 import assert from "node:assert/strict";
-import {spawn, type ChildProcess} from "node:child_process";
-import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {dirname, join} from "node:path";
-import {fileURLToPath} from "node:url";
+import {spawn} from "node:child_process";
+import {existsSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+import {root, scratch, startParley} from "../support/cli.js";
 import {startFakeLlm, type FakeLlmServer, type Reply} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 import {lockPath} from "../../loaders/io/outputLock.js";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const servers: FakeLlmServer[] = [];
-const dirs: string[] = [];
-after(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  for (const d of dirs) rmSync(d, {recursive: true, force: true});
-});
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "parley-run-interrupt-"));
-  dirs.push(d);
-  return d;
-}
-
-interface Done {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Starts `parley <args>` as a child process. */
-function start(args: string[]): {child: ChildProcess; done: Promise<Done>} {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "loaders/cli.ts"), ...args], {cwd: root, env: {...process.env, PARLEY_FAKE_KEY: "sk-test"}, stdio: ["ignore", "pipe", "pipe"]});
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (c) => (stdout += c));
-  child.stderr!.on("data", (c) => (stderr += c));
-  return {child, done: new Promise((resolve) => child.on("close", (code, signal) => resolve({code, signal, stdout, stderr})))};
-}
-
+const {dir: tempDir, keep} = scratch("parley-run-interrupt-");
+const servers = {push: (...list: FakeLlmServer[]) => list.forEach(keep)};
+const start = (args: string[]) => startParley(args, {PARLEY_FAKE_KEY: "sk-test"});
 const parley = (args: string[]) => start(args).done;
 
 async function until(condition: () => boolean, what: string): Promise<void> {
