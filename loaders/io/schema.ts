@@ -45,9 +45,18 @@ function scalarFits(type: ScalarType, value: unknown): boolean {
 
 /** Whether a (non-null) value can be stored in a column of `type`; list entries may be null. */
 export function valueFits(type: ColumnType, value: unknown): boolean {
-  if (!type.endsWith("[]")) return scalarFits(type as ScalarType, value);
-  const element = type.slice(0, -2) as ScalarType;
-  return Array.isArray(value) && value.every((v) => v === null || scalarFits(element, v));
+  switch (type) {
+    case "VARCHAR":
+    case "BOOLEAN":
+    case "INTEGER":
+    case "BIGINT":
+    case "DOUBLE":
+      return scalarFits(type, value);
+    default: {
+      const element = type.slice(0, -2) as ScalarType;
+      return Array.isArray(value) && value.every((v) => v === null || scalarFits(element, v));
+    }
+  }
 }
 
 /** Throws an Error naming table, row index and column when `row` does not fit `schema`. */
