@@ -7,7 +7,7 @@
  * serve is a small static server bound to loopback only.
  */
 import {spawn} from "node:child_process";
-import {mkdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {projectRoot} from "../config.js";
 import {serveStatic} from "../serve.js";
@@ -40,8 +40,38 @@ function observable(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   });
 }
 
+/**
+ * Framework's client lazily imports libraries a page may use (react-dom,
+ * arquero, leaflet, ...) and, to name them, asks the npm registry for their
+ * latest version at build time, so a build with no network fails. It first
+ * looks for versions it already knows: a folder
+ * `src/.observablehq/cache/_npm/<name>@<version>/`. This records one for
+ * every library Framework's client names: the installed version when the
+ * package is in node_modules, else "0.0.0" (Parley's pages import none of
+ * those, so the version is never fetched; a page that did would fail in the
+ * offline test). Returns the names recorded.
+ */
+export function seedNpmVersions(): string[] {
+  const client = join(projectRoot, "node_modules/@observablehq/framework/dist/client");
+  const names = new Set<string>();
+  for (const file of readdirSync(client, {recursive: true}).map(String).filter((f) => f.endsWith(".js"))) {
+    for (const [, specifier] of readFileSync(join(client, file), "utf8").matchAll(/"npm:((?:@[a-z0-9._-]+\/)?[a-z0-9._-]+)/g)) names.add(specifier);
+  }
+  for (const name of names) {
+    let version = "0.0.0";
+    try {
+      version = JSON.parse(readFileSync(join(projectRoot, "node_modules", name, "package.json"), "utf8")).version;
+    } catch {
+      // not installed: a placeholder version, never fetched
+    }
+    mkdirSync(join(projectRoot, "src/.observablehq/cache/_npm", `${name}@${version}`), {recursive: true});
+  }
+  return [...names];
+}
+
 export function buildSite(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   rmSync(join(projectRoot, "src/.observablehq/cache"), {recursive: true, force: true});
+  seedNpmVersions();
   return observable(["build"], env);
 }
 
@@ -52,6 +82,7 @@ export async function build(): Promise<number> {
 export const devUsage = "dev                                               live preview on http://127.0.0.1:3000 (re-runs loaders on change)";
 
 export async function dev(argv: string[]): Promise<number> {
+  seedNpmVersions();
   return observable(["preview", "--host", "127.0.0.1", "--no-open", ...argv], process.env);
 }
 
