@@ -9,7 +9,8 @@ export function gameList() {
     id: g.id,
     title: g.title,
     description: g.description,
-    citation: `${g.citation.authors.split(",")[0]} et al. ${g.citation.year}. ${g.citation.title}. ${g.citation.section}`,
+    // "GLEE (Shapira et al. 2024): GLEE: A Unified Framework ... §2.1, Table 1" — short name with first author and year, title, section.
+    citation: `${g.citation.short}: ${g.citation.title}${g.citation.section ? `, ${g.citation.section}` : ""}`,
     seats: {min: g.seats.min, max: g.seats.max, default: g.seats.default, ...(g.seats.names && {names: g.seats.names})},
     moves: g.moves,
     parameters: g.params.map((p) => ({
