@@ -19,7 +19,10 @@ export default {
     {name: "GLEE: persuasion", path: "/glee-persuasion"},
     {name: "GLEE: what moves the outcome", path: "/glee-regression"},
     {name: "GLEE: model pairs and the meta-game", path: "/glee-pairs"},
+    {name: "References", path: "/references"},
   ],
+  // A site icon inline (no request, so no /favicon.ico 404 on a visitor's first page).
+  head: `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%234269d0'/%3E%3Ctext x='8' y='12' font-size='11' text-anchor='middle' fill='white' font-family='sans-serif'%3EP%3C/text%3E%3C/svg%3E">`,
   // One page, src/glee-[family].md, for GLEE's three families (Framework's parameterized routes).
   dynamicPaths: ["/glee-bargaining", "/glee-negotiation", "/glee-persuasion"],
   footer: "Parley: language agents in economic games. Built offline with Observable Framework.",

@@ -34,9 +34,12 @@ for (const path of sitePages()) {
     const {page, problems} = await visit(browser, server, path);
     await screenshot(page, path.slice(1) || "index");
     const errors = await page.locator(".observablehq--error").allTextContents();
+    // The site icon is inline, so no visitor's browser asks for /favicon.ico (a 404 logged as a console error).
+    const icon = await page.locator('link[rel="icon"]').getAttribute("href");
     await page.context().close();
     assert.deepEqual(problems, []);
     assert.deepEqual(errors, []);
+    assert.match(icon ?? "", /^data:image\/svg\+xml,/);
   });
 }
 
