@@ -8,7 +8,7 @@ import {mkdirSync, readFileSync, rmSync} from "node:fs";
 import {randomBytes} from "node:crypto";
 import {tmpdir} from "node:os";
 import {basename, join} from "node:path";
-import {locateDataset} from "./catalog.js";
+import {locateDataset, type DatasetLocation} from "./catalog.js";
 import {emptyTables, writeIngest} from "./ingest/write.js";
 import {formatProblem, type IngestResult} from "./ingest/types.js";
 import {tar} from "./io/tar.js";
@@ -16,7 +16,11 @@ import {printable} from "./printable.js";
 import {removeStaleTemps} from "./io/staleFiles.js";
 import type {DatasetStatus} from "../src/lib/datasetStatus.js";
 
-export async function datasetArchive(id: string): Promise<Buffer> {
+/**
+ * An ingested catalog dataset's tables (empty when its raw files are absent),
+ * with its supplement's rows added. Generated datasets write their own.
+ */
+export async function datasetTables(id: string): Promise<{location: DatasetLocation; result: IngestResult}> {
   const location = locateDataset(id);
   const {entry} = location;
   let result: IngestResult = {...emptyTables(entry.schemas), summary: {}, problems: []};
@@ -26,6 +30,12 @@ export async function datasetArchive(id: string): Promise<Buffer> {
     for (const table of result.tables) table.rows = [...table.rows, ...(extra[table.schema.name] ?? [])];
     result.summary = {...result.summary, parley_games: extra.games?.length ?? 0};
   }
+  return {location, result};
+}
+
+export async function datasetArchive(id: string): Promise<Buffer> {
+  const {location, result} = await datasetTables(id);
+  const {entry} = location;
   for (const p of result.problems) process.stderr.write(`${printable(`${id}: ${formatProblem(p)}`)}\n`);
   // Named with the pid so that the next build removes what a killed one left (staleFiles.ts).
   removeStaleTemps(tmpdir(), "parley-");
