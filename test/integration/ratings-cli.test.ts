@@ -41,7 +41,13 @@ test("parley ratings: a partitioned run and a flat GLEE table, read by DuckDB, r
   const glee = join(dir, "glee");
   mkdirSync(glee);
   const gleeRow = (i: number, alice: string, bob: string, ua: number, ub: number) => ({game_id: `b${i}`, source: "test", family: "bargaining", config_id: i, alice_agent: alice, bob_agent: bob, alice_utility: ua, bob_utility: ub});
-  await writeParquet(join(glee, "games.parquet"), GLEE_GAMES, [gleeRow(0, "X", "Y", 0.6, 0.4), gleeRow(1, "Y", "X", 0.3, 0.7)]);
+  await writeParquet(join(glee, "games.parquet"), GLEE_GAMES, [
+    gleeRow(0, "X", "Y", 0.6, 0.4),
+    gleeRow(1, "Y", "X", 0.3, 0.7),
+    // Self-play, each in its own configuration (so not a matched comparison): completes the 2 × 2 meta-game.
+    gleeRow(2, "X", "X", 0.5, 0.5),
+    gleeRow(3, "Y", "Y", 0.5, 0.5),
+  ]);
 
   // Default weighting: the mean family weight is (4 + 2) / 2 = 3, so the
   // duel family's 4 comparisons are scaled by 3/4: A's 3 wins count 2.25.
@@ -76,7 +82,12 @@ test("parley ratings: a partitioned run and a flat GLEE table, read by DuckDB, r
   assert.ok(Math.abs(1.5 - 4 * sigmoid(thetaB - thetaA) - sigmoid(thetaB)) < 1e-7, "B's score equation holds at the reported gap");
   assert.ok(agent("A").rating_lo <= agent("A").rating && agent("A").rating <= agent("A").rating_hi);
   assert.equal(out.resamples, 100);
-  assert.equal(out.alpha_rank.length, 2, "both two-seat families have a complete 2 × 2 table");
+  // Only the GLEE family has every pairing (the duel has no self-play): X's
+  // mean payoff beats Y's against both, so α-Rank puts its mass on X.
+  assert.deepEqual(out.alpha_rank.map((a: {family: string}) => a.family), ["glee/bargaining"]);
+  const [alpha] = out.alpha_rank;
+  assert.ok(alpha.seat0.find((s: {agent: string}) => s.agent === "X").mass > 0.99);
+  assert.ok(alpha.seat1.find((s: {agent: string}) => s.agent === "X").mass > 0.99);
 });
 
 test("parley ratings: mistakes are one line", () => {
