@@ -19,6 +19,7 @@ export default {
     {name: "GLEE: persuasion", path: "/glee-persuasion"},
     {name: "GLEE: what moves the outcome", path: "/glee-regression"},
     {name: "GLEE: model pairs and the meta-game", path: "/glee-pairs"},
+    {name: "Ratings across games", path: "/ratings"},
     {name: "Datasets", path: "/datasets"},
     {name: "References", path: "/references"},
   ],

@@ -13,6 +13,7 @@ import * as runGames from "./commands/run.js";
 import * as agents from "./commands/agents.js";
 import * as gameList from "./commands/games.js";
 import * as gleeMetrics from "./commands/gleeMetrics.js";
+import * as ratings from "./commands/ratings.js";
 import {UsageError} from "./commands/args.js";
 import {DuplicateKeyError} from "./io/tableKey.js";
 import {printable} from "./printable.js";
@@ -33,6 +34,7 @@ export const commands: Record<string, Command> = {
   agents,
   metrics: gleeMetrics,
   regress,
+  ratings,
   build: {usage: site.buildUsage, run: site.build},
   serve: {usage: site.serveUsage, run: site.serve},
   dev: {usage: site.devUsage, run: site.dev},

@@ -71,3 +71,22 @@ test("/glee-pairs: four pair heatmaps with tooltips and the meta-game section", 
   assert.match((await page.textContent("main"))!, /Pure equilibria:|No complete payoff table/);
   await page.context().close();
 });
+
+test("/ratings: Bradley–Terry ratings with intervals and tiers pooled over GLEE and gamma-Bench, α-Rank per family", async () => {
+  const {page, problems} = await visit(browser, server, "/ratings");
+  await screenshot(page, "ratings");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  const rows = tableAfter(page, "Ratings").locator("tbody tr");
+  assert.ok((await rows.count()) >= 10, "one row per rated agent");
+  assert.ok((await page.locator("h2:has-text('Ratings') ~ div svg [aria-label='rule'] line").count()) >= 10, "an interval per agent");
+  assert.match((await page.textContent("main"))!, /agents rated from [\d,]+ seats in \d+ game families \(1000 bootstrap draws/);
+  assert.ok((await page.locator("h2:has-text('α-Rank') ~ div svg [aria-label='bar'] rect").count()) >= 4, "α-Rank bars");
+  // Only GLEE, every comparison once: still rated, still no error.
+  await page.getByLabel("gamma-Bench (models and Parley's strategies)").uncheck();
+  await page.getByLabel("Every comparison once").check();
+  await settle(page);
+  assert.deepEqual(await errorsOf(page), []);
+  assert.match((await page.textContent("main"))!, /in 3 game families/);
+  await page.context().close();
+});

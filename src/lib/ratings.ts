@@ -1,0 +1,420 @@
+/**
+ * Ratings pooled across games: Bradley–Terry strengths from every pairwise
+ * comparison the games allow, with bootstrap intervals over whole
+ * configurations, rank intervals and groups of agents whose ranks cannot be
+ * told apart. Pure: no DOM, no Node API, so pages and `parley ratings` share
+ * it.
+ *
+ * Comparisons. In a game, every two seats held by different agents give one
+ * comparison: the seat with the higher return wins, equal returns are half a
+ * win each. Two-seat games are seat-balanced: when an unordered pair of
+ * agents met in both seat orders, each order carries half of the pair's
+ * weight in that game family, so an agent is not rewarded for having drawn
+ * the seat with larger returns more often. Games with more seats compare
+ * every pair of seats (ranks within the game).
+ *
+ * Weights. By default no game family (game id) weighs more than the mean
+ * family: a family with more comparisons than that is scaled down to it, so
+ * one big family does not drown the others, and a small one is never
+ * inflated beyond what it shows. `weighting: "games"` counts every
+ * comparison once.
+ *
+ * Model. P(i beats j) = π_i / (π_i + π_j), fitted by maximum likelihood
+ * (Newton's method). Each agent also gets one virtual tie against
+ * a reference of strength 1 (a weak prior that keeps an agent with no win,
+ * or no loss, finite). Ratings are log-strengths centred within each
+ * connected set of agents; agents that never met, directly or through
+ * others, are in different components and are never ranked against each
+ * other.
+ *
+ * Intervals. Resampling unit: a configuration (game family × config id, or
+ * any cluster the caller names); each bootstrap draw resamples the clusters
+ * of every family with replacement, so games that share a configuration
+ * move together. A family with a single configuration is resampled by
+ * game. Rating intervals are percentile intervals; the rank
+ * interval is the 2.5 %–97.5 % range of an agent's rank over draws. Tiers:
+ * walking down the point ranking, an agent starts a new tier when it ranks
+ * below the current tier's first agent in at least 97.5 % of draws.
+ */
+import {createRng} from "./rng.js";
+
+export interface RatedSeat {
+  agent: string;
+  score: number;
+  /** Seat index; two-seat games are balanced by seat order. */
+  seat: number;
+}
+
+export interface RatedGame {
+  /** The game family (game id), the unit of equal weighting. */
+  family: string;
+  /** The resampling unit within the family (e.g. the configuration). */
+  cluster: string;
+  seats: RatedSeat[];
+}
+
+export interface RatingOptions {
+  weighting?: "families" | "games";
+  /** Bootstrap draws (0: no intervals). */
+  resamples?: number;
+  seed?: number;
+  /** Virtual ties against the reference player per agent. */
+  prior?: number;
+  level?: number;
+}
+
+export interface AgentRating {
+  agent: string;
+  /** Connected set of agents it can be compared with (0 is the largest). */
+  component: number;
+  games: number;
+  comparisons: number;
+  /** Weighted wins (ties count half) and comparisons after weighting. */
+  wins: number;
+  weight: number;
+  /** Centred log-strength, and on the Elo scale (400 / ln 10 per unit, 1500 at the centre). */
+  rating: number;
+  rating_lo: number | null;
+  rating_hi: number | null;
+  elo: number;
+  rank: number;
+  rank_lo: number | null;
+  rank_hi: number | null;
+  tier: number;
+}
+
+export interface RatingsResult {
+  agents: AgentRating[];
+  /** Agents with games but no comparison with another agent (self-play only, say). */
+  unrated: {agent: string; games: number}[];
+  families: {family: string; games: number; comparisons: number; weight: number; clusters: number}[];
+  components: string[][];
+  resamples: number;
+  /** P(row agent rated above column agent) over draws, same order as `agents`; null without resamples. */
+  above: number[][] | null;
+}
+
+/** Win weights between agents from one cluster of games, sparse: wins[at[n]] += w[n] with at = i*k+j (i beat j). */
+interface Cell {
+  family: number;
+  at: Int32Array;
+  w: Float64Array;
+}
+
+const ELO = 400 / Math.LN10;
+
+/** Sorted distinct agents of a set of games. */
+function agentsOf(games: readonly RatedGame[]): string[] {
+  const set = new Set<string>();
+  for (const g of games) for (const s of g.seats) set.add(s.agent);
+  return [...set].sort();
+}
+
+/**
+ * Per family and cluster, the weighted wins between agents. Seat balancing
+ * and family weights are applied here, once, so a bootstrap draw only sums
+ * cells.
+ */
+function buildCells(games: readonly RatedGame[], index: Map<string, number>, weighting: "families" | "games") {
+  const k = index.size;
+  const families = [...new Set(games.map((g) => g.family))].sort();
+  const familyIndex = new Map(families.map((f, i) => [f, i]));
+  // Seat-order counts per family and unordered pair, for balancing.
+  const orderCount = new Map<string, number>();
+  const orderKey = (f: number, first: number, second: number) => `${f}|${first}|${second}`;
+  for (const g of games) {
+    if (g.seats.length !== 2) continue;
+    const [a, b] = [...g.seats].sort((x, y) => x.seat - y.seat);
+    if (a.agent === b.agent) continue;
+    const key = orderKey(familyIndex.get(g.family)!, index.get(a.agent)!, index.get(b.agent)!);
+    orderCount.set(key, (orderCount.get(key) ?? 0) + 1);
+  }
+  const orderWeight = (f: number, first: number, second: number): number => {
+    const here = orderCount.get(orderKey(f, first, second)) ?? 0;
+    const there = orderCount.get(orderKey(f, second, first)) ?? 0;
+    return there === 0 ? 1 : (here + there) / (2 * here);
+  };
+  const clustersOf = families.map(() => new Set<string>());
+  for (const g of games) clustersOf[familyIndex.get(g.family)!].add(g.cluster);
+  const singleCluster = new Set(families.flatMap((_, f) => (clustersOf[f].size < 2 ? [f] : [])));
+  const cells = new Map<string, {family: number; wins: Map<number, number>}>();
+  const familyStats = families.map((family) => ({family, games: 0, comparisons: 0, weight: 0}));
+  const agentGames = new Array<number>(k).fill(0);
+  const agentComparisons = new Array<number>(k).fill(0);
+  const raw: {cell: {family: number; wins: Map<number, number>}; i: number; j: number; w: number}[] = [];
+  for (const g of games) {
+    const f = familyIndex.get(g.family)!;
+    // A family with a single configuration is resampled by game instead (nothing to resample otherwise).
+    const key = singleCluster.has(f) ? `${f}\u0000${g.cluster}\u0000${cells.size}` : `${f}\u0000${g.cluster}`;
+    let cell = cells.get(key);
+    if (!cell) cells.set(key, (cell = {family: f, wins: new Map()}));
+    familyStats[f].games++;
+    const seats = [...g.seats].sort((x, y) => x.seat - y.seat);
+    for (const agent of new Set(seats.map((s) => s.agent))) agentGames[index.get(agent)!]++;
+    for (let x = 0; x < seats.length; x++) {
+      for (let y = x + 1; y < seats.length; y++) {
+        const [sx, sy] = [seats[x], seats[y]];
+        if (sx.agent === sy.agent) continue;
+        const [i, j] = [index.get(sx.agent)!, index.get(sy.agent)!];
+        const w = seats.length === 2 ? orderWeight(f, i, j) : 1;
+        const win = sx.score > sy.score ? 1 : sx.score < sy.score ? 0 : 0.5;
+        raw.push({cell, i, j, w: w * win}, {cell, i: j, j: i, w: w * (1 - win)});
+        familyStats[f].comparisons++;
+        familyStats[f].weight += w;
+        agentComparisons[i]++;
+        agentComparisons[j]++;
+      }
+    }
+  }
+  // Equal weight: no family weighs more than the mean family; a small
+  // family is not inflated beyond the comparisons it holds.
+  const used = familyStats.filter((s) => s.weight > 0);
+  const target = used.length ? used.reduce((t, s) => t + s.weight, 0) / used.length : 0;
+  const scale = familyStats.map((s) => (weighting === "games" || s.weight <= target ? 1 : target / s.weight));
+  for (const {cell, i, j, w} of raw) {
+    if (w === 0) continue;
+    const at = i * k + j;
+    cell.wins.set(at, (cell.wins.get(at) ?? 0) + w * scale[cell.family]);
+  }
+  for (const s of familyStats) s.weight *= scale[familyStats.indexOf(s)];
+  const sparse: Cell[] = [...cells.values()].map(({family, wins}) => ({family, at: Int32Array.from(wins.keys()), w: Float64Array.from(wins.values())}));
+  return {cells: sparse, families: familyStats.map((s, f) => ({...s, clusters: clustersOf[f].size})), agentGames, agentComparisons};
+}
+
+/** Connected sets of agents (an edge wherever two agents were compared), largest first. */
+function components(k: number, wins: Float64Array): number[][] {
+  const parent = Array.from({length: k}, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) if (wins[i * k + j] + wins[j * k + i] > 0) parent[find(i)] = find(j);
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < k; i++) {
+    const r = find(i);
+    if (!groups.has(r)) groups.set(r, []);
+    groups.get(r)!.push(i);
+  }
+  return [...groups.values()].sort((a, b) => b.length - a.length || a[0] - b[0]);
+}
+
+/**
+ * Bradley–Terry log-strengths from a k×k win matrix (wins[i*k+j]: weight of
+ * i beating j), with `prior` virtual ties per agent against a reference of
+ * strength 1, by Newton's method on the log-likelihood with step halving
+ * (a few iterations where Hunter's MM iteration needs thousands when the
+ * prior is weak). Without a prior the likelihood does not move when every
+ * agent of a connected set shifts by the same amount; a penalty on each
+ * set's sum pins that direction and leaves the optimum otherwise unchanged.
+ * `start` warms the iteration (bootstrap draws start from the point
+ * estimate).
+ */
+export function fitBradleyTerry(k: number, wins: Float64Array, prior = 1, start?: Float64Array, tolerance = 1e-12, maxIterations = 200): Float64Array {
+  const theta = new Float64Array(k);
+  if (start) theta.set(start);
+  const pins = prior > 0 ? [] : components(k, wins);
+  const loglik = (t: Float64Array): number => {
+    let l = 0;
+    for (let i = 0; i < k; i++) {
+      if (prior > 0) l += prior * (0.5 * t[i] - Math.log1p(Math.exp(t[i])));
+      for (let j = 0; j < k; j++) {
+        const w = wins[i * k + j];
+        if (w > 0) l -= w * Math.log1p(Math.exp(t[j] - t[i]));
+      }
+    }
+    for (const g of pins) {
+      const sum = g.reduce((acc, i) => acc + t[i], 0);
+      l -= 0.5 * sum * sum;
+    }
+    return l;
+  };
+  const grad = new Float64Array(k);
+  const hess = new Float64Array(k * k);
+  let current = loglik(theta);
+  for (let iteration = 0; iteration < maxIterations; iteration++) {
+    grad.fill(0);
+    hess.fill(0);
+    for (let i = 0; i < k; i++) {
+      if (prior > 0) {
+        const s = 1 / (1 + Math.exp(-theta[i]));
+        grad[i] += prior * (0.5 - s);
+        hess[i * k + i] += prior * s * (1 - s);
+      }
+      for (let j = i + 1; j < k; j++) {
+        const n = wins[i * k + j] + wins[j * k + i];
+        if (n === 0) continue;
+        const p = 1 / (1 + Math.exp(theta[j] - theta[i]));
+        const g = wins[i * k + j] - n * p;
+        const h = n * p * (1 - p);
+        grad[i] += g;
+        grad[j] -= g;
+        hess[i * k + i] += h;
+        hess[j * k + j] += h;
+        hess[i * k + j] -= h;
+        hess[j * k + i] -= h;
+      }
+    }
+    for (const g of pins) {
+      const sum = g.reduce((acc, i) => acc + theta[i], 0);
+      for (const i of g) {
+        grad[i] -= sum;
+        for (const j of g) hess[i * k + j] += 1;
+      }
+    }
+    // hess holds −∇²: solve (−∇²) δ = ∇ for the ascent step.
+    const step = solveSymmetric(k, hess, grad);
+    let scale = 1;
+    let next = theta.map((t, i) => t + step[i]);
+    let value = loglik(next);
+    while (value < current - 1e-12 * Math.abs(current) && scale > 1e-6) {
+      scale /= 2;
+      next = theta.map((t, i) => t + scale * step[i]);
+      value = loglik(next);
+    }
+    const change = step.reduce((m, d) => Math.max(m, Math.abs(scale * d)), 0);
+    theta.set(next);
+    current = value;
+    if (change < tolerance) break;
+  }
+  return theta;
+}
+
+/** Solves A x = b for a symmetric positive definite A (k×k, flattened) by Gaussian elimination with pivoting. */
+function solveSymmetric(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
+  const a = Array.from({length: k}, (_, i) => [...matrix.subarray(i * k, i * k + k), b[i]]);
+  for (let col = 0; col < k; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < k; r++) if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) pivot = r;
+    [a[col], a[pivot]] = [a[pivot], a[col]];
+    const d = a[col][col];
+    if (Math.abs(d) < 1e-300) continue;
+    for (let r = col + 1; r < k; r++) {
+      const f = a[r][col] / d;
+      if (f !== 0) for (let c = col; c <= k; c++) a[r][c] -= f * a[col][c];
+    }
+  }
+  const x = new Float64Array(k);
+  for (let r = k - 1; r >= 0; r--) {
+    let v = a[r][k];
+    for (let c = r + 1; c < k; c++) v -= a[r][c] * x[c];
+    x[r] = Math.abs(a[r][r]) < 1e-300 ? 0 : v / a[r][r];
+  }
+  return x;
+}
+
+/** Centres log-strengths within each component (mean 0). */
+function centre(theta: Float64Array, groups: number[][]): Float64Array {
+  const out = new Float64Array(theta);
+  for (const g of groups) {
+    const mean = g.reduce((t, i) => t + theta[i], 0) / g.length;
+    for (const i of g) out[i] = theta[i] - mean;
+  }
+  return out;
+}
+
+function quantile(sorted: readonly number[], p: number): number {
+  if (!sorted.length) return NaN;
+  const h = (sorted.length - 1) * p;
+  const lo = Math.floor(h);
+  return sorted[lo] + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? sorted[lo]) - sorted[lo]);
+}
+
+/** The win matrix of `cells`, each taken `times[c]` times (once each without it). */
+function sumCells(k: number, cells: readonly Cell[], times?: Int32Array): Float64Array {
+  const wins = new Float64Array(k * k);
+  cells.forEach((cell, c) => {
+    const t = times ? times[c] : 1;
+    if (t === 0) return;
+    for (let n = 0; n < cell.at.length; n++) wins[cell.at[n]] += t * cell.w[n];
+  });
+  return wins;
+}
+
+/** Ranks (1 = best) of `theta` within each component. */
+function ranksOf(theta: Float64Array, groups: number[][]): number[] {
+  const rank = new Array<number>(theta.length).fill(0);
+  for (const g of groups) [...g].sort((a, b) => theta[b] - theta[a]).forEach((i, r) => (rank[i] = r + 1));
+  return rank;
+}
+
+/** Ratings with intervals from a set of played games (see the module comment). */
+export function rateAgents(games: readonly RatedGame[], options: RatingOptions = {}): RatingsResult {
+  const {weighting = "families", resamples = 1000, seed = 1, prior = 1, level = 0.95} = options;
+  const names = agentsOf(games);
+  const index = new Map(names.map((a, i) => [a, i]));
+  const k = names.length;
+  const built = buildCells(games, index, weighting);
+  const wins = sumCells(k, built.cells);
+  // Agents never compared are left out of the components (and so of ranks).
+  const groups = components(k, wins).filter((g) => g.length > 1);
+  const componentOf = new Array<number>(k);
+  groups.forEach((g, c) => g.forEach((i) => (componentOf[i] = c)));
+  const point = centre(fitBradleyTerry(k, wins, prior), groups);
+  const pointRank = ranksOf(point, groups);
+
+  const draws: Float64Array[] = [];
+  if (resamples > 0) {
+    const rng = createRng(seed);
+    const byFamily = built.families.map((_, f) => built.cells.flatMap((c, i) => (c.family === f ? [i] : [])));
+    const times = new Int32Array(built.cells.length);
+    for (let b = 0; b < resamples; b++) {
+      times.fill(0);
+      for (const cells of byFamily) for (let n = 0; n < cells.length; n++) times[cells[rng.int(cells.length)]]++;
+      draws.push(centre(fitBradleyTerry(k, sumCells(k, built.cells, times), prior, point), groups));
+    }
+  }
+  const alpha = (1 - level) / 2;
+  const above = draws.length
+    ? names.map((_, i) => names.map((_, j) => (i === j || componentOf[i] !== componentOf[j] ? NaN : draws.filter((d) => d[i] > d[j]).length / draws.length)))
+    : null;
+  const drawRanks = draws.map((d) => ranksOf(d, groups));
+
+  // Tiers within each component, walking down the point ranking.
+  const tier = new Array<number>(k).fill(1);
+  for (const g of groups) {
+    const order = [...g].sort((a, b) => pointRank[a] - pointRank[b]);
+    let head = order[0];
+    let t = 1;
+    for (const i of order) {
+      if (i !== head && above && above[head][i] >= 1 - alpha) {
+        t++;
+        head = i;
+      }
+      tier[i] = t;
+    }
+  }
+
+  const agents: AgentRating[] = names.map((agent, i) => {
+    const r = draws.map((d) => d[i]).sort((a, b) => a - b);
+    const rk = drawRanks.map((d) => d[i]).sort((a, b) => a - b);
+    let w = 0;
+    let n = 0;
+    for (let j = 0; j < k; j++) {
+      w += wins[i * k + j];
+      n += wins[i * k + j] + wins[j * k + i];
+    }
+    return {
+      agent,
+      component: componentOf[i],
+      games: built.agentGames[i],
+      comparisons: built.agentComparisons[i],
+      wins: w,
+      weight: n,
+      rating: point[i],
+      rating_lo: r.length ? quantile(r, alpha) : null,
+      rating_hi: r.length ? quantile(r, 1 - alpha) : null,
+      elo: 1500 + ELO * point[i],
+      rank: pointRank[i],
+      rank_lo: rk.length ? Math.round(quantile(rk, alpha)) : null,
+      rank_hi: rk.length ? Math.round(quantile(rk, 1 - alpha)) : null,
+      tier: tier[i],
+    };
+  });
+  const rated = agents.map((_, i) => i).filter((i) => agents[i].comparisons > 0);
+  const order = rated.sort((a, b) => agents[a].component - agents[b].component || agents[a].rank - agents[b].rank);
+  return {
+    agents: order.map((i) => agents[i]),
+    unrated: agents.filter((a) => a.comparisons === 0).map(({agent, games}) => ({agent, games})),
+    families: built.families,
+    components: groups.map((g) => g.map((i) => names[i])),
+    resamples: draws.length,
+    above: above ? order.map((i) => order.map((j) => above[i][j])) : null,
+  };
+}

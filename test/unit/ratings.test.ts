@@ -1,0 +1,206 @@
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {fitBradleyTerry, rateAgents, type RatedGame} from "../../src/lib/ratings.js";
+import {alphaRank, fixation, stationary} from "../../src/lib/alphaRank.js";
+import {createRng, type Rng} from "../../src/lib/rng.js";
+
+const duel = (family: string, cluster: string, a: string, sa: number, b: string, sb: number): RatedGame => ({
+  family,
+  cluster,
+  seats: [
+    {agent: a, seat: 0, score: sa},
+    {agent: b, seat: 1, score: sb},
+  ],
+});
+
+const rating = (r: ReturnType<typeof rateAgents>, agent: string) => r.agents.find((a) => a.agent === agent)!;
+
+test("two agents, no prior, seat-balanced weights: the log-strength gap is ln(wins A / wins B)", () => {
+  const games = [
+    ...Array.from({length: 3}, (_, i) => duel("f", `c${i}`, "A", 1, "B", 0)),
+    duel("f", "c3", "B", 0, "A", 0), // a tie: half a win each
+    duel("f", "c4", "B", 1, "A", 0),
+  ];
+  // Seat orders: (A, B) 3 games, (B, A) 2 games; each order carries half of
+  // the 5: weights 5/6 and 5/4. A: 3 × 5/6 + ½ × 5/4 = 3.125;
+  // B: ½ × 5/4 + 5/4 = 1.875. Without a prior, π_A / π_B = 3.125 / 1.875.
+  const r = rateAgents(games, {prior: 0, resamples: 0});
+  assert.ok(Math.abs(rating(r, "A").wins - 3.125) < 1e-12);
+  assert.ok(Math.abs(rating(r, "A").rating - rating(r, "B").rating - Math.log(3.125 / 1.875)) < 1e-9);
+  assert.ok(Math.abs(rating(r, "A").rating + rating(r, "B").rating) < 1e-12, "centred");
+  assert.equal(rating(r, "A").rank, 1);
+});
+
+test("the fit solves the Bradley–Terry score equations (a second check of the optimum)", () => {
+  const k = 4;
+  const wins = new Float64Array([0, 3, 5, 1, 2, 0, 4, 2, 1, 1, 0, 6, 2, 3, 1, 0]);
+  const prior = 1;
+  const theta = fitBradleyTerry(k, wins, prior);
+  const pi = theta.map(Math.exp);
+  for (let i = 0; i < k; i++) {
+    let observed = prior / 2;
+    let expected = (prior * pi[i]) / (pi[i] + 1);
+    for (let j = 0; j < k; j++) {
+      observed += wins[i * k + j];
+      expected += ((wins[i * k + j] + wins[j * k + i]) * pi[i]) / (pi[i] + pi[j]);
+    }
+    assert.ok(Math.abs(observed - expected) < 1e-7, `agent ${i}: ${observed} vs ${expected}`);
+  }
+});
+
+test("two-seat games are seat-balanced: the seat advantage alone does not make an agent stronger", () => {
+  // A sat first three times and won each time; B sat first once and won.
+  // Balanced, each order carries half the pair's weight: A 2 wins, B 2 wins.
+  const games = [duel("f", "c0", "A", 1, "B", 0), duel("f", "c1", "A", 1, "B", 0), duel("f", "c2", "A", 1, "B", 0), duel("f", "c3", "B", 1, "A", 0)];
+  const r = rateAgents(games, {resamples: 0});
+  assert.ok(Math.abs(rating(r, "A").rating - rating(r, "B").rating) < 1e-9);
+  assert.equal(rating(r, "A").wins, 2);
+});
+
+test("N-seat games compare every pair of seats; self-comparisons are skipped", () => {
+  const game: RatedGame = {
+    family: "g",
+    cluster: "0",
+    seats: [
+      {agent: "A", seat: 0, score: 3},
+      {agent: "B", seat: 1, score: 2},
+      {agent: "C", seat: 2, score: 1},
+      {agent: "C", seat: 3, score: 5},
+    ],
+  };
+  const r = rateAgents([game], {resamples: 0, prior: 1});
+  // A beats B and C(1), loses to C(5): 2 of 3. B beats C(1) only: 1 of 3.
+  // C: C(5) beats A and B, C(1) loses to both: 2 of 4 (C never meets C).
+  assert.equal(rating(r, "A").wins, 2);
+  assert.equal(rating(r, "B").wins, 1);
+  assert.equal(rating(r, "C").wins, 2);
+  assert.equal(rating(r, "C").comparisons, 4);
+  assert.equal(rating(r, "A").comparisons, 3);
+});
+
+test("agents that never met are in separate components and ranked only within their own", () => {
+  const games = [duel("glee", "0", "A", 1, "B", 0), duel("glee", "1", "A", 1, "B", 0), duel("gb", "0", "X", 1, "Y", 0), duel("gb", "1", "Y", 1, "X", 0.5)];
+  const r = rateAgents(games, {resamples: 50});
+  assert.equal(r.components.length, 2);
+  assert.notEqual(rating(r, "A").component, rating(r, "X").component);
+  assert.equal(rating(r, "A").rank, 1);
+  assert.equal(rating(r, "B").rank, 2);
+  assert.deepEqual([rating(r, "X").rank, rating(r, "Y").rank].sort(), [1, 2]);
+  const [a, x] = [r.agents.findIndex((g) => g.agent === "A"), r.agents.findIndex((g) => g.agent === "X")];
+  assert.ok(Number.isNaN(r.above![a][x]), "no comparison across components");
+});
+
+test("by default no family weighs more than the mean family; weighting by games counts every comparison", () => {
+  // Family "big": A beats B in 90 of 100; family "small": B beats A in 9 of 10.
+  const games: RatedGame[] = [];
+  for (let i = 0; i < 100; i++) games.push(i % 2 ? duel("big", `${i}`, "A", i < 90 ? 1 : 0, "B", i < 90 ? 0 : 1) : duel("big", `${i}`, "B", i < 90 ? 0 : 1, "A", i < 90 ? 1 : 0));
+  for (let i = 0; i < 10; i++) games.push(i % 2 ? duel("small", `${i}`, "A", i < 9 ? 0 : 1, "B", i < 9 ? 1 : 0) : duel("small", `${i}`, "B", i < 9 ? 1 : 0, "A", i < 9 ? 0 : 1));
+  // Mean family weight (100 + 10) / 2 = 55: "big" scaled to 55 (A 49.5,
+  // B 5.5), "small" kept at 10 (A 1, B 9). Two agents, no prior: the
+  // log-strength gap is ln(50.5 / 14.5).
+  const equal = rateAgents(games, {resamples: 0, prior: 0});
+  assert.ok(Math.abs(rating(equal, "A").rating - rating(equal, "B").rating - Math.log(50.5 / 14.5)) < 1e-6);
+  const pooled = rateAgents(games, {resamples: 0, prior: 0, weighting: "games"});
+  assert.ok(Math.abs(rating(pooled, "A").rating - rating(pooled, "B").rating - Math.log(91 / 19)) < 1e-6);
+});
+
+/** A simulated tournament: round robin in both seat orders, `clusters` configurations per family. */
+function simulate(rng: Rng, strengths: number[], families: number, clusters: number, perPair: number): RatedGame[] {
+  const games: RatedGame[] = [];
+  const names = strengths.map((_, i) => `agent${i}`);
+  for (let f = 0; f < families; f++) {
+    for (let c = 0; c < clusters; c++) {
+      for (let i = 0; i < names.length; i++) {
+        for (let j = 0; j < names.length; j++) {
+          if (i === j) continue;
+          for (let n = 0; n < perPair; n++) {
+            const p = 1 / (1 + Math.exp(strengths[j] - strengths[i]));
+            const win = rng.next() < p;
+            games.push(duel(`family${f}`, `${c}`, names[i], win ? 1 : 0, names[j], win ? 0 : 1));
+          }
+        }
+      }
+    }
+  }
+  return games;
+}
+
+test("Bradley–Terry recovers known strengths on simulated data", () => {
+  const truth = [-1, -0.4, 0, 0.5, 0.9];
+  const r = rateAgents(simulate(createRng(7), truth, 2, 40, 5), {resamples: 0});
+  const mean = truth.reduce((t, v) => t + v, 0) / truth.length;
+  truth.forEach((t, i) => assert.ok(Math.abs(rating(r, `agent${i}`).rating - (t - mean)) < 0.12, `agent${i}: ${rating(r, `agent${i}`).rating} vs ${t - mean}`));
+  assert.deepEqual(
+    r.agents.map((a) => a.agent),
+    ["agent4", "agent3", "agent2", "agent1", "agent0"],
+  );
+});
+
+test("bootstrap intervals cover the true strengths in at least 90% of 200 simulated tournaments", () => {
+  const truth = [-0.6, -0.2, 0.1, 0.7];
+  const mean = truth.reduce((t, v) => t + v, 0) / truth.length;
+  const rng = createRng(2024);
+  let covered = 0;
+  let total = 0;
+  for (let t = 0; t < 200; t++) {
+    const r = rateAgents(simulate(rng, truth, 2, 12, 1), {resamples: 200, seed: t + 1});
+    truth.forEach((s, i) => {
+      const a = rating(r, `agent${i}`);
+      total++;
+      if (a.rating_lo! <= s - mean && s - mean <= a.rating_hi!) covered++;
+    });
+  }
+  assert.ok(covered / total >= 0.9, `coverage ${covered}/${total}`);
+});
+
+test("rank intervals and tiers: clearly separated agents get their own tiers, twins share one", () => {
+  const truth = [-2, 0, 0, 2];
+  const r = rateAgents(simulate(createRng(11), truth, 1, 30, 4), {resamples: 300});
+  assert.equal(rating(r, "agent3").tier, 1);
+  assert.equal(rating(r, "agent1").tier, rating(r, "agent2").tier);
+  assert.equal(rating(r, "agent0").tier, 3);
+  assert.equal(rating(r, "agent3").rank_lo, 1);
+  assert.equal(rating(r, "agent3").rank_hi, 1);
+  const twin = rating(r, "agent1");
+  assert.ok(twin.rank_lo! <= 2 && twin.rank_hi! >= 3, `twins' rank interval ${twin.rank_lo}-${twin.rank_hi}`);
+});
+
+test("α-Rank fixation probabilities: neutral 1/m, and the closed form for small gains", () => {
+  assert.equal(fixation(0, 10, 50), 1 / 50);
+  const [x, m] = [0.3, 4];
+  assert.ok(Math.abs(fixation(0.03, 10, m) - (1 - Math.exp(-x)) / (1 - Math.exp(-m * x))) < 1e-12);
+  assert.ok(Math.abs(fixation(-0.03, 10, m) - (1 - Math.exp(x)) / (1 - Math.exp(m * x))) < 1e-12);
+  assert.ok(fixation(-1, 1000, 50) >= 0 && Number.isFinite(fixation(-1, 1000, 50)));
+});
+
+test("stationary distribution of a two-state chain by hand", () => {
+  // π = (b, a) / (a + b) for P = [[1-a, a], [b, 1-b]].
+  const pi = stationary([
+    [0.7, 0.3],
+    [0.1, 0.9],
+  ]);
+  assert.ok(Math.abs(pi[0] - 0.25) < 1e-12 && Math.abs(pi[1] - 0.75) < 1e-12);
+});
+
+test("α-Rank: rock-paper-scissors ranks every strategy equally; a dominant strategy takes all the mass", () => {
+  const rps = [
+    [0, -1, 1],
+    [1, 0, -1],
+    [-1, 1, 0],
+  ];
+  const r = alphaRank({a: rps, b: rps.map((row) => row.map((v) => -v))});
+  for (const m of [...r.rowMass, ...r.colMass]) assert.ok(Math.abs(m - 1 / 3) < 1e-9, `${m}`);
+  // Prisoner's dilemma: defect (index 1) dominates for both.
+  const pd = alphaRank({
+    a: [
+      [3, 0],
+      [5, 1],
+    ],
+    b: [
+      [3, 5],
+      [0, 1],
+    ],
+  });
+  assert.ok(pd.profiles[1][1] > 0.999, `${pd.profiles[1][1]}`);
+  assert.ok(pd.rowMass[1] > 0.999 && pd.colMass[1] > 0.999);
+});
