@@ -44,11 +44,14 @@ export default async function (): Promise<void> {
     rateAgents(games, {resamples: 0});
     const pointMs = performance.now() - t0;
     t0 = performance.now();
+    const cpu = process.cpuUsage();
     const result = rateAgents(games, {resamples: 1000});
     const bootMs = performance.now() - t0;
+    const used = process.cpuUsage(cpu);
+    const bootCpuMs = (used.user + used.system) / 1000;
     console.log(`seats: ${rows.length.toLocaleString("en-US")} in ${games.length.toLocaleString("en-US")} comparison games, ${result.agents.length} agents, ${result.families.length} families`);
     console.log(`read seats (native DuckDB): ${readMs.toFixed(0)} ms; group: ${groupMs.toFixed(0)} ms`);
-    console.log(`fit, no resamples: ${pointMs.toFixed(0)} ms; with 1,000 resamples: ${bootMs.toFixed(0)} ms`);
+    console.log(`fit, no resamples: ${pointMs.toFixed(0)} ms; with 1,000 resamples: ${bootMs.toFixed(0)} ms wall, ${bootCpuMs.toFixed(0)} ms CPU (wall above CPU means a busy machine)`);
     const total = groupMs + bootMs;
     console.log(`group + fit with 1,000 resamples: ${total.toFixed(0)} ms (target ${TARGET_MS} ms: ${(total / TARGET_MS).toFixed(2)}× the target)`);
   } finally {

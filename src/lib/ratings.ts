@@ -119,64 +119,75 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   const k = index.size;
   const families = [...new Set(games.map((g) => g.family))].sort();
   const familyIndex = new Map(families.map((f, i) => [f, i]));
-  // Seat-order counts per family and unordered pair, for balancing.
-  const orderCount = new Map<string, number>();
-  const orderKey = (f: number, first: number, second: number) => `${f}|${first}|${second}`;
-  for (const g of games) {
-    if (g.seats.length !== 2) continue;
-    const [a, b] = [...g.seats].sort((x, y) => x.seat - y.seat);
-    if (a.agent === b.agent) continue;
-    const key = orderKey(familyIndex.get(g.family)!, index.get(a.agent)!, index.get(b.agent)!);
+  const familyOf = games.map((g) => familyIndex.get(g.family)!);
+  // Seats in seat order, as agent indexes (one pass, reused below).
+  const seatsOf = games.map((g) => [...g.seats].sort((x, y) => x.seat - y.seat).map((s) => ({i: index.get(s.agent)!, score: s.score})));
+  // Seat-order counts per family and ordered pair (first seat, second seat), for balancing.
+  const orderCount = new Map<number, number>();
+  const orderKey = (f: number, first: number, second: number) => (f * k + first) * k + second;
+  seatsOf.forEach((seats, n) => {
+    if (seats.length !== 2 || seats[0].i === seats[1].i) return;
+    const key = orderKey(familyOf[n], seats[0].i, seats[1].i);
     orderCount.set(key, (orderCount.get(key) ?? 0) + 1);
-  }
+  });
   const orderWeight = (f: number, first: number, second: number): number => {
     const here = orderCount.get(orderKey(f, first, second)) ?? 0;
     const there = orderCount.get(orderKey(f, second, first)) ?? 0;
     return there === 0 ? 1 : (here + there) / (2 * here);
   };
   const clustersOf = families.map(() => new Set<string>());
-  for (const g of games) clustersOf[familyIndex.get(g.family)!].add(g.cluster);
-  const singleCluster = new Set(families.flatMap((_, f) => (clustersOf[f].size < 2 ? [f] : [])));
-  const cells = new Map<string, {family: number; wins: Map<number, number>}>();
+  games.forEach((g, n) => clustersOf[familyOf[n]].add(g.cluster));
+  // A family with a single configuration is resampled by game instead (nothing to resample otherwise).
+  const singleCluster = families.map((_, f) => clustersOf[f].size < 2);
   const familyStats = families.map((family) => ({family, games: 0, comparisons: 0, weight: 0}));
   const agentGames = new Array<number>(k).fill(0);
   const agentComparisons = new Array<number>(k).fill(0);
-  const raw: {cell: {family: number; wins: Map<number, number>}; i: number; j: number; w: number}[] = [];
-  for (const g of games) {
-    const f = familyIndex.get(g.family)!;
-    // A family with a single configuration is resampled by game instead (nothing to resample otherwise).
-    const key = singleCluster.has(f) ? `${f}\u0000${g.cluster}\u0000${cells.size}` : `${f}\u0000${g.cluster}`;
-    let cell = cells.get(key);
-    if (!cell) cells.set(key, (cell = {family: f, wins: new Map()}));
-    familyStats[f].games++;
-    const seats = [...g.seats].sort((x, y) => x.seat - y.seat);
-    for (const agent of new Set(seats.map((s) => s.agent))) agentGames[index.get(agent)!]++;
-    for (let x = 0; x < seats.length; x++) {
-      for (let y = x + 1; y < seats.length; y++) {
-        const [sx, sy] = [seats[x], seats[y]];
-        if (sx.agent === sy.agent) continue;
-        const [i, j] = [index.get(sx.agent)!, index.get(sy.agent)!];
-        const w = seats.length === 2 ? orderWeight(f, i, j) : 1;
-        const win = sx.score > sy.score ? 1 : sx.score < sy.score ? 0 : 0.5;
-        raw.push({cell, i, j, w: w * win}, {cell, i: j, j: i, w: w * (1 - win)});
-        familyStats[f].comparisons++;
-        familyStats[f].weight += w;
-        agentComparisons[i]++;
-        agentComparisons[j]++;
+  // First pass: counts and each family's total weight; second: the scaled wins per cell.
+  const visit = (each: (n: number, i: number, j: number, w: number, win: number) => void) => {
+    seatsOf.forEach((seats, n) => {
+      const f = familyOf[n];
+      for (let x = 0; x < seats.length; x++) {
+        for (let y = x + 1; y < seats.length; y++) {
+          const [sx, sy] = [seats[x], seats[y]];
+          if (sx.i === sy.i) continue;
+          const w = seats.length === 2 ? orderWeight(f, sx.i, sy.i) : 1;
+          each(n, sx.i, sy.i, w, sx.score > sy.score ? 1 : sx.score < sy.score ? 0 : 0.5);
+        }
       }
-    }
-  }
+    });
+  };
+  seatsOf.forEach((seats, n) => {
+    familyStats[familyOf[n]].games++;
+    const seen = new Set<number>();
+    for (const s of seats) if (!seen.has(s.i)) seen.add(s.i), agentGames[s.i]++;
+  });
+  visit((n, i, j, w) => {
+    const stats = familyStats[familyOf[n]];
+    stats.comparisons++;
+    stats.weight += w;
+    agentComparisons[i]++;
+    agentComparisons[j]++;
+  });
   // Equal weight: no family weighs more than the mean family; a small
   // family is not inflated beyond the comparisons it holds.
   const used = familyStats.filter((s) => s.weight > 0);
   const target = used.length ? used.reduce((t, s) => t + s.weight, 0) / used.length : 0;
   const scale = familyStats.map((s) => (weighting === "games" || s.weight <= target ? 1 : target / s.weight));
-  for (const {cell, i, j, w} of raw) {
-    if (w === 0) continue;
-    const at = i * k + j;
-    cell.wins.set(at, (cell.wins.get(at) ?? 0) + w * scale[cell.family]);
-  }
-  for (const s of familyStats) s.weight *= scale[familyStats.indexOf(s)];
+  const cells = new Map<string, {family: number; wins: Map<number, number>}>();
+  const cellOf = games.map((g, n) => {
+    const f = familyOf[n];
+    const key = singleCluster[f] ? `${f}\u0000game\u0000${n}` : `${f}\u0000${g.cluster}`;
+    let cell = cells.get(key);
+    if (!cell) cells.set(key, (cell = {family: f, wins: new Map()}));
+    return cell;
+  });
+  visit((n, i, j, w, win) => {
+    const {wins} = cellOf[n];
+    const sw = w * scale[familyOf[n]];
+    if (win > 0) wins.set(i * k + j, (wins.get(i * k + j) ?? 0) + sw * win);
+    if (win < 1) wins.set(j * k + i, (wins.get(j * k + i) ?? 0) + sw * (1 - win));
+  });
+  familyStats.forEach((s, f) => (s.weight *= scale[f]));
   const sparse: Cell[] = [...cells.values()].map(({family, wins}) => ({family, at: Int32Array.from(wins.keys()), w: Float64Array.from(wins.values())}));
   return {cells: sparse, families: familyStats.map((s, f) => ({...s, clusters: clustersOf[f].size})), agentGames, agentComparisons};
 }
