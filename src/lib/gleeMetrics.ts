@@ -56,6 +56,17 @@ export interface GleeMetricsRow {
 /** Which formulas score the games: GLEE's paper as stated (the default) or GLEE's published analysis code. */
 export const GLEE_CONVENTIONS = ["paper", "glee-code"] as const;
 export type GleeConventions = (typeof GLEE_CONVENTIONS)[number];
+export const CONVENTION_LABELS: Record<GleeConventions, string> = {paper: "as the paper states", "glee-code": "as GLEE's code computes"};
+
+/** Where GLEE's published analysis code (eilamshapira/GLEE at 790e356) scores a family differently from the paper, in words for the pages. */
+export const GLEE_CODE_DIFFERENCES: Record<GleeFamily, string> = {
+  bargaining:
+    "a game without a deal scores efficiency 0, fairness 1 and no gains in the paper (GLEE (Shapira et al. 2024) §2.1); GLEE's code records both gains as 0 (analyze/configs.py line 90) and applies the deal formulas in the last round t (analyze/metrics.py lines 305–312): fairness 0, and efficiency and Bob's self-gain δ_B^(t−1).",
+  negotiation:
+    "a trade is efficient in the paper only at a price V_A ≤ p ≤ V_B (GLEE (Shapira et al. 2024) §2.2); GLEE's code counts every trade efficient when V_A ≤ V_B, whatever the price (analyze/metrics.py lines 277–282).",
+  persuasion:
+    "Bob's self-gain subtracts the low-quality rounds he bought in the paper's utilities (GLEE (Shapira et al. 2024) §2.3), (k(v − 1) − (s − k))/T; GLEE's code subtracts the low-quality rounds he did not buy, (k(v − 1) − r)/T (analyze/metrics.py lines 352–353).",
+};
 
 export const GLEE_METRICS = ["efficiency", "fairness", "alice_self_gain", "bob_self_gain"] as const;
 export type GleeMetric = (typeof GLEE_METRICS)[number];
