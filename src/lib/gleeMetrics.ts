@@ -29,13 +29,13 @@
  * GLEE's published analysis code (analyze/metrics.py in eilamshapira/GLEE,
  * commit 790e356), which departs from §2 in three places (README, "GLEE's
  * code conventions"): (a) a bargaining game without a deal is scored as a
- * deal on p = 0 in its last round (configs.py:90 sets both gains to 0;
- * metrics.py:305-312 apply the deal formulas), so fairness 0 and Bob's
- * self-gain and the efficiency δ_B^(t−1); (b) negotiation efficiency is 1 iff
- * a trade happens exactly when V_A ≤ V_B, whatever the price
+ * deal on p = 0 in its last round (analyze/configs.py:90 at a6cba1e sets both
+ * gains to 0; metrics.py:305-312 apply the deal formulas), so fairness 0 and Bob's
+ * self-gain and the efficiency δ_B^(t−1); (b) negotiation efficiency ignores
+ * the price: a trade is efficient iff V_A ≤ V_B, no trade iff V_A ≥ V_B
  * (metrics.py:277-282); (c) Bob's persuasion self-gain subtracts the
  * low-quality rounds NOT bought, (k·(v − 1) − r)/T (metrics.py:352-353, with
- * c = 0 at :340). Everything else is the same in both.
+ * c = 0 at :340). Everything else is scored alike.
  */
 
 export type GleeFamily = "bargaining" | "negotiation" | "persuasion";
@@ -61,7 +61,7 @@ export const CONVENTION_LABELS: Record<GleeConventions, string> = {paper: "as th
 /** Where GLEE's published analysis code (eilamshapira/GLEE at 790e356) scores a family differently from the paper, in words for the pages. */
 export const GLEE_CODE_DIFFERENCES: Record<GleeFamily, string> = {
   bargaining:
-    "a game without a deal scores efficiency 0, fairness 1 and no gains in the paper (GLEE (Shapira et al. 2024) §2.1); GLEE's code records both gains as 0 (analyze/configs.py line 90) and applies the deal formulas in the last round t (analyze/metrics.py lines 305–312): fairness 0, and efficiency and Bob's self-gain δ_B^(t−1).",
+    "a game without a deal scores efficiency 0, fairness 1 and no gains in the paper (GLEE (Shapira et al. 2024) §2.1); GLEE's code records both gains as 0 (analyze/configs.py line 90, commit a6cba1e) and applies the deal formulas in the last round t (analyze/metrics.py lines 305–312): fairness 0, and efficiency and Bob's self-gain δ_B^(t−1).",
   negotiation:
     "a trade is efficient in the paper only at a price V_A ≤ p ≤ V_B (GLEE (Shapira et al. 2024) §2.2); GLEE's code counts every trade efficient when V_A ≤ V_B, whatever the price (analyze/metrics.py lines 277–282).",
   persuasion:
