@@ -11,27 +11,23 @@ import {queryRun} from "../../loaders/io/parquet.js";
 import {readGleeRows} from "../../loaders/commands/regress.js";
 import {fitGlee} from "../../src/lib/gleeDesign.js";
 import type {GleeConventions, GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
+import type {Outcome} from "../../loaders/games/types.js";
 import {parley, scratch} from "../support/cli.js";
 
 const scratchDirs = scratch("parley-conventions-");
 let out: string;
 let games: Game[];
 
-interface Game {
+/** A games row: the outcome columns and the parameters the metrics read. */
+interface Game extends Pick<Outcome, "rounds" | "agreement" | "alice_share" | "price" | "high_quality" | "purchased"> {
   game_id: string;
   family: string;
-  rounds: number;
-  agreement: boolean | null;
-  alice_share: number | null;
+  money: number;
   delta_a: number | null;
   delta_b: number | null;
-  money: number;
-  price: number | null;
   value_a: number | null;
   value_b: number | null;
   value_high: number | null;
-  high_quality: boolean[] | null;
-  purchased: boolean[] | null;
 }
 
 type Metrics = [number | null, number | null, number | null, number | null];
