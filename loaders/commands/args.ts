@@ -29,6 +29,17 @@ export function intOption(command: string, flag: string, raw: string | undefined
   return value;
 }
 
+/**
+ * The value of a flag that takes one of `choices`, `fallback` when it is
+ * absent; anything else is one line naming the choices
+ * (`--conventions must be one of paper, glee-code, got "pape"`).
+ */
+export function choiceOption<T extends string>(command: string, flag: string, raw: string | undefined, choices: readonly T[], fallback: T): T {
+  if (raw === undefined) return fallback;
+  if (!(choices as readonly string[]).includes(raw)) throw new UsageError(`parley ${command}: --${flag} must be one of ${choices.join(", ")}, got ${JSON.stringify(raw)}`);
+  return raw as T;
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(printableJson(JSON.stringify(value, null, 2)) + "\n");
 }

@@ -1,23 +1,27 @@
 /** `parley metrics <dir>`: GLEE efficiency, fairness and self-gains per game (JSON Lines) from a run directory. */
 import {withRunInputs} from "./inputs.js";
-import {gleeMetricsSQL, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
-import {parse, UsageError} from "./args.js";
+import {GLEE_CONVENTIONS, gleeMetricsSQL, type GleeConventions, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
+import {choiceOption, parse, UsageError} from "./args.js";
 import {printableJson} from "../printable.js";
 
-export const usage = "metrics <dir>                                     GLEE efficiency/fairness/self-gain per game (JSON Lines)";
+export const usage =
+  "metrics <dir> [--conventions paper|glee-code]     GLEE efficiency/fairness/self-gain per game (JSON Lines);\n" +
+  "                                                    glee-code scores as GLEE's published analysis code does";
 
 /** GLEE games of a run directory (the glee/* partitions, or a flat GLEE table). */
 export const isGlee = (game: string) => game.startsWith("glee/");
 
-export async function gleeMetrics(dir: string): Promise<GleeMetricsRow[]> {
+/** Per-game metrics; `conventions` picks the paper's formulas (default) or GLEE's code's (src/lib/gleeMetrics.ts). */
+export async function gleeMetrics(dir: string, conventions: GleeConventions = "paper"): Promise<GleeMetricsRow[]> {
   const hint = `run "parley run <config.json> --out ${dir}" first`;
-  return withRunInputs("metrics", dir, ["games"], isGlee, hint, (db) => db.query<GleeMetricsRow & Record<string, unknown>>(`${gleeMetricsSQL("games")} ORDER BY game_id`));
+  return withRunInputs("metrics", dir, ["games"], isGlee, hint, (db) => db.query<GleeMetricsRow & Record<string, unknown>>(`${gleeMetricsSQL("games", {conventions})} ORDER BY game_id`));
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const {positionals} = parse("metrics", argv, {});
+  const {values, positionals} = parse("metrics", argv, {conventions: {type: "string"}});
   if (positionals.length !== 1) throw new UsageError(`usage: parley ${usage}`);
-  const rows = await gleeMetrics(positionals[0]);
+  const conventions = choiceOption("metrics", "conventions", values.conventions, GLEE_CONVENTIONS, "paper");
+  const rows = await gleeMetrics(positionals[0], conventions);
   const chunk: string[] = [];
   for (const row of rows) {
     chunk.push(printableJson(JSON.stringify(row)));

@@ -3,33 +3,33 @@
  * page stays prose plus short cells. Parameter and metric names are checked
  * against fixed lists before they reach SQL.
  */
-import {GLEE_METRICS, GLEE_PARAMETERS, gleeMetricsSQL, type GleeFamily, type GleeMetric} from "../lib/gleeMetrics.js";
+import {GLEE_METRICS, GLEE_PARAMETERS, gleeMetricsSQL, type GleeConventions, type GleeFamily, type GleeMetric} from "../lib/gleeMetrics.js";
 
 const checkMetric = (m: string): GleeMetric => {
   if (!(GLEE_METRICS as readonly string[]).includes(m)) throw new Error(`unknown metric ${m}`);
   return m as GleeMetric;
 };
 
-/** Per-game metrics of one family joined to the game's parameters. */
-export function familyMetricsSQL(family: GleeFamily): string {
+/** Per-game metrics of one family (in `conventions`, see gleeMetrics.ts) joined to the game's parameters. */
+export function familyMetricsSQL(family: GleeFamily, conventions: GleeConventions = "paper"): string {
   return `SELECT m.*, g.* EXCLUDE (game_id, family, alice_agent, bob_agent)
-FROM (${gleeMetricsSQL("games")}) m JOIN games g USING (game_id)
+FROM (${gleeMetricsSQL("games", {conventions})}) m JOIN games g USING (game_id)
 WHERE m.family = '${family}'`;
 }
 
 /** agent (in `seat`) and the metric's value per game, for box plots. */
-export function metricValuesSQL(family: GleeFamily, metric: string, seat: "alice" | "bob"): string {
+export function metricValuesSQL(family: GleeFamily, metric: string, seat: "alice" | "bob", conventions: GleeConventions = "paper"): string {
   const m = checkMetric(metric);
-  return `SELECT ${seat}_agent AS agent, ${m} AS value FROM (${familyMetricsSQL(family)}) WHERE ${m} IS NOT NULL`;
+  return `SELECT ${seat}_agent AS agent, ${m} AS value FROM (${familyMetricsSQL(family, conventions)}) WHERE ${m} IS NOT NULL`;
 }
 
 /** Mean metric by parameter value and agent in `seat`; values as text ('∞' for a null horizon), in parameter order. */
-export function parameterImpactSQL(family: GleeFamily, parameter: string, metric: string, seat: "alice" | "bob"): string {
+export function parameterImpactSQL(family: GleeFamily, parameter: string, metric: string, seat: "alice" | "bob", conventions: GleeConventions = "paper"): string {
   const m = checkMetric(metric);
   if (!GLEE_PARAMETERS[family].some((p) => p.column === parameter)) throw new Error(`unknown ${family} parameter ${parameter}`);
   return `SELECT coalesce(CAST(${parameter} AS VARCHAR), '∞') AS value, ${seat}_agent AS agent,
        avg(${m})::DOUBLE AS mean, count(${m})::INTEGER AS n, min(${parameter}) AS sort_key
-FROM (${familyMetricsSQL(family)})
+FROM (${familyMetricsSQL(family, conventions)})
 WHERE ${m} IS NOT NULL
 GROUP BY ALL
 ORDER BY sort_key NULLS LAST, agent`;

@@ -24,6 +24,18 @@
  *   When n = 0 (no high-quality round) efficiency is NULL, and when n = T
  *   fairness is NULL: the ratio is undefined, and NULL keeps such games out of
  *   averages instead of counting them as perfect or as failures.
+ *
+ * Conventions: the above is `paper`, the default. `glee-code` reproduces
+ * GLEE's published analysis code (analyze/metrics.py in eilamshapira/GLEE,
+ * commit 790e356), which departs from §2 in three places (README, "GLEE's
+ * code conventions"): (a) a bargaining game without a deal is scored as a
+ * deal on p = 0 in its last round (analyze/configs.py:90 at a6cba1e sets both
+ * gains to 0; metrics.py:305-312 apply the deal formulas), so fairness 0 and Bob's
+ * self-gain and the efficiency δ_B^(t−1); (b) negotiation efficiency ignores
+ * the price: a trade is efficient iff V_A ≤ V_B, no trade iff V_A ≥ V_B
+ * (metrics.py:277-282); (c) Bob's persuasion self-gain subtracts the
+ * low-quality rounds NOT bought, (k·(v − 1) − r)/T (metrics.py:352-353, with
+ * c = 0 at :340). Everything else is scored alike.
  */
 
 export type GleeFamily = "bargaining" | "negotiation" | "persuasion";
@@ -40,6 +52,21 @@ export interface GleeMetricsRow {
   alice_self_gain: number | null;
   bob_self_gain: number | null;
 }
+
+/** Which formulas score the games: GLEE's paper as stated (the default) or GLEE's published analysis code. */
+export const GLEE_CONVENTIONS = ["paper", "glee-code"] as const;
+export type GleeConventions = (typeof GLEE_CONVENTIONS)[number];
+export const CONVENTION_LABELS: Record<GleeConventions, string> = {paper: "as the paper states", "glee-code": "as GLEE's code computes"};
+
+/** Where GLEE's published analysis code (eilamshapira/GLEE at 790e356) scores a family differently from the paper, in words for the pages. */
+export const GLEE_CODE_DIFFERENCES: Record<GleeFamily, string> = {
+  bargaining:
+    "a game without a deal scores efficiency 0, fairness 1 and no gains in the paper (GLEE (Shapira et al. 2024) §2.1); GLEE's code records both gains as 0 (analyze/configs.py line 90, commit a6cba1e) and applies the deal formulas in the last round t (analyze/metrics.py lines 305–312): fairness 0, and efficiency and Bob's self-gain δ_B^(t−1).",
+  negotiation:
+    "a trade is efficient in the paper only at a price V_A ≤ p ≤ V_B (GLEE (Shapira et al. 2024) §2.2); GLEE's code counts every trade efficient when V_A ≤ V_B, whatever the price (analyze/metrics.py lines 277–282).",
+  persuasion:
+    "Bob's self-gain subtracts the low-quality rounds he bought in the paper's utilities (GLEE (Shapira et al. 2024) §2.3), (k(v − 1) − (s − k))/T; GLEE's code subtracts the low-quality rounds he did not buy, (k(v − 1) − r)/T (analyze/metrics.py lines 352–353).",
+};
 
 export const GLEE_METRICS = ["efficiency", "fairness", "alice_self_gain", "bob_self_gain"] as const;
 export type GleeMetric = (typeof GLEE_METRICS)[number];
@@ -76,15 +103,27 @@ export const GLEE_PARAMETERS: Record<GleeFamily, {column: string; label: string}
  * One row per game: game_id, family, alice_agent, bob_agent, efficiency,
  * fairness, fairness_unclipped, alice_self_gain, bob_self_gain, then any
  * `carry` columns of the games table as they are. `where` filters the games
- * (alias g). The query is a plain scan, so rows come in the table's order.
+ * (alias g); `conventions` picks the formulas (see the top of this file). The
+ * query is a plain scan, so rows come in the table's order.
  */
-export function gleeMetricsSQL(games = "games", {carry = [], where}: {carry?: readonly string[]; where?: string} = {}): string {
+export function gleeMetricsSQL(
+  games = "games",
+  {carry = [], where, conventions = "paper"}: {carry?: readonly string[]; where?: string; conventions?: GleeConventions} = {},
+): string {
+  const code = conventions === "glee-code";
   const carried = carry.map((c) => `"carry_${c}"`);
   const pass = carried.map((c) => `, ${c}`).join("");
+  // Bargaining is scored by the deal formulas when `split` holds, on Alice's share p. GLEE's code (a) splits every game, a no-deal one at p = 0.
+  const split = code ? "true" : "coalesce(agreement, false)";
+  const share = code ? "CASE WHEN coalesce(agreement, false) THEN alice_share ELSE 0 END" : "alice_share";
+  // A trade is efficient at a price both gain from; GLEE's code (b) asks only that V_A ≤ V_B.
+  const efficientTrade = code ? "value_a <= value_b" : "value_a <= price AND price <= value_b";
+  // Bob loses 1 (in units of M) per low-quality purchase, s − k; GLEE's code (c) subtracts the low-quality rounds not bought, r.
+  const bobLoss = code ? "r" : "(s - k)";
   return `
 WITH g AS (
   SELECT game_id, family, alice_agent, bob_agent,
-         coalesce(agreement, false) AS deal, rounds::DOUBLE AS t, alice_share AS p,
+         coalesce(agreement, false) AS deal, ${split} AS split, rounds::DOUBLE AS t, ${share} AS p,
          delta_a, delta_b, money, price, value_a, value_b, value_high,
          n_high::DOUBLE AS n, k_high_bought::DOUBLE AS k, r_low_rejected::DOUBLE AS r, sales::DOUBLE AS s${carry.map((c, i) => `, g.${c} AS ${carried[i]}`).join("")}
   FROM ${games} AS g${where ? `\n  WHERE ${where}` : ""}
@@ -92,24 +131,24 @@ WITH g AS (
 m AS (
   SELECT game_id, family, alice_agent, bob_agent${pass},
     CASE family
-      WHEN 'bargaining' THEN CASE WHEN deal THEN power(delta_a, t - 1) * p + power(delta_b, t - 1) * (1 - p) ELSE 0 END
-      WHEN 'negotiation' THEN CASE WHEN deal THEN (value_a <= price AND price <= value_b)::INTEGER ELSE (value_a >= value_b)::INTEGER END
+      WHEN 'bargaining' THEN CASE WHEN split THEN power(delta_a, t - 1) * p + power(delta_b, t - 1) * (1 - p) ELSE 0 END
+      WHEN 'negotiation' THEN CASE WHEN deal THEN (${efficientTrade})::INTEGER ELSE (value_a >= value_b)::INTEGER END
       WHEN 'persuasion' THEN CASE WHEN n > 0 THEN k / n END
     END::DOUBLE AS efficiency,
     CASE family
-      WHEN 'bargaining' THEN CASE WHEN deal THEN 1 - 4 * (p - 0.5) * (p - 0.5) ELSE 1 END
+      WHEN 'bargaining' THEN CASE WHEN split THEN 1 - 4 * (p - 0.5) * (p - 0.5) ELSE 1 END
       WHEN 'negotiation' THEN CASE WHEN deal THEN 1 - 4 * power((price - (value_a + value_b) / 2) / money, 2) ELSE 1 END
       WHEN 'persuasion' THEN CASE WHEN t - n > 0 THEN r / (t - n) END
     END::DOUBLE AS fairness_unclipped,
     CASE family
-      WHEN 'bargaining' THEN CASE WHEN deal THEN p * power(delta_a, t - 1) ELSE 0 END
+      WHEN 'bargaining' THEN CASE WHEN split THEN p * power(delta_a, t - 1) ELSE 0 END
       WHEN 'negotiation' THEN CASE WHEN deal THEN (price - value_a) / money ELSE 0 END
       WHEN 'persuasion' THEN CASE WHEN t > 0 THEN s / t END
     END::DOUBLE AS alice_self_gain,
     CASE family
-      WHEN 'bargaining' THEN CASE WHEN deal THEN (1 - p) * power(delta_b, t - 1) ELSE 0 END
+      WHEN 'bargaining' THEN CASE WHEN split THEN (1 - p) * power(delta_b, t - 1) ELSE 0 END
       WHEN 'negotiation' THEN CASE WHEN deal THEN (value_b - price) / money ELSE 0 END
-      WHEN 'persuasion' THEN CASE WHEN t > 0 THEN (k * (value_high - 1) - (s - k)) / t END
+      WHEN 'persuasion' THEN CASE WHEN t > 0 THEN (k * (value_high - 1) - ${bobLoss}) / t END
     END::DOUBLE AS bob_self_gain
   FROM g
 )

@@ -4,7 +4,7 @@
  * definition (gleeMetrics.ts). Pages run this SQL in DuckDB-WASM and
  * `parley regress` in native DuckDB, so both fit exactly the same rows.
  */
-import {gleeMetricsSQL} from "./gleeMetrics.js";
+import {gleeMetricsSQL, type GleeConventions} from "./gleeMetrics.js";
 
 /** Parameter and player columns of the games table the design uses (see gleeDesign.ts). */
 export const DESIGN_COLUMNS = [
@@ -15,14 +15,15 @@ export const DESIGN_COLUMNS = [
 /**
  * One row per game: game_id, the design columns, efficiency, fairness,
  * alice_self_gain, bob_self_gain. `where` is an optional SQL condition on
- * the games table (alias g), e.g. `g.family = 'bargaining'`. Rows come in the
+ * the games table (alias g), e.g. `g.family = 'bargaining'`; `conventions`
+ * picks the metric formulas (gleeMetrics.ts). Rows come in the
  * games table's order: the query is one scan with no join or sort, which
  * DuckDB keeps in insertion order, so the page (DuckDB-WASM) and `parley
  * regress` (native) see the same order and draw the same held-out splits.
  */
-export function gleeRegressionRowsSQL(games = "games", where?: string): string {
+export function gleeRegressionRowsSQL(games = "games", where?: string, conventions: GleeConventions = "paper"): string {
   const carry = DESIGN_COLUMNS.filter((c) => !["family", "alice_agent", "bob_agent"].includes(c));
   return `
 SELECT game_id, ${DESIGN_COLUMNS.join(", ")}, efficiency, fairness, alice_self_gain, bob_self_gain
-FROM (${gleeMetricsSQL(games, {carry, where})})`;
+FROM (${gleeMetricsSQL(games, {carry, where, conventions})})`;
 }

@@ -47,6 +47,35 @@ test("/glee-regression: Table 2, Table 3 and the coefficient plot from the data"
   await page.context().close();
 });
 
+test("the metric-formulas toggle rescores the shown numbers: /glee-bargaining and /glee-regression", async () => {
+  // The default tournament has bargaining games without a deal, which GLEE's code scores differently (efficiency δ_B^(t−1), fairness 0).
+  const codeFormulas = "as GLEE's code computes";
+  const family = await visit(browser, server, "/glee-bargaining");
+  assert.deepEqual(family.problems, []);
+  const impact = tableAfter(family.page, "Parameter impact");
+  const paperImpact = await impact.textContent();
+  assert.match(paperImpact ?? "", /0\.\d{3}/, "means shown");
+  await family.page.getByLabel(codeFormulas).check();
+  await settle(family.page);
+  assert.deepEqual(await errorsOf(family.page), []);
+  assert.notEqual(await impact.textContent(), paperImpact, "GLEE's code changes the bargaining means");
+  await family.page.getByLabel("as the paper states").check();
+  await settle(family.page);
+  assert.equal(await impact.textContent(), paperImpact, "back to the paper's numbers");
+  await family.page.context().close();
+
+  const regression = await visit(browser, server, "/glee-regression");
+  assert.deepEqual(regression.problems, []);
+  const market = tableAfter(regression.page, "Market effects");
+  const paperMarket = await market.textContent();
+  await regression.page.getByLabel(codeFormulas).check();
+  await settle(regression.page);
+  assert.deepEqual(await errorsOf(regression.page), []);
+  assert.notEqual(await market.textContent(), paperMarket, "Table 2 refit on GLEE's code's metrics");
+  assert.ok((await market.locator("tbody tr").count()) >= 2, "market rows");
+  await regression.page.context().close();
+});
+
 test("/glee-pairs: four pair heatmaps with tooltips and the meta-game section", async () => {
   const {page, problems} = await visit(browser, server, "/glee-pairs");
   await screenshot(page, "glee-pairs");

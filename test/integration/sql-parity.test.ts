@@ -13,7 +13,7 @@ import {locateDataset} from "../../loaders/catalog.js";
 import {dondGameMetricsSQL, dondStatsSQL} from "../../src/lib/dond.js";
 import {queryWasm} from "../support/wasmDuckDB.js";
 import {generateRun} from "../../loaders/run/generate.js";
-import {gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
+import {GLEE_CONVENTIONS, gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
 import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
 import {gamabenchViews, gameScoresSQL, GAMABENCH_SCORE_COLUMNS} from "../../src/lib/gamabench.js";
@@ -47,13 +47,15 @@ test("Deal-or-No-Deal metrics agree between DuckDB-WASM and native DuckDB", asyn
   await same(games, dondStatsSQL("games", {cumulative: true}));
 });
 
-test("GLEE metrics and regression rows agree, in the same order", async () => {
+test("GLEE metrics and regression rows agree, in the same order, in both conventions", async () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-parity-"));
   await generateRun("default", dir);
   const games = {games: join(dir, "games.parquet")};
-  await same(games, gleeMetricsSQL("games"));
-  await same(games, gleeRegressionRowsSQL("games"));
-  await same(games, gleeRegressionRowsSQL("games", "g.family = 'persuasion'"));
+  for (const conventions of GLEE_CONVENTIONS) {
+    await same(games, gleeMetricsSQL("games", {conventions}));
+    await same(games, gleeRegressionRowsSQL("games", undefined, conventions));
+    await same(games, gleeRegressionRowsSQL("games", "g.family = 'persuasion'", conventions));
+  }
 });
 
 test("gamma-Bench scores agree", {skip: locateDataset("gamabench").available ? false : "gamma-Bench not configured"}, async () => {
