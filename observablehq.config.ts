@@ -20,6 +20,7 @@ export default {
     {name: "GLEE: what moves the outcome", path: "/glee-regression"},
     {name: "GLEE: model pairs and the meta-game", path: "/glee-pairs"},
     {name: "Ratings across games", path: "/ratings"},
+    {name: "Compare two agents", path: "/compare"},
     {name: "Datasets", path: "/datasets"},
     {name: "References", path: "/references"},
   ],

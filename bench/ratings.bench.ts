@@ -12,7 +12,7 @@ import {join} from "node:path";
 import {performance} from "node:perf_hooks";
 import {projectRoot} from "../loaders/config.js";
 import {locateDataset} from "../loaders/catalog.js";
-import {seatRows} from "../loaders/commands/ratings.js";
+import {seatRows} from "../loaders/commands/seats.js";
 import {rateAgents} from "../src/lib/ratings.js";
 import {ratedGames} from "../src/lib/ratingsData.js";
 
@@ -34,7 +34,7 @@ export default async function (): Promise<void> {
       dirs.push(join(dir, "gamabench"));
     } else console.log("gamma-Bench raw results: not in the datasets directory, GLEE only");
     let t0 = performance.now();
-    const rows = (await Promise.all(dirs.map((d, i) => seatRows(d, `run${i}`)))).flat();
+    const rows = (await Promise.all(dirs.map((d, i) => seatRows("ratings", d, `run${i}`)))).flat();
     const readMs = performance.now() - t0;
     t0 = performance.now();
     const games = ratedGames(rows);

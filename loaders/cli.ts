@@ -14,6 +14,8 @@ import * as agents from "./commands/agents.js";
 import * as gameList from "./commands/games.js";
 import * as gleeMetrics from "./commands/gleeMetrics.js";
 import * as ratings from "./commands/ratings.js";
+import * as compare from "./commands/compare.js";
+import * as exportGames from "./commands/export.js";
 import {UsageError} from "./commands/args.js";
 import {DuplicateKeyError} from "./io/tableKey.js";
 import {printable} from "./printable.js";
@@ -35,6 +37,8 @@ export const commands: Record<string, Command> = {
   metrics: gleeMetrics,
   regress,
   ratings,
+  compare,
+  export: exportGames,
   build: {usage: site.buildUsage, run: site.build},
   serve: {usage: site.serveUsage, run: site.serve},
   dev: {usage: site.devUsage, run: site.dev},

@@ -6,30 +6,11 @@
  */
 import {alphaRank} from "../../src/lib/alphaRank.js";
 import {rateAgents} from "../../src/lib/ratings.js";
-import {clusterColumn, commonSeatsSQL, gleeSeatsSQL, ratedGames, seatMetaGame, type SeatRow} from "../../src/lib/ratingsData.js";
-import {runTableFiles} from "../io/runTables.js";
+import {ratedGames, seatMetaGame, type SeatRow} from "../../src/lib/ratingsData.js";
+import {seatRows} from "./seats.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
-import {withRunInputs} from "./inputs.js";
 
 export const usage = "ratings <dir ...> [--weighting families|games] [--resamples N] [--seed N]   Bradley–Terry ratings with intervals, tiers, α-Rank (JSON)";
-
-const HINT = 'expected a directory written by "parley run" or "parley ingest"';
-
-/** The seat rows of one directory: the common players table, or the flat GLEE games table of older runs and the GLEE ingests. */
-export async function seatRows(dir: string, prefix: string): Promise<SeatRow[]> {
-  const common = runTableFiles(dir, "players").files.length > 0;
-  const tables = common ? ["games", "players"] : ["games"];
-  return withRunInputs("ratings", dir, tables, undefined, HINT, async (db) => {
-    const columns = new Set((await db.query<{column_name: string}>("SELECT column_name FROM (DESCRIBE games)")).map((r) => r.column_name));
-    let sql: string;
-    if (common) {
-      const family = columns.has("game") ? "g.game" : columns.has("family") ? "g.family" : `'${dir.replaceAll("'", "''")}'`;
-      sql = commonSeatsSQL("games", "players", family, clusterColumn(columns), prefix);
-    } else if (columns.has("alice_agent") && columns.has("alice_utility")) sql = gleeSeatsSQL("games", prefix);
-    else throw new UsageError(`parley ratings: ${dir} holds no players table and no GLEE games table; ${HINT}`);
-    return (await db.query(sql)) as unknown as SeatRow[];
-  });
-}
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ratings", argv, {
@@ -43,7 +24,7 @@ export async function run(argv: string[]): Promise<number> {
   const resamples = intOption("ratings", "resamples", values.resamples, {min: 0, max: 100_000}, 1000);
   const seed = intOption("ratings", "seed", values.seed, {min: 0, max: 2 ** 31 - 1}, 1);
   const rows: SeatRow[] = [];
-  for (const [i, dir] of positionals.entries()) rows.push(...(await seatRows(dir, positionals.length > 1 ? `run${i}` : "")));
+  for (const [i, dir] of positionals.entries()) rows.push(...(await seatRows("ratings", dir, positionals.length > 1 ? `run${i}` : "")));
   const result = rateAgents(ratedGames(rows), {weighting, resamples, seed});
   const families = [...new Set(rows.map((r) => r.family))].sort();
   const alpha_rank = families.flatMap((family) => {

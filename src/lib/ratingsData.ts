@@ -1,8 +1,9 @@
 /**
- * From tables to what src/lib/ratings.ts and src/lib/alphaRank.ts rate: one
- * row per seat (game, family, resampling cluster, seat, agent, score), by
- * the same SQL in native DuckDB (`parley ratings`) and DuckDB-WASM (the
- * /ratings page). Pure: no DOM, no Node API.
+ * From tables to what src/lib/ratings.ts, src/lib/alphaRank.ts and
+ * src/lib/compare.ts read: one row per seat (game, family, resampling
+ * cluster, configuration, repetition, seat, agent, score), by the same SQL
+ * in native DuckDB (`parley ratings`, `parley compare`) and DuckDB-WASM
+ * (the /ratings page). Pure: no DOM, no Node API.
  */
 import type {RatedGame} from "./ratings.js";
 import type {Bimatrix} from "./bimatrix.js";
@@ -11,6 +12,9 @@ export interface SeatRow {
   game_id: string;
   family: string;
   cluster: string;
+  /** The game's configuration (config_id) and repetition, when its table has them. */
+  config: string | null;
+  repetition: number | null;
   seat: number;
   agent: string;
   score: number;
@@ -18,13 +22,15 @@ export interface SeatRow {
 
 /**
  * Seats of the common tables (every game of the contract and every ingest
- * writing players.parquet): the family is `familySql` and the cluster
- * `clusterSql`, expressions over the games table `g` (e.g. its `game` and
- * `config_id` columns; see clusterColumn).
+ * writing players.parquet) whose games table `g` has `columns`: the family
+ * is `familySql` (e.g. `g.game`), the cluster see clusterColumn.
  */
-export function commonSeatsSQL(games: string, players: string, familySql: string, clusterSql: string, prefix = ""): string {
-  const cluster = `COALESCE(${clusterSql}, p.game_id)`;
+export function commonSeatsSQL(games: string, players: string, familySql: string, columns: ReadonlySet<string>, prefix = ""): string {
+  const cluster = `COALESCE(${clusterColumn(columns)}, p.game_id)`;
+  const config = columns.has("config_id") ? "CAST(g.config_id AS VARCHAR)" : "NULL";
+  const repetition = columns.has("repetition") ? "CAST(g.repetition AS INTEGER)" : "NULL";
   return `SELECT ${prefixed("p.game_id", prefix)} AS game_id, ${familySql} AS family, ${prefixed(cluster, prefix)} AS cluster,
+    ${config} AS config, ${repetition} AS repetition,
     CAST(p.seat AS INTEGER) AS seat, p.agent AS agent, CAST(p."return" AS DOUBLE) AS score
   FROM ${players} p JOIN ${games} g USING (game_id)
   WHERE p.agent IS NOT NULL AND p."return" IS NOT NULL AND isfinite(p."return")`;
@@ -33,18 +39,19 @@ export function commonSeatsSQL(games: string, players: string, familySql: string
 /** Seats of the flat GLEE games table (the site's GLEE datasets): Alice seat 0, Bob seat 1, their §2 utilities. */
 export function gleeSeatsSQL(games: string, prefix = ""): string {
   const side = (seat: number, who: "alice" | "bob") => `SELECT ${prefixed("game_id", prefix)} AS game_id, 'glee/' || family AS family,
-    ${prefixed(`COALESCE(CAST(config_id AS VARCHAR), game_id)`, prefix)} AS cluster, ${seat} AS seat,
+    ${prefixed(`COALESCE(CAST(config_id AS VARCHAR), game_id)`, prefix)} AS cluster,
+    CAST(config_id AS VARCHAR) AS config, CAST(repetition AS INTEGER) AS repetition, ${seat} AS seat,
     ${who}_agent AS agent, CAST(${who}_utility AS DOUBLE) AS score
   FROM ${games} WHERE ${who}_agent IS NOT NULL AND ${who}_utility IS NOT NULL`;
   return `${side(0, "alice")}\nUNION ALL\n${side(1, "bob")}`;
 }
 
 /**
- * The resampling cluster of a games table with these columns: the
+ * The resampling cluster of a games table `g` with these columns: the
  * configuration (`config_id`, Parley runs), else the game variant
  * (`variant`, gamma-Bench's ingest), else each game on its own.
  */
-export function clusterColumn(columns: ReadonlySet<string>): string {
+function clusterColumn(columns: ReadonlySet<string>): string {
   const present = ["config_id", "variant"].filter((c) => columns.has(c)).map((c) => `CAST(g.${c} AS VARCHAR)`);
   return present.length ? `COALESCE(${present.join(", ")})` : "NULL";
 }

@@ -119,3 +119,17 @@ test("/ratings: Bradley–Terry ratings with intervals and tiers pooled over GLE
   assert.match((await page.textContent("main"))!, /in 3 game families/);
   await page.context().close();
 });
+
+test("/compare: paired differences of two agents with intervals and Holm-corrected p-values", async () => {
+  const {page, problems} = await visit(browser, server, "/compare");
+  await screenshot(page, "compare");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  assert.ok((await page.locator("main table tbody tr").count()) >= 2, "a row per family and seat");
+  assert.ok((await page.locator("main svg [aria-label='dot'] circle").count()) >= 2, "a dot per row");
+  assert.match((await page.textContent("main"))!, /Unmatched: \d+ seats of fair and \d+ of greedy/);
+  await page.getByLabel("Agent B").selectOption("fair");
+  await settle(page);
+  assert.match((await page.textContent("main"))!, /Choose two different agents/);
+  await page.context().close();
+});

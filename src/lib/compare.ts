@@ -1,0 +1,208 @@
+/**
+ * Paired comparison of two runs, or of two agents, on matched games: per
+ * game family and metric the mean paired difference with its t interval, a
+ * paired t test and a sign-flip permutation test, and Holm's correction
+ * across every family and metric shown. Pure: no DOM, no Node API.
+ *
+ * Matching.
+ * - Two runs: a game of run A matches the game of run B with the same
+ *   family, configuration, repetition and agents seat by seat, after the
+ *   compared factor is renamed: when the runs differ in exactly one agent
+ *   (run A's `x` where run B has `y`, the usual "swap one model" study),
+ *   `x` in run A stands for `y`; when they have the same agents, nothing is
+ *   renamed (a change of prompt or setting); otherwise the caller names the
+ *   renaming. The metrics are each seat's return and the seats' total.
+ * - Two agents: a game where agent A holds seat s matches the game where B
+ *   holds seat s with the same family, configuration, repetition and the
+ *   same agents in every other seat; the metric is that seat's return.
+ */
+import {createRng} from "./rng.js";
+import {studentTCdf, studentTQuantile} from "./studentT.js";
+import type {SeatRow} from "./ratingsData.js";
+
+export interface PairedStats {
+  n: number;
+  mean_diff: number;
+  sd: number;
+  ci_lo: number | null;
+  ci_hi: number | null;
+  t: number | null;
+  p_t: number | null;
+  p_perm: number | null;
+  /** Exact (every sign pattern) or Monte Carlo permutations. */
+  perm_method: "exact" | "monte-carlo" | null;
+}
+
+export interface ComparisonRow extends PairedStats {
+  family: string;
+  metric: string;
+  p_t_holm: number | null;
+  p_perm_holm: number | null;
+}
+
+export interface Comparison {
+  rows: ComparisonRow[];
+  /** Games of each side with no partner, and up to 20 of their ids. */
+  unmatched: {a: number; b: number; a_games: string[]; b_games: string[]};
+}
+
+/** Up to this many pairs the permutation test enumerates every sign pattern. */
+const EXACT_UP_TO = 16;
+
+/** Paired statistics of differences (B − A or A − B, as the caller forms them). */
+export function pairedTest(diffs: readonly number[], {permutations = 10_000, seed = 1, level = 0.95} = {}): PairedStats {
+  const n = diffs.length;
+  const mean = n ? diffs.reduce((t, d) => t + d, 0) / n : NaN;
+  const sd = n > 1 ? Math.sqrt(diffs.reduce((t, d) => t + (d - mean) ** 2, 0) / (n - 1)) : NaN;
+  const se = sd / Math.sqrt(n);
+  let t: number | null = null;
+  let pT: number | null = null;
+  let lo: number | null = null;
+  let hi: number | null = null;
+  if (n > 1) {
+    const q = studentTQuantile(1 - (1 - level) / 2, n - 1);
+    if (se > 0) {
+      t = mean / se;
+      pT = 2 * (1 - studentTCdf(Math.abs(t), n - 1));
+    } else pT = mean === 0 ? 1 : 0;
+    lo = mean - q * se;
+    hi = mean + q * se;
+  }
+  const perm = n ? signFlip(diffs, permutations, seed) : null;
+  return {n, mean_diff: mean, sd, ci_lo: lo, ci_hi: hi, t, p_t: pT, p_perm: perm?.p ?? null, perm_method: perm?.method ?? null};
+}
+
+/**
+ * Two-sided sign-flip permutation test of a zero mean: the share of sign
+ * patterns whose |mean| is at least the observed one; every pattern up to
+ * EXACT_UP_TO pairs, else `draws` random ones with p = (hits + 1) / (draws + 1).
+ */
+export function signFlip(diffs: readonly number[], draws = 10_000, seed = 1): {p: number; method: "exact" | "monte-carlo"} {
+  const n = diffs.length;
+  const observed = Math.abs(diffs.reduce((t, d) => t + d, 0));
+  const slack = 1e-9 * (observed + 1);
+  if (n <= EXACT_UP_TO) {
+    let hits = 0;
+    const total = 2 ** n;
+    for (let mask = 0; mask < total; mask++) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += mask & (1 << i) ? -diffs[i] : diffs[i];
+      if (Math.abs(sum) >= observed - slack) hits++;
+    }
+    return {p: hits / total, method: "exact"};
+  }
+  const rng = createRng(seed);
+  let hits = 0;
+  for (let b = 0; b < draws; b++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += rng.next() < 0.5 ? -diffs[i] : diffs[i];
+    if (Math.abs(sum) >= observed - slack) hits++;
+  }
+  return {p: (hits + 1) / (draws + 1), method: "monte-carlo"};
+}
+
+/** Holm's step-down adjustment; nulls stay null and do not count. */
+export function holm(ps: readonly (number | null)[]): (number | null)[] {
+  const order = ps.map((p, i) => ({p, i})).filter((x): x is {p: number; i: number} => x.p !== null).sort((x, y) => x.p - y.p);
+  const m = order.length;
+  const out: (number | null)[] = ps.map(() => null);
+  let running = 0;
+  order.forEach(({p, i}, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    out[i] = running;
+  });
+  return out;
+}
+
+type Games = Map<string, SeatRow[]>;
+
+function byGame(rows: readonly SeatRow[]): Games {
+  const games: Games = new Map();
+  for (const r of rows) {
+    const seats = games.get(r.game_id);
+    if (seats) seats.push(r);
+    else games.set(r.game_id, [r]);
+  }
+  for (const seats of games.values()) seats.sort((x, y) => x.seat - y.seat);
+  return games;
+}
+
+/** Differences per (family, metric), in a stable order, then the statistics and Holm's correction. */
+function finish(diffs: Map<string, {family: string; metric: string; values: number[]}>, unmatched: Comparison["unmatched"], options: {permutations?: number; seed?: number}): Comparison {
+  const groups = [...diffs.values()].sort((x, y) => (x.family < y.family ? -1 : x.family > y.family ? 1 : x.metric < y.metric ? -1 : x.metric > y.metric ? 1 : 0));
+  const stats = groups.map((g) => ({family: g.family, metric: g.metric, ...pairedTest(g.values, options)}));
+  const pT = holm(stats.map((s) => s.p_t));
+  const pPerm = holm(stats.map((s) => s.p_perm));
+  return {rows: stats.map((s, i) => ({...s, p_t_holm: pT[i], p_perm_holm: pPerm[i]})), unmatched};
+}
+
+function push(diffs: Map<string, {family: string; metric: string; values: number[]}>, family: string, metric: string, value: number): void {
+  const key = `${family}\u0000${metric}`;
+  const d = diffs.get(key);
+  if (d) d.values.push(value);
+  else diffs.set(key, {family, metric, values: [value]});
+}
+
+const seatLabel = (s: SeatRow) => `return, seat ${s.seat}`;
+
+/**
+ * The renaming of run A's agents that lines its games up with run B's (see
+ * the module comment): `rename` as given, else the automatic one, else an
+ * error naming the agents only one run has.
+ */
+export function runRenaming(a: readonly SeatRow[], b: readonly SeatRow[], rename?: ReadonlyMap<string, string>): Map<string, string> {
+  if (rename?.size) return new Map(rename);
+  const agentsA = new Set(a.map((r) => r.agent));
+  const agentsB = new Set(b.map((r) => r.agent));
+  const onlyA = [...agentsA].filter((x) => !agentsB.has(x)).sort();
+  const onlyB = [...agentsB].filter((x) => !agentsA.has(x)).sort();
+  if (!onlyA.length && !onlyB.length) return new Map();
+  if (onlyA.length === 1 && onlyB.length === 1) return new Map([[onlyA[0], onlyB[0]]]);
+  throw new Error(`the runs differ in more than one agent (only in A: ${onlyA.join(", ") || "none"}; only in B: ${onlyB.join(", ") || "none"}); name the pairs to compare with --rename A=B`);
+}
+
+/** Run B minus run A on matched games (module comment); `rename` maps run A's agents to run B's. */
+export function compareRuns(a: readonly SeatRow[], b: readonly SeatRow[], options: {permutations?: number; seed?: number; rename?: ReadonlyMap<string, string>} = {}): Comparison {
+  const rename = runRenaming(a, b, options.rename);
+  const key = (seats: SeatRow[], names: (agent: string) => string) => [seats[0].family, seats[0].config ?? seats[0].game_id, seats[0].repetition ?? "", ...seats.map((s) => names(s.agent))].join("\u0000");
+  const ga = new Map([...byGame(a).values()].map((seats) => [key(seats, (x) => rename.get(x) ?? x), seats]));
+  const gb = new Map([...byGame(b).values()].map((seats) => [key(seats, (x) => x), seats]));
+  const diffs = new Map<string, {family: string; metric: string; values: number[]}>();
+  const onlyA: string[] = [];
+  for (const [k, seatsA] of ga) {
+    const seatsB = gb.get(k);
+    if (!seatsB || seatsB.length !== seatsA.length) {
+      onlyA.push(seatsA[0].game_id);
+      continue;
+    }
+    const family = seatsA[0].family;
+    seatsA.forEach((s, i) => push(diffs, family, seatLabel(s), seatsB[i].score - s.score));
+    if (seatsA.length > 1) push(diffs, family, "total return", seatsB.reduce((t, s) => t + s.score, 0) - seatsA.reduce((t, s) => t + s.score, 0));
+  }
+  const onlyB = [...gb].filter(([k, seats]) => ga.get(k)?.length !== seats.length).map(([, seats]) => seats[0].game_id);
+  return finish(diffs, {a: onlyA.length, b: onlyB.length, a_games: onlyA.slice(0, 20), b_games: onlyB.slice(0, 20)}, options);
+}
+
+/** Agent B minus agent A in the same seat, with everything else about the game the same. */
+export function compareAgents(rows: readonly SeatRow[], agentA: string, agentB: string, options: {permutations?: number; seed?: number} = {}): Comparison {
+  const slots = {a: new Map<string, SeatRow>(), b: new Map<string, SeatRow>()};
+  for (const seats of byGame(rows).values()) {
+    seats.forEach((s, i) => {
+      const side = s.agent === agentA ? "a" : s.agent === agentB ? "b" : null;
+      if (!side) return;
+      const others = seats.map((o, j) => (j === i ? "·" : o.agent)).join("\u0001");
+      const key = [s.family, s.config ?? "", s.repetition ?? "", s.seat, others].join("\u0000");
+      // One game per slot: a duplicate slot (the same configuration played twice with one repetition number) keeps the first.
+      if (!slots[side].has(key)) slots[side].set(key, s);
+    });
+  }
+  const diffs = new Map<string, {family: string; metric: string; values: number[]}>();
+  const onlyA: string[] = [];
+  for (const [key, sa] of slots.a) {
+    const sb = slots.b.get(key);
+    if (!sb) onlyA.push(sa.game_id);
+    else push(diffs, sa.family, seatLabel(sa), sb.score - sa.score);
+  }
+  const onlyB = [...slots.b].filter(([key]) => !slots.a.has(key)).map(([, s]) => s.game_id);
+  return finish(diffs, {a: onlyA.length, b: onlyB.length, a_games: onlyA.slice(0, 20), b_games: onlyB.slice(0, 20)}, options);
+}
