@@ -2,8 +2,9 @@
 import {catalog, locateDataset} from "../catalog.js";
 import {datasetsConfig} from "../config.js";
 import {printJson} from "./args.js";
+import {commands} from "./index.js";
 
-export const usage = "datasets                                          list catalog datasets and whether they are present (JSON)";
+export const usage = commands.datasets.usage;
 
 export async function run(): Promise<number> {
   const config = datasetsConfig();

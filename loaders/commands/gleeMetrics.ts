@@ -3,8 +3,9 @@ import {withRunInputs} from "./inputs.js";
 import {gleeMetricsSQL, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
 import {parse, UsageError} from "./args.js";
 import {printableJson} from "../printable.js";
+import {commands} from "./index.js";
 
-export const usage = "metrics <dir>                                     GLEE efficiency/fairness/self-gain per game (JSON Lines)";
+export const usage = commands.metrics.usage;
 
 /** GLEE games of a run directory (the glee/* partitions, or a flat GLEE table). */
 export const isGlee = (game: string) => game.startsWith("glee/");

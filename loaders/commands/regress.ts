@@ -12,13 +12,12 @@ import {fitGlee, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, 
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
 import type {OlsFit} from "../../src/lib/olsOneHot.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
+import {commands} from "./index.js";
 
 /** Held-out RMSE splits; each refits the model, so the count is bounded. */
 const MAX_SPLITS = 1000;
 
-export const usage =
-  "regress <dir> --family F --metric M [--pairs] [--baseline-agent X] [--source S] [--splits N] [--rows-only]\n" +
-  "                                                    GLEE one-hot OLS with 95% CIs (JSON)";
+export const usage = commands.regress.usage;
 
 /** Reads the regression rows of one family from a run directory (either layout), or a games Parquet file / glob. */
 export async function readGleeRows(dir: string, family: GleeFamily, source?: string): Promise<GleeRow[]> {
