@@ -8,8 +8,8 @@
  * datasets directory, so a mirror URL or directory replaces every file's
  * URL by `<mirror>/<path>`; a datasets directory is itself a mirror.
  */
-import {existsSync, readFileSync, statSync} from "node:fs";
-import {isAbsolute, join, resolve} from "node:path";
+import {existsSync, readdirSync, readFileSync, rmdirSync, statSync} from "node:fs";
+import {dirname, isAbsolute, join, resolve, sep} from "node:path";
 import {projectRoot} from "./config.js";
 import {UsageError} from "./commands/args.js";
 import {download, DownloadError, isUrl, isVerified, type Expected} from "./io/download.js";
@@ -124,13 +124,19 @@ export async function fetchSource(id: string, source: DatasetSource, datasetsDir
         }
       }
       done++;
-      report();
+      if (!unreachable) report();
     }
   };
   await Promise.all(Array.from({length: Math.max(1, options.concurrency ?? 6)}, worker));
+  // Folders made for files that never arrived would make an absent dataset look present.
+  for (const file of source.files) removeEmptyParents(join(datasetsDir, file.path), datasetsDir);
   if (unreachable) throw unreachable;
   report(true);
   return summary;
+}
+
+function removeEmptyParents(path: string, top: string): void {
+  for (let dir = dirname(path); dir.startsWith(top + sep) && existsSync(dir) && !readdirSync(dir).length; dir = dirname(dir)) rmdirSync(dir);
 }
 
 const megabytes = (bytes: number): string => (bytes / 1e6).toFixed(1);

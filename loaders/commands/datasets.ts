@@ -16,7 +16,7 @@ export const usage = commands.datasets.usage;
 
 export async function run(argv: string[] = []): Promise<number> {
   if (argv[0] === "fetch") return fetchDatasets(argv.slice(1));
-  if (argv.length) throw new UsageError(`usage: parley ${usage}`);
+  if (argv.length) throw new UsageError(`parley datasets: unexpected "${argv[0]}"; expected "parley datasets" or "parley datasets fetch [id ...] [--mirror <url or dir>]"`);
   const config = datasetsConfig();
   printJson({
     datasets_dir: config.dir,

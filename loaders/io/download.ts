@@ -122,7 +122,8 @@ async function httpToPart(url: string, part: string, expected: Expected, options
       await fetchRest(url, part, options);
       return;
     } catch (error) {
-      if (error instanceof DownloadError || attempt >= attempts) throw describe(url, error, part);
+      const unreachable = UNREACHABLE.has((error as NodeJS.ErrnoException).code ?? "");
+      if (error instanceof DownloadError || unreachable || attempt >= attempts) throw describe(url, error, part);
       await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
     }
   }

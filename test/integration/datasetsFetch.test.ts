@@ -159,3 +159,19 @@ test("a directory mirror, a 404, an unreachable host and a file of the user's ea
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /"glee" has no published files to fetch \(it is generated at build time\)/);
 });
+
+test("GLEE's files, served with CRLF line ends as its repository has them, are checked and written as LF", {skip: skip || !existsSync(join(shared!, "glee-human")) ? "no glee-human in the datasets directory" : false}, async () => {
+  const server = await mirror((path, body, _req, res) => {
+    if (!path.startsWith("glee-human/")) return false;
+    const crlf = Buffer.from(body.toString("latin1").replaceAll("\n", "\r\n"), "latin1");
+    res.writeHead(200, {"content-length": crlf.length}).end(crlf);
+    return true;
+  });
+  const dir = tmp.dir();
+  const run = await fetchInto(dir, ["glee-human", "--mirror", server.url]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).datasets[0].fetched, 150);
+  const game = "glee-human/bargaining/0003852CF8408F00/game.csv";
+  assert.ok(readFileSync(join(dir, game)).equals(readFileSync(join(shared!, game))));
+  assert.ok(!readFileSync(join(dir, game), "latin1").includes("\r"));
+});
