@@ -6,9 +6,9 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import {spawnSync} from "node:child_process";
-import {mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync} from "node:fs";
-import {join} from "node:path";
-import {pathToFileURL} from "node:url";
+import {mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync} from "node:fs";
+import {dirname, join} from "node:path";
+import {fileURLToPath, pathToFileURL} from "node:url";
 // @ts-expect-error plain JavaScript module without types
 import {compiled} from "../../bin/compiled.js";
 import {root, scratch} from "../support/cli.js";
@@ -83,4 +83,28 @@ test("bin/parley.js prints what the TypeScript entry prints, and falls back to t
   }
   const help = spawnSync(process.execPath, [join(root, "bin/parley.js"), "help"], {encoding: "utf8", env: {...process.env, PARLEY_CLI_CACHE: cache}});
   assert.match(help.stdout, /parley datasets fetch/);
+});
+
+/** The packages a compiled chunk loads before it runs: its static imports, followed through the chunks it imports. */
+function staticPackages(file: string, seen = new Set<string>()): Set<string> {
+  const packages = new Set<string>();
+  if (seen.has(file)) return packages;
+  seen.add(file);
+  for (const [, from] of readFileSync(file, "utf8").matchAll(/^import\s(?:[^;]*?\sfrom\s*)?"([^"]+)"/gm)) {
+    if (from.startsWith("./")) for (const p of staticPackages(join(dirname(file), from), seen)) packages.add(p);
+    else if (!from.startsWith("node:")) packages.add(from);
+  }
+  return packages;
+}
+
+test("help, agents and datasets load no heavy package (DuckDB, LLM SDKs, Parquet, Arrow); regress does load DuckDB", async () => {
+  const url: string = await compiled({root, entry: "loaders/cli.ts", cacheDir: tmp.dir()});
+  const dir = dirname(fileURLToPath(url));
+  const chunk = (name: string) => join(dir, readdirSync(dir).find((f) => f.startsWith(`${name}-`) && f.endsWith(".js"))!);
+  const heavy = ["@duckdb/node-api", "openai", "@anthropic-ai/sdk", "@google/genai", "parquet-wasm", "apache-arrow", "@observablehq/framework"];
+  for (const [what, file] of [["help", fileURLToPath(url)], ["agents", chunk("agents")], ["datasets", chunk("datasets")]]) {
+    const loaded = [...staticPackages(file)];
+    assert.deepEqual(loaded.filter((p) => heavy.some((h) => p === h || p.startsWith(`${h}/`))), [], `${what} loads ${loaded.join(", ")}`);
+  }
+  assert.ok(staticPackages(chunk("regress")).has("@duckdb/node-api"), "the check sees a package a command does load");
 });
