@@ -31,8 +31,7 @@ export const commands = {
   datasets: {
     usage:
       "datasets                                          list catalog datasets and whether they are present (JSON)\n" +
-      "  parley datasets fetch [id ...] [--mirror <url or dir>]\n" +
-      "                                                    download public datasets from their authors' sites (or a mirror) into the datasets directory, verified",
+      "  parley datasets fetch [id ...] [--mirror <url or dir>]   download public datasets from their authors' repositories (or a mirror), verified",
     load: async () => (await import("./datasets.js")).run,
   },
   equilibria: {
