@@ -7,7 +7,7 @@
  * runs, after one that may build the compiled cache.
  */
 import {spawnSync} from "node:child_process";
-import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {loadavg, tmpdir} from "node:os";
 import {join} from "node:path";
 import {performance} from "node:perf_hooks";
@@ -40,6 +40,28 @@ function median(args: string[], runs: number): number {
   return times[Math.floor(times.length / 2)];
 }
 
+/**
+ * CPU seconds (user + system) that finished child processes have used, from
+ * /proc/self/stat (cutime, cstime; Linux, 100 ticks a second), or null
+ * elsewhere. Unlike wall time it hardly moves when other jobs share the cores.
+ */
+function childCpu(): number | null {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Mean CPU seconds per call over `runs` calls. */
+function cpuPerCall(args: string[], runs: number): number | null {
+  const before = childCpu();
+  for (let i = 0; i < runs; i++) seconds(args);
+  const after = childCpu();
+  return before === null || after === null ? null : (after - before) / runs;
+}
+
 const line = (label: string, s: number, target?: number) =>
   console.log(`${label.padEnd(44)} ${s.toFixed(3)} s${target ? `   target < ${target} s: ${(s / target).toFixed(2)}× the target ${s < target ? "(met)" : "(MISSED)"}` : ""}`);
 
@@ -49,12 +71,14 @@ export default async function (): Promise<void> {
   console.log(`first call (builds the compiled cache if it is stale): ${first.toFixed(3)} s`);
   const node = median(["-e", "0"], 7);
   line("node -e 0 (the floor)", node);
+  const nodeCpu = cpuPerCall(["-e", "0"], 10);
   for (const command of ["help", "agents", "datasets"]) {
     const fast = median([BIN, command], 7);
     const old = median([...TSX, command], 3);
     line(`parley ${command}`, fast, 0.3);
     // On a busy machine every process starts slowly; what the command adds to a bare node is the part it owns.
-    console.log(`  ${(fast - node).toFixed(3)} s above node -e 0`);
+    const cpu = cpuPerCall([BIN, command], 10);
+    console.log(`  ${(fast - node).toFixed(3)} s above node -e 0${cpu === null ? "" : `; CPU ${cpu.toFixed(3)} s a call (node -e 0: ${nodeCpu!.toFixed(3)} s)`}`);
     line(`  through tsx (before), median of 3`, old);
     console.log(`  ${(old / fast).toFixed(1)}× faster than through tsx`);
   }
