@@ -3,18 +3,18 @@
  * live inside the datasets directory, and the adapter that reads them.
  * Adding a dataset is one adapter under loaders/ingest/ plus one entry here
  * (and a data loader under src/data/ that calls `emitDataset(id)`).
+ * Adapters, generators and supplements are imported when they run, so that
+ * listing the catalog (`parley datasets`) loads neither DuckDB nor the runner.
  */
 import {existsSync} from "node:fs";
 import {join} from "node:path";
 import {datasetsConfig} from "./config.js";
-import {DOND_GAMES, DOND_TURNS, ingestDond} from "./ingest/dond.js";
-import {GAMABENCH_SCHEMAS, ingestGamabench} from "./ingest/gamabench.js";
-import {NA_SCHEMAS, ingestNegotiationArena} from "./ingest/negotiationarena.js";
-import {ingestGleeHuman} from "./ingest/glee.js";
+import {DOND_GAMES, DOND_TURNS} from "./ingest/dond.js";
+import {GAMABENCH_SCHEMAS} from "./ingest/gamabench.js";
+import {NA_SCHEMAS} from "./ingest/negotiationarena.js";
 import {GLEE_GAMES, GLEE_TURNS} from "./games/schema.js";
-import {generateRun} from "./run/generate.js";
+import {adapters} from "./ingest/adapters.js";
 import type {Row, TableSchema} from "./io/schema.js";
-import {runRows} from "./run/runRows.js";
 import type {IngestResult} from "./ingest/types.js";
 
 export interface DatasetEntry {
@@ -22,6 +22,11 @@ export interface DatasetEntry {
   title: string;
   /** Path inside the datasets directory (file or folder). */
   path: string;
+  /**
+   * Where its authors publish the raw files: a JSON file under data/sources/
+   * listing each file's URL, size and sha256 (`parley datasets fetch`).
+   */
+  source?: string;
   /** Seed and section the data belongs to. */
   cite: string;
   /** The tables the adapter writes (an absent dataset still yields them, empty). */
@@ -43,15 +48,15 @@ export interface DatasetEntry {
 }
 
 export const catalog: DatasetEntry[] = [
-  {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: ingestDond},
+  {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", source: "data/sources/dond.json", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: adapters.dond.ingest},
   {
-    id: "gamabench", title: "gamma-Bench raw results (12 models, 8 games, 5 runs)", path: "gamabench", cite: "gamma-Bench (Huang et al. 2024) §3, App. E", schemas: GAMABENCH_SCHEMAS, ingest: ingestGamabench,
-    supplement: () => runRows("gamabench") as unknown as Promise<Record<string, Row[]>>,
+    id: "gamabench", title: "gamma-Bench raw results (12 models, 8 games, 5 runs)", path: "gamabench", source: "data/sources/gamabench.json", cite: "gamma-Bench (Huang et al. 2024) §3, App. E", schemas: GAMABENCH_SCHEMAS, ingest: adapters.gamabench.ingest,
+    supplement: async () => (await import("./run/runRows.js")).runRows("gamabench") as unknown as Promise<Record<string, Row[]>>,
     supplementNote: "with Parley's built-in strategies (data/runs/gamabench.json: the paper's vanilla games, ten seats of one strategy, five runs) played at build time",
   },
-  {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", cite: "NegotiationArena (Bianchi et al. 2024) §2.1, §3", schemas: NA_SCHEMAS, ingest: ingestNegotiationArena},
-  {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "GLEE (Shapira et al. 2024) §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: (outDir) => generateRun("default", outDir)},
-  {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: ingestGleeHuman},
+  {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", source: "data/sources/negotiationarena.json", cite: "NegotiationArena (Bianchi et al. 2024) §2.1, §3", schemas: NA_SCHEMAS, ingest: adapters.negotiationarena.ingest},
+  {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "GLEE (Shapira et al. 2024) §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: async (outDir) => (await import("./run/generate.js")).generateRun("default", outDir)},
+  {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", source: "data/sources/glee-human.json", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: adapters.glee.ingest},
 ];
 
 function simulatedOnly(id: string) {

@@ -1,48 +1,12 @@
 /**
  * The `parley` command line. Each command lives in loaders/commands/ and
- * exports `usage` and `run(argv) -> exit code`; add new ones to `commands`.
+ * exports `run(argv) -> exit code`; commands/index.ts lists them with their
+ * usage lines, and a command's module is loaded only when it runs.
  */
-import * as ingest from "./commands/ingest.js";
-import * as dondStats from "./commands/dondStats.js";
-import * as gamabenchScores from "./commands/gamabenchScores.js";
-import * as datasets from "./commands/datasets.js";
-import * as site from "./commands/site.js";
-import * as regress from "./commands/regress.js";
-import * as equilibria from "./commands/equilibria.js";
-import * as runGames from "./commands/run.js";
-import * as agents from "./commands/agents.js";
-import * as gameList from "./commands/games.js";
-import * as gleeMetrics from "./commands/gleeMetrics.js";
-import * as ratings from "./commands/ratings.js";
-import * as compare from "./commands/compare.js";
-import * as exportGames from "./commands/export.js";
+import {commands, isCommand} from "./commands/index.js";
 import {UsageError} from "./commands/args.js";
-import {DuplicateKeyError} from "./io/tableKey.js";
+import {DuplicateKeyError} from "./io/duplicateKey.js";
 import {printable} from "./printable.js";
-
-interface Command {
-  usage: string;
-  run(argv: string[]): Promise<number>;
-}
-
-export const commands: Record<string, Command> = {
-  ingest,
-  "dond-stats": dondStats,
-  "gamabench-scores": gamabenchScores,
-  datasets,
-  equilibria,
-  run: runGames,
-  games: gameList,
-  agents,
-  metrics: gleeMetrics,
-  regress,
-  ratings,
-  compare,
-  export: exportGames,
-  build: {usage: site.buildUsage, run: site.build},
-  serve: {usage: site.serveUsage, run: site.serve},
-  dev: {usage: site.devUsage, run: site.dev},
-};
 
 function help(): string {
   return ["usage: parley <command> [options]", "", ...Object.values(commands).map((c) => `  parley ${c.usage}`)].join("\n");
@@ -54,13 +18,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(help() + "\n");
     return name ? 0 : 2;
   }
-  const command = commands[name];
-  if (!command) {
+  if (!isCommand(name)) {
     process.stderr.write(`${printable(`parley: unknown command "${name}"`)}\n\n${help()}\n`);
     return 2;
   }
   try {
-    return await command.run(rest);
+    const run = await commands[name].load();
+    return await run(rest);
   } catch (error) {
     const {line, code} = errorReport(name, error);
     process.stderr.write(line + "\n");

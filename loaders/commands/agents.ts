@@ -2,8 +2,9 @@
 import {agents} from "../agents/registry.js";
 import type {AgentDef} from "../agents/contract.js";
 import {printJson} from "./args.js";
+import {commands} from "./index.js";
 
-export const usage = "agents                                            list built-in game agents (JSON)";
+export const usage = commands.agents.usage;
 
 export function agentList() {
   return agents.map((a) => {

@@ -9,9 +9,10 @@
 import {compareAgents, compareRuns} from "../../src/lib/compare.js";
 import type {SeatRow} from "../../src/lib/ratingsData.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
+import {commands} from "./index.js";
 import {seatRows} from "./seats.js";
 
-export const usage = "compare <dirA> <dirB> [--rename X=Y] | <dir ...> --agents A --agents B   paired differences, t and permutation tests, Holm (JSON)";
+export const usage = commands.compare.usage;
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("compare", argv, {agents: {type: "string", multiple: true}, rename: {type: "string", multiple: true}, permutations: {type: "string"}, seed: {type: "string"}});

@@ -4,8 +4,9 @@ import {existsSync} from "node:fs";
 import {inputPath, queryInputs} from "./inputs.js";
 import {dondStatsSQL, type DondStatsRow} from "../../src/lib/dond.js";
 import {parse, printJson, UsageError} from "./args.js";
+import {commands} from "./index.js";
 
-export const usage = "dond-stats <dir> [--cumulative]                  agreement / envy-free / Pareto rates per difficulty (JSON)";
+export const usage = commands["dond-stats"].usage;
 
 export async function dondStats(dir: string, cumulative = false): Promise<DondStatsRow[]> {
   const hint = `run "parley ingest dond <file> --out ${dir}" first`;

@@ -9,6 +9,7 @@ import {findEquilibria} from "../../src/lib/equilibria.js";
 import {checkBimatrix} from "../../src/lib/bimatrix.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath} from "./inputs.js";
+import {commands} from "./index.js";
 
 /**
  * Support enumeration costs about 10 µs per support pair here; a million
@@ -16,7 +17,7 @@ import {inputPath} from "./inputs.js";
  */
 const MAX_SUPPORT_PAIRS = 1_000_000;
 
-export const usage = "equilibria <file.json> [--max-support-pairs N]    pure and mixed Nash equilibria of {rows, cols, a, b} (JSON)";
+export const usage = commands.equilibria.usage;
 
 /**
  * JSON.parse, except that the bare words NaN, Infinity and -Infinity (which

@@ -7,8 +7,9 @@
 import {withRunInputs} from "./inputs.js";
 import {gamabenchViews, nestSummary, summarySQL, gameScoresSQL, withScoresSQL, type ScoreSummary, type SummaryRow, type GameScoreRow} from "../../src/lib/gamabench.js";
 import {parse, printJson, UsageError} from "./args.js";
+import {commands} from "./index.js";
 
-export const usage = "gamabench-scores <dir> [--runs]                   gamma-Bench 0–100 scores {model: {game: {mean, sd, runs}, overall}} (JSON)";
+export const usage = commands["gamabench-scores"].usage;
 
 const isGamabench = (game: string) => game.startsWith("gamabench/");
 

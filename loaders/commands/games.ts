@@ -1,8 +1,9 @@
 /** `parley games`: every registered game as JSON (id, title, citation, seats, moves, parameters with defaults and grids). */
 import {games} from "../games/registry.js";
 import {printJson} from "./args.js";
+import {commands} from "./index.js";
 
-export const usage = "games                                             list playable games with their parameters (JSON)";
+export const usage = commands.games.usage;
 
 export function gameList() {
   return games.map((g) => ({

@@ -3,10 +3,9 @@ import {withRunInputs} from "./inputs.js";
 import {GLEE_CONVENTIONS, gleeMetricsSQL, type GleeConventions, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
 import {choiceOption, parse, UsageError} from "./args.js";
 import {printableJson} from "../printable.js";
+import {commands} from "./index.js";
 
-export const usage =
-  "metrics <dir> [--conventions paper|glee-code]     GLEE efficiency/fairness/self-gain per game (JSON Lines);\n" +
-  "                                                    glee-code scores as GLEE's published analysis code does";
+export const usage = commands.metrics.usage;
 
 /** GLEE games of a run directory (the glee/* partitions, or a flat GLEE table). */
 export const isGlee = (game: string) => game.startsWith("glee/");

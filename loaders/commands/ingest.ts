@@ -6,8 +6,9 @@ import {lockOutput, OutputLocked} from "../io/outputLock.js";
 import {parse, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../printable.js";
+import {commands} from "./index.js";
 
-export const usage = "ingest <adapter> <path> --out <dir> [--strict]   read outside logs into Parquet (adapters: " + Object.keys(adapters).join(", ") + ")";
+export const usage = commands.ingest.usage;
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ingest", argv, {out: {type: "string"}, strict: {type: "boolean", default: false}});

@@ -9,8 +9,9 @@ import {rateAgents} from "../../src/lib/ratings.js";
 import {ratedGames, seatMetaGame, type SeatRow} from "../../src/lib/ratingsData.js";
 import {seatRows} from "./seats.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
+import {commands} from "./index.js";
 
-export const usage = "ratings <dir ...> [--weighting families|games] [--resamples N] [--seed N]   Bradley–Terry ratings with intervals, tiers, α-Rank (JSON)";
+export const usage = commands.ratings.usage;
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ratings", argv, {

@@ -14,14 +14,12 @@ import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
 import {GLEE_CONVENTIONS, type GleeConventions} from "../../src/lib/gleeMetrics.js";
 import type {OlsFit} from "../../src/lib/olsOneHot.js";
 import {choiceOption, intOption, parse, printJson, UsageError} from "./args.js";
+import {commands} from "./index.js";
 
 /** Held-out RMSE splits; each refits the model, so the count is bounded. */
 const MAX_SPLITS = 1000;
 
-export const usage =
-  "regress <dir> --family F --metric M [--pairs] [--baseline-agent X] [--source S] [--splits N] [--rows-only]\n" +
-  "        [--conventions paper|glee-code]\n" +
-  "                                                    GLEE one-hot OLS with 95% CIs (JSON)";
+export const usage = commands.regress.usage;
 
 /** Reads the regression rows of one family from a run directory (either layout), or a games Parquet file / glob, with metrics in `conventions`. */
 export async function readGleeRows(dir: string, family: GleeFamily, source?: string, conventions: GleeConventions = "paper"): Promise<GleeRow[]> {

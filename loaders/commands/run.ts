@@ -3,7 +3,7 @@ import {readFileSync} from "node:fs";
 import {basename, extname} from "node:path";
 import {parseRunConfig, ConfigError, type RunConfig} from "../run/config.js";
 import {countGames} from "../run/grid.js";
-import {CONFIRM_ABOVE, describePlan, LIMITS} from "../run/configChecks.js";
+import {describePlan, LIMITS} from "../run/configChecks.js";
 import {writeTournament} from "../run/tournament.js";
 import {runResumable} from "../run/resume.js";
 import {llmStats} from "../agents/llm/stats.js";
@@ -15,11 +15,9 @@ import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../printable.js";
 import {lockOutput, OutputLocked} from "../io/outputLock.js";
 import {signalExitCode, watchInterrupts} from "../run/interrupt.js";
+import {commands, CONFIRM_ABOVE} from "./index.js";
 
-export const usage =
-  "run <config.json> --out <dir> [--concurrency N] [--cache <dir>] [--resume] [--quiet] [--yes]  play a run config's games into <dir>/game=<id>/{games,players,turns}.parquet;\n" +
-  `        prints how many games it plans; more than ${CONFIRM_ABOVE.toLocaleString("en-US")} need --yes;\n` +
-  "        runs with LLM players (or --resume) checkpoint each game and resume when run again; --cache moves the LLM response cache";
+export const usage = commands.run.usage;
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
 export function readRunConfig(path: string): RunConfig {

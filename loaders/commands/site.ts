@@ -13,9 +13,10 @@ import {projectRoot} from "../config.js";
 import {serveStatic} from "../serve.js";
 import {intOption, parse, UsageError} from "./args.js";
 import {inputPath} from "./inputs.js";
+import {commands} from "./index.js";
 
-export const buildUsage = "build                                             generate data and build the static site into dist/";
-export const serveUsage = "serve [dir] [--port N]                            serve a built site on http://127.0.0.1:N (default dist/, 3000)";
+export const buildUsage = commands.build.usage;
+export const serveUsage = commands.serve.usage;
 
 /**
  * Writes src/generated/inputs.css: the stylesheet of @observablehq/inputs with
@@ -79,7 +80,7 @@ export async function build(): Promise<number> {
   return buildSite();
 }
 
-export const devUsage = "dev                                               live preview on http://127.0.0.1:3000 (re-runs loaders on change)";
+export const devUsage = commands.dev.usage;
 
 export async function dev(argv: string[]): Promise<number> {
   seedNpmVersions();

@@ -1,8 +1,8 @@
-/** Every ingest adapter by the name `parley ingest <name>` takes. */
-import {ingestDond} from "./dond.js";
-import {ingestGamabench} from "./gamabench.js";
-import {ingestNegotiationArena} from "./negotiationarena.js";
-import {ingestGleeHuman} from "./glee.js";
+/**
+ * Every ingest adapter by the name `parley ingest <name>` takes. Each
+ * adapter's module is imported when it runs, so that listing them (the
+ * CLI's help) loads none.
+ */
 import type {IngestResult} from "./types.js";
 
 export type Adapter = (path: string) => IngestResult | Promise<IngestResult>;
@@ -11,8 +11,8 @@ export type Adapter = (path: string) => IngestResult | Promise<IngestResult>;
 export type AdapterInput = "file" | "directory" | "file or directory";
 
 export const adapters: Record<string, {describe: string; input: AdapterInput; ingest: Adapter}> = {
-  dond: {describe: "Deal-or-No-Deal dialogues, one per line (end-to-end-negotiator format)", input: "file", ingest: ingestDond},
-  gamabench: {describe: "gamma-Bench raw results, <model>_<game>_v1_<run>.json (gamma-Bench (Huang et al. 2024))", input: "file or directory", ingest: ingestGamabench},
-  negotiationarena: {describe: "NegotiationArena buy/sell logs, <run>/game_state.json (NegotiationArena (Bianchi et al. 2024))", input: "file or directory", ingest: ingestNegotiationArena},
-  glee: {describe: "GLEE human-vs-LLM games, <family>/<id>/{config.json, game.csv} (GLEE (Shapira et al. 2024))", input: "directory", ingest: ingestGleeHuman},
+  dond: {describe: "Deal-or-No-Deal dialogues, one per line (end-to-end-negotiator format)", input: "file", ingest: async (path) => (await import("./dond.js")).ingestDond(path)},
+  gamabench: {describe: "gamma-Bench raw results, <model>_<game>_v1_<run>.json (gamma-Bench (Huang et al. 2024))", input: "file or directory", ingest: async (path) => (await import("./gamabench.js")).ingestGamabench(path)},
+  negotiationarena: {describe: "NegotiationArena buy/sell logs, <run>/game_state.json (NegotiationArena (Bianchi et al. 2024))", input: "file or directory", ingest: async (path) => (await import("./negotiationarena.js")).ingestNegotiationArena(path)},
+  glee: {describe: "GLEE human-vs-LLM games, <family>/<id>/{config.json, game.csv} (GLEE (Shapira et al. 2024))", input: "directory", ingest: async (path) => (await import("./glee.js")).ingestGleeHuman(path)},
 };

@@ -11,9 +11,9 @@
  */
 import type {TableSchema} from "./schema.js";
 import {sqlString, type Db} from "./duckdb.js";
+import {DuplicateKeyError} from "./duplicateKey.js";
 
-/** A table whose key columns repeat; the message names the table and the first duplicated key. */
-export class DuplicateKeyError extends Error {}
+export {DuplicateKeyError};
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

@@ -24,9 +24,6 @@ export const LIMITS = {
   max_attempts: {max: 100},
 } as const;
 
-/** Planned games above which `parley run` asks for --yes before playing. */
-export const CONFIRM_ABOVE = 1_000_000;
-
 /** 1e12 rather than 1000000000000 or 1e+12. */
 export const short = (x: number): string => (Math.abs(x) >= 1e6 && Number.isInteger(Math.log10(Math.abs(x))) ? x.toExponential().replace("e+", "e") : String(x).replace("e+", "e"));
 
