@@ -7,7 +7,9 @@
 import {existsSync} from "node:fs";
 import {join} from "node:path";
 import {datasetsConfig} from "./config.js";
-import {DOND_GAMES, DOND_TURNS, ingestDond} from "./ingest/dond.js";
+import {DOND_GAMES, DOND_TURNS, hardPointHumanRows, ingestDond, playedDondRows} from "./ingest/dond.js";
+import {hardPoints} from "./games/dond.js";
+import {hasEnvyFree} from "../src/lib/dondAllocation.js";
 import {GAMABENCH_SCHEMAS, ingestGamabench} from "./ingest/gamabench.js";
 import {NA_SCHEMAS, ingestNegotiationArena} from "./ingest/negotiationarena.js";
 import {ingestGleeHuman} from "./ingest/glee.js";
@@ -43,7 +45,11 @@ export interface DatasetEntry {
 }
 
 export const catalog: DatasetEntry[] = [
-  {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: ingestDond},
+  {
+    id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: ingestDond,
+    supplement: dondSupplement,
+    supplementNote: "with the human outcomes of the paper's 50 hard points and Parley's negotiators on them (data/runs/dond.json) played at build time",
+  },
   {
     id: "gamabench", title: "gamma-Bench raw results (12 models, 8 games, 5 runs)", path: "gamabench", cite: "gamma-Bench (Huang et al. 2024) §3, App. E", schemas: GAMABENCH_SCHEMAS, ingest: ingestGamabench,
     supplement: () => runRows("gamabench") as unknown as Promise<Record<string, Row[]>>,
@@ -53,6 +59,13 @@ export const catalog: DatasetEntry[] = [
   {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "GLEE (Shapira et al. 2024) §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: (outDir) => generateRun("default", outDir)},
   {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: ingestGleeHuman},
 ];
+
+/** The Deal-or-No-Deal supplement: the 50 points' human outcomes and the played run. */
+async function dondSupplement(): Promise<Record<string, Row[]>> {
+  const played = playedDondRows(await runRows("dond"));
+  const human = hardPointHumanRows(hardPoints(), (p) => hasEnvyFree(p.counts, p.values_a, p.values_b));
+  return {games: [...human, ...played.games], turns: played.turns};
+}
 
 function simulatedOnly(id: string) {
   return (): never => {

@@ -224,3 +224,76 @@ export function valuationEstimate(counts: Bundle, v: Bundle, truth: Bundle, beli
     hit_i_normalised: size ? inI / size : 0,
   };
 }
+
+/** A belief as recorded on a turns row (dond.ts `dondBeliefSQL`). */
+export interface BeliefRow {
+  game_id: string;
+  alice_agent: string;
+  bob_agent: string;
+  player: string;
+  round: number;
+  turn: number;
+  belief: readonly string[];
+  counts: readonly number[];
+  values_a: readonly number[];
+  values_b: readonly number[];
+}
+
+export interface ValuationSummary extends Omit<ValuationEstimate, "size" | "prior"> {
+  /** The workflow's seat and the pairing. */
+  player: string;
+  alice_agent: string;
+  bob_agent: string;
+  /** null: each game's last belief (Tables 14, 16); else the belief held at the end of that round (Table 15). */
+  round: number | null;
+  n: number;
+  size: number;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * Tables 14–16 from recorded beliefs: per pairing and seat, the mean of each
+ * metric over games, using each game's last belief, and by round the belief
+ * held at the end of each round (carried forward through rounds without a
+ * new one, up to the game's last round).
+ */
+export function valuationSummary(rows: readonly BeliefRow[], {byRound = false} = {}): ValuationSummary[] {
+  const games = new Map<string, BeliefRow[]>();
+  for (const r of rows) {
+    const key = `${r.game_id}\u0000${r.player}`;
+    games.set(key, [...(games.get(key) ?? []), r]);
+  }
+  const groups = new Map<string, {head: BeliefRow; round: number | null; estimates: ValuationEstimate[]}>();
+  for (const list of games.values()) {
+    list.sort((a, b) => a.turn - b.turn);
+    const head = list[0];
+    const alice = head.player === "alice";
+    const estimate = (r: BeliefRow) => valuationEstimate(r.counts, alice ? r.values_a : r.values_b, alice ? r.values_b : r.values_a, r.belief);
+    const add = (round: number | null, e: ValuationEstimate) => {
+      const key = `${head.alice_agent}\u0000${head.bob_agent}\u0000${head.player}\u0000${round}`;
+      const g = groups.get(key) ?? {head, round, estimates: []};
+      g.estimates.push(e);
+      groups.set(key, g);
+    };
+    if (!byRound) add(null, estimate(list[list.length - 1]));
+    else {
+      const last = list[list.length - 1].round;
+      for (let round = list[0].round; round <= last; round++) {
+        const held = list.filter((r) => r.round <= round).at(-1)!;
+        add(round, estimate(held));
+      }
+    }
+  }
+  return [...groups.values()]
+    .map(({head, round, estimates}) => ({
+      player: head.player, alice_agent: head.alice_agent, bob_agent: head.bob_agent, round, n: estimates.length,
+      size: mean(estimates.map((e) => e.size)),
+      hit: mean(estimates.map((e) => e.hit)),
+      hit_normalised: mean(estimates.map((e) => e.hit_normalised)),
+      reduction: mean(estimates.map((e) => e.reduction)),
+      hit_i: mean(estimates.map((e) => e.hit_i)),
+      hit_i_normalised: mean(estimates.map((e) => e.hit_i_normalised)),
+    }))
+    .sort((a, b) => a.alice_agent.localeCompare(b.alice_agent) || a.bob_agent.localeCompare(b.bob_agent) || a.player.localeCompare(b.player) || (a.round ?? 0) - (b.round ?? 0));
+}
