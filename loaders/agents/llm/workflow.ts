@@ -27,3 +27,5 @@ export function workflowFor(game: string): Workflow | null {
 }
 
 export const hasWorkflow = (game: string): boolean => game in workflows;
+
+export const workflowGames: readonly string[] = Object.keys(workflows);
