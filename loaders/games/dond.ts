@@ -28,6 +28,11 @@ import {projectRoot} from "../config.js";
 import type {Action, ActionSpec, GameDef, GameObservation, GameResult, GameState, Mover, Params, Seat, StartContext} from "./contract.js";
 import {checkAction} from "./legal.js";
 import {hasEnvyFree, ITEMS, value} from "../../src/lib/dondAllocation.js";
+import {DOND_GAMES} from "../ingest/dond.js";
+import type {Column, TableSchema} from "../io/schema.js";
+
+/** `schema`'s columns with these names, in this order. */
+const pickColumns = (schema: TableSchema, names: readonly string[]): Column[] => names.map((n) => schema.columns.find((c) => c.name === n)!);
 
 export interface DondPoint {
   id: number;
@@ -232,25 +237,10 @@ export const dond: GameDef = {
     {name: "max_rounds", label: "Round cap", type: "integer", min: 1, max: 100, default: 20, grid: [20], doc: "the authors' repository stops the talk after 20 rounds"},
   ],
   columns: {
-    games: [
-      {name: "family", type: "VARCHAR"},
-      {name: "alice_agent", type: "VARCHAR"},
-      {name: "bob_agent", type: "VARCHAR"},
-      {name: "point", type: "INTEGER", doc: "row of the 50 hard points"},
+    // The columns of the ingested human dialogues, so one SQL scores both.
+    games: pickColumns(DOND_GAMES, ["family", "alice_agent", "bob_agent", "point", "counts", "values_a", "values_b", "ef_feasible", "outcome", "agreement", "alloc_a", "alloc_b", "deal_a", "deal_b", "messages", "selection_by"]).concat([
       {name: "max_rounds", type: "INTEGER"},
-      {name: "counts", type: "INTEGER[]", doc: "item counts: books, hats, balls"},
-      {name: "values_a", type: "INTEGER[]"},
-      {name: "values_b", type: "INTEGER[]"},
-      {name: "ef_feasible", type: "BOOLEAN", doc: "some allocation is envy free for both (44 of the 50 points)"},
-      {name: "outcome", type: "VARCHAR", doc: "agreement | disagree | rule_break"},
-      {name: "agreement", type: "BOOLEAN"},
-      {name: "alloc_a", type: "INTEGER[]", doc: "Alice's written share when the deals agree"},
-      {name: "alloc_b", type: "INTEGER[]"},
-      {name: "deal_a", type: "INTEGER[]", doc: "the deal Alice wrote (her share), null for no deal"},
-      {name: "deal_b", type: "INTEGER[]"},
-      {name: "messages", type: "INTEGER"},
-      {name: "selection_by", type: "VARCHAR", doc: "who halted the talk (null: the round cap)"},
-    ],
+    ]),
     players: [],
     turns: [
       {name: "book", type: "INTEGER", doc: "proposed or written share of books (the speaker's own)"},

@@ -94,12 +94,8 @@ GROUP BY d.difficulty
 ORDER BY d.difficulty DESC`;
 }
 
-/** One row of the Tables 10–13, 17–18 layout: a pairing's averages over its envy-free-feasible games. */
-export interface DondPairingRow {
-  source: string;
-  alice_agent: string;
-  bob_agent: string;
-  n: number;
+/** The columns of Tables 10–13, 17–18 (Hua et al. 2024): means over a pairing's games. */
+export interface DondScores {
   rounds: number | null;
   agreement: number;
   score_a: number;
@@ -107,6 +103,14 @@ export interface DondPairingRow {
   pareto_optimal: number;
   envy_free: number;
   total: number;
+}
+
+/** One row of the Tables 10–13, 17–18 layout: a pairing's averages over its envy-free-feasible games. */
+export interface DondPairingRow extends DondScores {
+  source: string;
+  alice_agent: string;
+  bob_agent: string;
+  n: number;
 }
 
 /**

@@ -6,19 +6,13 @@
  * a printed value stays as printed, and the check says what it should be.
  */
 import {bestAllocation, type Bundle} from "./dondAllocation.js";
+import type {DondScores} from "./dond.js";
 
 /** A printed row: rounds, agreement, Alice, Bob, PO, EF, total (rounds null where the table has none). */
-export interface PaperRow {
+export interface PaperRow extends DondScores {
   table: string;
   condition: string;
   model: string;
-  rounds: number | null;
-  agreement: number;
-  score_a: number;
-  score_b: number;
-  pareto_optimal: number;
-  envy_free: number;
-  total: number;
 }
 
 const row = (table: string, condition: string, model: string, v: (number | null)[]): PaperRow => ({
