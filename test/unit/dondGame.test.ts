@@ -84,8 +84,13 @@ test("Algorithm 1, deterministic: the belief after a first offer and a counter-o
   assert.deepEqual(t.plan([1, 3, 2]), plan);
   // An answer that gives me exactly what I asked keeps the belief (agreement).
   assert.equal(updateBelief(c, omega, belief, [0, 1, 2], [1, 0, 1]).belief.length, 13);
-  // When nothing in S explains a rejection the prior is used; when nothing in Ω does either, S is kept.
-  assert.deepEqual(updateBelief(c, omega, [[10, 0, 0]], [1, 0, 0], [1, 1, 3]).belief.length > 0, true);
+  // Nothing in S = {(0,1,3)} explains Bob taking everything after being offered hat and balls (he valued
+  // them at 10, so he neither envied nor gains), so R1 ∪ R2 come from Ω: every w with w0 > 0 (22 of 26).
+  const fallback = updateBelief(c, omega, [[0, 1, 3]], [1, 0, 0], [1, 1, 3]).belief;
+  assert.deepEqual(fallback.map(valuationKey), omega.filter((w) => w[0] > 0).map(valuationKey));
+  assert.equal(fallback.length, 22);
+  // Bob taking nothing is no rational rejection under any valuation: S is kept.
+  assert.deepEqual(updateBelief(c, omega, [[0, 1, 3]], [1, 1, 2], [0, 0, 0]).belief, [[0, 1, 3]]);
 });
 
 test("valuation estimation (Tables 14–16): hit, size-normalised hit, reduction and the indistinguishable-set versions", () => {
