@@ -16,7 +16,9 @@ import {runTournament, writeTournament} from "../loaders/run/tournament.js";
 const NEGOTIATORS = ["greedy", "fair", "workflow-bayes"];
 
 async function playPoints(): Promise<void> {
-  console.log("dond play: 50 points × ordered pair, in memory (3 repetitions)");
+  // Warm-up: every pair once, untimed, so the first pairs timed do not pay for the JIT.
+  await runTournament(parseRunConfig({game: "gtllm/dond", grid: "full", players: NEGOTIATORS, seed: 1, concurrency: 1}), {onGame: () => {}});
+  console.log("dond play: 50 points × ordered pair, in memory (3 repetitions, after one untimed pass)");
   console.log("alice            bob              games   seconds   games/s   turns/s");
   const rates: Record<string, number> = {};
   for (const alice of NEGOTIATORS) {
