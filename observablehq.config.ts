@@ -11,6 +11,8 @@ export default {
   globalStylesheets: [],
   pages: [
     {name: "Deal or No Deal", path: "/dond"},
+    {name: "Deal or No Deal played", path: "/dond-played"},
+    {name: "Deal or No Deal: valuation estimation", path: "/dond-beliefs"},
     {name: "gamma-Bench leaderboard", path: "/gamabench"},
     {name: "NegotiationArena buy/sell", path: "/negotiationarena"},
     {name: "GLEE: humans vs LLM", path: "/glee-human"},

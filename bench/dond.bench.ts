@@ -1,5 +1,8 @@
-// Deal-or-No-Deal ingest of the configured val.txt (parse + merge + Parquet), and the full site build.
-import {mkdtempSync, existsSync} from "node:fs";
+// Deal or No Deal: the 50 hard points × every ordered pair of the built-in negotiators played in
+// memory (games/s per pair, and the belief workflow's cost relative to the cheapest pair), the whole
+// data/runs/dond.json written to Parquet, the ingest of the configured val.txt (parse + merge +
+// Parquet), and the full site build.
+import {mkdtempSync, existsSync, readFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {performance} from "node:perf_hooks";
@@ -7,8 +10,42 @@ import {locateDataset} from "../loaders/catalog.js";
 import {ingestDond} from "../loaders/ingest/dond.js";
 import {writeIngest} from "../loaders/ingest/write.js";
 import {buildSite} from "../loaders/commands/site.js";
+import {parseRunConfig} from "../loaders/run/config.js";
+import {runTournament, writeTournament} from "../loaders/run/tournament.js";
+
+const NEGOTIATORS = ["greedy", "fair", "workflow-bayes"];
+
+async function playPoints(): Promise<void> {
+  // Warm-up: every pair once, untimed, so the first pairs timed do not pay for the JIT.
+  await runTournament(parseRunConfig({game: "gtllm/dond", grid: "full", players: NEGOTIATORS, seed: 1, concurrency: 1}), {onGame: () => {}});
+  console.log("dond play: 50 points × ordered pair, in memory (3 repetitions, after one untimed pass)");
+  console.log("alice            bob              games   seconds   games/s   turns/s");
+  const rates: Record<string, number> = {};
+  for (const alice of NEGOTIATORS) {
+    for (const bob of NEGOTIATORS) {
+      const config = parseRunConfig({game: "gtllm/dond", grid: "full", players: [alice, bob].filter((x, i, a) => a.indexOf(x) === i), lineups: [[alice, bob]], games_per_lineup: 3, seed: 1, concurrency: 1});
+      let games = 0;
+      let turns = 0;
+      const t0 = performance.now();
+      await runTournament(config, {onGame: (r) => void ((games += 1), (turns += r.turns.length))});
+      const seconds = (performance.now() - t0) / 1000;
+      rates[`${alice}/${bob}`] = games / seconds;
+      console.log(`${alice.padEnd(16)} ${bob.padEnd(16)} ${String(games).padStart(5)} ${seconds.toFixed(2).padStart(9)} ${Math.round(games / seconds).toString().padStart(9)} ${Math.round(turns / seconds).toString().padStart(9)}`);
+    }
+  }
+  const fastest = Math.max(...Object.values(rates));
+  console.log(`workflow-bayes self-play runs at ${(rates["workflow-bayes/workflow-bayes"] / fastest).toFixed(2)} × the fastest pair's games/s`);
+  const dir = mkdtempSync(join(tmpdir(), "parley-bench-dond-"));
+  const config = parseRunConfig(JSON.parse(readFileSync(join(import.meta.dirname, "..", "data", "runs", "dond.json"), "utf8")), "dond");
+  const t0 = performance.now();
+  const files = await writeTournament(config, dir);
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(`dond run data/runs/dond.json to Parquet: ${files.games} games, ${files.turns} turns in ${seconds.toFixed(2)} s (${Math.round(files.games / seconds)} games/s)`);
+}
 
 export default async function (): Promise<void> {
+  await playPoints();
+  if (process.env.PARLEY_BENCH_DOND_PLAY_ONLY === "1") return;
   const at = locateDataset("dond");
   if (!at.available) {
     console.log(`dond ingest: skipped (${at.hint})`);

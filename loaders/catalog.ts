@@ -48,7 +48,11 @@ export interface DatasetEntry {
 }
 
 export const catalog: DatasetEntry[] = [
-  {id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", source: "data/sources/dond.json", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: adapters.dond.ingest},
+  {
+    id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", source: "data/sources/dond.json", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: adapters.dond.ingest,
+    supplement: dondSupplement,
+    supplementNote: "with the human outcomes of the paper's 50 hard points and Parley's negotiators on them (data/runs/dond.json) played at build time",
+  },
   {
     id: "gamabench", title: "gamma-Bench raw results (12 models, 8 games, 5 runs)", path: "gamabench", source: "data/sources/gamabench.json", cite: "gamma-Bench (Huang et al. 2024) §3, App. E", schemas: GAMABENCH_SCHEMAS, ingest: adapters.gamabench.ingest,
     supplement: async () => (await import("./run/runRows.js")).runRows("gamabench") as unknown as Promise<Record<string, Row[]>>,
@@ -58,6 +62,14 @@ export const catalog: DatasetEntry[] = [
   {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "GLEE (Shapira et al. 2024) §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: async (outDir) => (await import("./run/generate.js")).generateRun("default", outDir)},
   {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", source: "data/sources/glee-human.json", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: adapters.glee.ingest},
 ];
+
+/** The Deal-or-No-Deal supplement: the 50 points' human outcomes and the played run (imported when it runs, so listing the catalog stays light). */
+async function dondSupplement(): Promise<Record<string, Row[]>> {
+  const [{hardPointHumanRows, playedDondRows}, {hardPoints}, {hasEnvyFree}, {runRows}] = await Promise.all([import("./ingest/dond.js"), import("./games/dond.js"), import("../src/lib/dondAllocation.js"), import("./run/runRows.js")]);
+  const played = playedDondRows(await runRows("dond"));
+  const human = hardPointHumanRows(hardPoints(), (p) => hasEnvyFree(p.counts, p.values_a, p.values_b));
+  return {games: [...human, ...played.games], turns: played.turns};
+}
 
 function simulatedOnly(id: string) {
   return (): never => {

@@ -28,7 +28,8 @@ export async function datasetTables(id: string): Promise<{location: DatasetLocat
   if (entry.supplement) {
     const extra = await entry.supplement();
     for (const table of result.tables) table.rows = [...table.rows, ...(extra[table.schema.name] ?? [])];
-    result.summary = {...result.summary, parley_games: extra.games?.length ?? 0};
+    // Games Parley played (a supplement may also add recorded rows, e.g. the human outcomes of Deal or No Deal's 50 points).
+    result.summary = {...result.summary, parley_games: extra.games?.filter((g) => g.source === "simulated").length ?? 0};
   }
   return {location, result};
 }

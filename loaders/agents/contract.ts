@@ -27,6 +27,23 @@ export interface AgentReply {
   raw?: string;
   usage?: Usage;
   parse_error?: string;
+  /** The agent's own facts for this decision's turns row, kept where the game declares the column (a workflow's belief). */
+  record?: Record<string, unknown>;
+  /** Model calls made before the answer (a workflow's sub-questions), each recorded as its own turns row. */
+  calls?: SubCall[];
+}
+
+/**
+ * One auxiliary model call of a decision (a workflow sub-question). It is
+ * stored as a turns row with action "workflow" before the decision's row; an
+ * answer the workflow could not read is a rule break of that row (the
+ * decision itself goes on).
+ */
+export interface SubCall {
+  raw: string;
+  usage?: Usage;
+  error?: string | null;
+  record?: Record<string, unknown>;
 }
 
 /** One seat at one game. Created fresh for every game, so it may keep state. */

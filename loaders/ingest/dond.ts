@@ -33,7 +33,15 @@ export const DOND_GAMES: TableSchema = {
     {name: "alloc_a", type: "INTEGER[]", doc: "Alice's items when agreed"},
     {name: "alloc_b", type: "INTEGER[]"},
     {name: "messages", type: "INTEGER"},
-    {name: "selection_by", type: "VARCHAR", doc: "who ended the chat by pressing selection"},
+    {name: "selection_by", type: "VARCHAR", doc: "who ended the chat by pressing selection (played games: who halted the talk)"},
+    // Played games (gtllm/dond, loaders/games/dond.ts) and the human outcomes of the 50 hard points.
+    {name: "point", type: "INTEGER", doc: "row of the 50 hard points (Hua et al. 2024 §5.3)"},
+    {name: "run_id", type: "VARCHAR"},
+    {name: "rounds", type: "INTEGER", doc: "played games: rounds of talk"},
+    {name: "ended_by", type: "VARCHAR", doc: "played games: halt | cap | rule_break"},
+    {name: "ef_feasible", type: "BOOLEAN", doc: "some allocation is envy free for both"},
+    {name: "deal_a", type: "INTEGER[]", doc: "played games: the deal Alice wrote"},
+    {name: "deal_b", type: "INTEGER[]"},
   ],
 };
 
@@ -44,8 +52,13 @@ export const DOND_TURNS: TableSchema = {
     {name: "game_id", type: "VARCHAR", nullable: false},
     {name: "turn", type: "INTEGER", nullable: false, doc: "0-based order within the dialogue"},
     {name: "player", type: "VARCHAR", doc: "alice | bob"},
-    {name: "action", type: "VARCHAR", doc: "message | selection"},
+    {name: "action", type: "VARCHAR", doc: "message | selection; played games: message | halt | deal | no_deal | workflow"},
     {name: "text", type: "VARCHAR"},
+    {name: "round", type: "INTEGER", doc: "played games: 1-based round"},
+    {name: "rule_break", type: "BOOLEAN"},
+    {name: "rule_break_reason", type: "VARCHAR"},
+    {name: "proposal", type: "INTEGER[]", doc: "played games: the share the speaker proposed or wrote"},
+    {name: "belief", type: "VARCHAR[]", doc: "belief workflow: opponent valuations still possible"},
   ],
 };
 
@@ -201,4 +214,39 @@ export function ingestDond(path: string): IngestResult {
     summary: {lines_read: lines.filter((l) => l.trim()).length, dialogues_written: games.length, lines_skipped: lines.filter((l) => l.trim()).length - parsed.length},
     problems,
   };
+}
+
+/**
+ * Played Deal-or-No-Deal games (rows of a gtllm/dond run) in the tables of
+ * the human dialogues, so the same SQL and pages read both.
+ */
+export function playedDondRows(run: {games: Row[]; turns: Row[]}): {games: Row[]; turns: Row[]} {
+  const names = DOND_GAMES.columns.map((c) => c.name);
+  const games = run.games.filter((g) => g.game === "gtllm/dond").map((g) => Object.fromEntries(names.map((n) => [n, g[n] ?? null])));
+  const ids = new Set<unknown>(games.map((g) => g.game_id));
+  const turns = run.turns
+    .filter((t) => ids.has(t.game_id))
+    .map((t) => {
+      const share = typeof t.book === "number" ? [t.book, t.hat, t.ball] : null;
+      return {
+        game_id: t.game_id, turn: t.turn, player: t.seat === 0 ? "alice" : "bob", action: t.action ?? null,
+        text: t.message ?? (t.action === "deal" && share ? `<deal>book=${share[0]} hat=${share[1]} ball=${share[2]}</deal>` : t.action === "halt" ? "halt negotiation" : t.raw ?? null),
+        round: t.round, rule_break: t.rule_break ?? false, rule_break_reason: t.rule_break_reason ?? null, proposal: share, belief: t.belief ?? null,
+      };
+    });
+  return {games, turns};
+}
+
+/**
+ * The human outcomes recorded with the 50 hard points (the authors' data),
+ * one games row each without turns: the paper's Table 10 "Human" row is
+ * computed from these.
+ */
+export function hardPointHumanRows(points: readonly {id: number; counts: number[]; values_a: number[]; values_b: number[]; human_alloc_a: number[] | null}[], efFeasible: (p: {counts: number[]; values_a: number[]; values_b: number[]}) => boolean): Row[] {
+  return points.map((p) => ({
+    game_id: `dond-hard50-${p.id}`, source: "dond-hard50", family: "dond", alice_agent: "human", bob_agent: "human",
+    point: p.id, counts: p.counts, values_a: p.values_a, values_b: p.values_b, ef_feasible: efFeasible(p),
+    outcome: p.human_alloc_a ? "agreement" : "no_agreement", agreement: !!p.human_alloc_a,
+    alloc_a: p.human_alloc_a, alloc_b: p.human_alloc_a && p.counts.map((c, k) => c - p.human_alloc_a![k]),
+  }));
 }

@@ -34,6 +34,7 @@ import {FAMILIES, type Family} from "../games/types.js";
 import {agentDef, agents, canSit} from "../agents/registry.js";
 import {expandGrid} from "./grid.js";
 import {llmPlays} from "../agents/llm/llmPlayer.js";
+import {hasWorkflow, workflowGames} from "../agents/llm/workflow.js";
 import {LIMITS, short} from "./configChecks.js";
 import {lineups as planLineups} from "./grid.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../agents/llm/spec.js";
@@ -274,6 +275,8 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
   // Seat checks (an agent that cannot sit where a lineup puts it) are config errors too.
   for (const spec of config.games) {
     if (llm_players.length && !llmPlays(spec.def.id)) fail("players", `LLM players cannot play ${spec.def.id} yet: it has no narrator (loaders/agents/llm/narrators/)`);
+    const noWorkflow = llm_players.find((l) => l.workflow && !hasWorkflow(spec.def.id));
+    if (noWorkflow) fail("players", `${noWorkflow.id} asks for "workflow": true, but ${spec.def.id} has no workflow (games with one: ${workflowGames.join(", ")})`);
     if (Array.isArray(config.lineups)) {
       config.lineups.forEach((lineup, i) =>
         lineup.forEach((id, seat) => {

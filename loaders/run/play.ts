@@ -15,7 +15,7 @@
 import {deriveRng, type Rng} from "../../src/lib/rng.js";
 import type {Action, GameDef, GameObservation, GameResult, GameState, Params, Seat} from "../games/contract.js";
 import {seatName} from "../games/contract.js";
-import type {Agent, AgentReply} from "../agents/contract.js";
+import type {Agent, AgentReply, SubCall} from "../agents/contract.js";
 import {LlmCallError} from "../agents/llm/types.js";
 import {valueFits, type ColumnType} from "../io/schema.js";
 
@@ -106,6 +106,7 @@ class GameInPlay {
   /** Records one answer; returns the decision when it is final, else null (ask again). */
   private record(seat: Seat, rows: TurnRow[], obs: GameObservation, reply: AgentReply, attempt: number): Decision | null {
     const error = reply.parse_error ?? this.state.validate(seat, reply.action);
+    if (reply.calls) for (const call of reply.calls) rows.push(subCallRow(this.gameId, obs, call, attempt, this.def.columns.turns));
     rows.push(turnRow(this.gameId, obs, reply, attempt, error, this.def.columns.turns, this.state.turnInfo?.(seat)));
     if (error === null) return {rows, action: reply.action as Action, error: null};
     if (attempt >= this.maxAttempts) return {rows, action: null, error};
@@ -211,6 +212,7 @@ export function turnRow(
   const a = (reply.action && typeof reply.action === "object" ? reply.action : {}) as Record<string, unknown>;
   const row: TurnRow = {game_id: gameId, turn: 0, round: obs.round, seat: obs.seat};
   if (info) for (const k in info) row[k] = info[k];
+  if (reply.record) recordFields(row, reply.record, columns);
   row.rule_break = error !== null;
   row.attempt = attempt;
   if (typeof a.type === "string") row.action = a.type;
@@ -229,5 +231,29 @@ export function turnRow(
   if (reply.usage?.input_tokens !== undefined) row.input_tokens = reply.usage.input_tokens;
   if (reply.usage?.output_tokens !== undefined) row.output_tokens = reply.usage.output_tokens;
   if (reply.usage?.latency_ms !== undefined) row.latency_ms = reply.usage.latency_ms;
+  return row;
+}
+
+/** The agent's own facts (`AgentReply.record`) that the game declares as turns columns and that fit them. */
+function recordFields(row: TurnRow, record: Record<string, unknown>, columns: GameDef["columns"]["turns"]): void {
+  const types = columnTypes(columns);
+  for (const k in record) {
+    const type = types.get(k);
+    const v = record[k];
+    if (type !== undefined && v !== undefined && v !== null && valueFits(type, v)) row[k] = v;
+  }
+}
+
+/** A turns row for a workflow sub-call made before a decision's answer: action "workflow", a rule break when the workflow could not read it. */
+export function subCallRow(gameId: string, obs: GameObservation, call: SubCall, attempt: number, columns: GameDef["columns"]["turns"]): TurnRow {
+  const row: TurnRow = {game_id: gameId, turn: 0, round: obs.round, seat: obs.seat, action: "workflow"};
+  if (call.record) recordFields(row, call.record, columns);
+  row.rule_break = !!call.error;
+  row.attempt = attempt;
+  if (call.error) row.rule_break_reason = `workflow: ${call.error}`;
+  row.raw = call.raw;
+  if (call.usage?.input_tokens !== undefined) row.input_tokens = call.usage.input_tokens;
+  if (call.usage?.output_tokens !== undefined) row.output_tokens = call.usage.output_tokens;
+  if (call.usage?.latency_ms !== undefined) row.latency_ms = call.usage.latency_ms;
   return row;
 }

@@ -3,7 +3,8 @@
  *
  * Each dialogue divides three item types (counts c) between Alice (the player
  * who speaks first) and Bob, who value them with hidden vectors v_A and v_B.
- * For an agreed allocation L_A (Bob gets L_B = c − L_A):
+ * For an agreed allocation L_A and L_B (L_B = c − L_A in human dialogues; in
+ * played games each side's written deal, which may leave items unassigned):
  * - score_x = L_x · v_x; total = score_a + score_b (0 each without agreement);
  * - envy free (Def. 7): U_A(L_A) ≥ U_A(L_B) and U_B(L_B) ≥ U_B(L_A);
  * - Pareto optimal (Def. 8): no allocation L' of the same items gives both at
@@ -15,7 +16,8 @@
  *
  * This file is the one definition: pages run the SQL in DuckDB-WASM, the CLI
  * and tests run it in native DuckDB. `games` must have the columns of the
- * ingested games table (counts, values_a, values_b, agreement, alloc_a).
+ * ingested games table (counts, values_a, values_b, agreement, alloc_a,
+ * alloc_b), which played games (gtllm/dond) share.
  */
 
 export interface DondStatsRow {
@@ -38,7 +40,7 @@ export function dondGameMetricsSQL(games = "games"): string {
   return `
 WITH g AS (
   SELECT game_id, counts, values_a AS va, values_b AS vb, agreement,
-         alloc_a AS la, [counts[1] - alloc_a[1], counts[2] - alloc_a[2], counts[3] - alloc_a[3]] AS lb
+         alloc_a AS la, coalesce(alloc_b, [counts[1] - alloc_a[1], counts[2] - alloc_a[2], counts[3] - alloc_a[3]]) AS lb
   FROM ${games}
 ),
 k AS (SELECT range AS x FROM range(0, (SELECT coalesce(max(list_max(counts)), 0) + 1 FROM g))),
@@ -90,4 +92,57 @@ SELECT d.difficulty::INTEGER AS difficulty,
 FROM d JOIN m ON ${pool}
 GROUP BY d.difficulty
 ORDER BY d.difficulty DESC`;
+}
+
+/** The columns of Tables 10–13, 17–18 (Hua et al. 2024): means over a pairing's games. */
+export interface DondScores {
+  rounds: number | null;
+  agreement: number;
+  score_a: number;
+  score_b: number;
+  pareto_optimal: number;
+  envy_free: number;
+  total: number;
+}
+
+/** One row of the Tables 10–13, 17–18 layout: a pairing's averages over its envy-free-feasible games. */
+export interface DondPairingRow extends DondScores {
+  source: string;
+  alice_agent: string;
+  bob_agent: string;
+  n: number;
+}
+
+/**
+ * Game-theoretic LLM workflows (Hua et al. 2024) Tables 10–13, 17–18: per
+ * (Alice, Bob) pairing, the mean rounds, agreement, scores, Pareto optimal,
+ * envy free and total over the games whose point has an envy-free
+ * allocation (the paper's 44 of 50). Human dialogues of the ingested split
+ * carry no point and are left out.
+ */
+export function dondPairingSQL(games = "games"): string {
+  return `
+WITH m AS (${dondGameMetricsSQL(games)})
+SELECT g.source, g.alice_agent, g.bob_agent, count(*)::INTEGER AS n,
+       avg(g.rounds)::DOUBLE AS rounds,
+       avg(m.agreement::INTEGER)::DOUBLE AS agreement,
+       avg(m.score_a)::DOUBLE AS score_a,
+       avg(m.score_b)::DOUBLE AS score_b,
+       avg(m.pareto_optimal::INTEGER)::DOUBLE AS pareto_optimal,
+       avg(m.envy_free::INTEGER)::DOUBLE AS envy_free,
+       avg(m.total)::DOUBLE AS total
+FROM ${games} g JOIN m USING (game_id)
+WHERE g.ef_feasible
+GROUP BY ALL
+ORDER BY g.source, g.alice_agent, g.bob_agent`;
+}
+
+/** Turns that carry a belief (the workflow's), with what the metrics need: one row per belief. */
+export function dondBeliefSQL(games = "games", turns = "turns"): string {
+  return `
+SELECT g.game_id, g.source, g.alice_agent, g.bob_agent, g.point, t.player, t.turn, t.round, t.belief,
+       g.counts, g.values_a, g.values_b
+FROM ${turns} t JOIN ${games} g USING (game_id)
+WHERE t.belief IS NOT NULL AND NOT coalesce(t.rule_break, false) AND g.ef_feasible
+ORDER BY g.game_id, t.player, t.turn`;
 }

@@ -81,3 +81,21 @@ test("with no datasets, every page still renders and the Deal-or-No-Deal page sa
     await bare.close();
   }
 });
+
+test("Deal or No Deal played: the Best row, the human row from the 50 points, Parley's pairings, and the paper's contradictions listed", async () => {
+  const {page, problems} = await visit(browser, server, "/dond-played");
+  const rows = await page.locator("table").first().locator("tbody tr").allTextContents();
+  assert.match(rows[0], /^Best.*44.*1\.0000.*5\.82.*6\.66.*1\.0000.*1\.0000.*12\.48/);
+  // 25 of the 44 points agreed in the recorded human outcomes, 3.41 / 3.48, which Table 10's human row does not reproduce.
+  assert.match(rows[1], /^Human.*44.*0\.5682.*3\.41.*3\.48.*0\.4545.*0\.4318.*6\.89/);
+  assert.equal(rows.filter((r) => / vs /.test(r)).length, 9, "every ordered pair of the three negotiators");
+  const contradictions = await page.locator("main ul li").allTextContents();
+  assert.ok(contradictions.some((c) => c.startsWith("Table 19, Claude-3.5 Sonnet, (N, U): printed 5.07 as Bob") || /Table 19, Claude-3\.5 Sonnet, \(N, U\): printed 6\.39, 5\.07; Table 18: 6\.39, 5\.70/.test(c)), contradictions.join("\n"));
+  assert.ok(contradictions.some((c) => /Table 13, .*pareto optimal 0\.8695.*not a whole number of games/.test(c)));
+  const beliefs = await visit(browser, server, "/dond-beliefs");
+  const lines = await beliefs.page.locator("svg [aria-label=line] path").count();
+  assert.ok(lines >= 4, `the by-round chart draws one line per workflow seat and pairing (${lines})`);
+  await page.context().close();
+  await beliefs.page.context().close();
+  assert.deepEqual([...problems, ...beliefs.problems], []);
+});

@@ -2,11 +2,12 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {spawnSync} from "node:child_process";
-import {existsSync, mkdtempSync} from "node:fs";
+import {existsSync, mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {fileURLToPath} from "node:url";
-import {queryParquet} from "../../loaders/io/parquet.js";
+import {queryParquet, queryRun} from "../../loaders/io/parquet.js";
+import {paretoOptimal, value} from "../../src/lib/dondAllocation.js";
 import {datasetsConfig, projectRoot} from "../../loaders/config.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/dond/hand.txt", import.meta.url));
@@ -62,4 +63,41 @@ test("the shared validation split: 1,087 lines, every dialogue counted once", {s
   assert.deepEqual(check, {dialogues: 562, lines: 1087, both_sides: 525});
   const stats = JSON.parse(parley("dond-stats", out).stdout) as {n: number}[];
   assert.equal(stats.reduce((s, r) => s + r.n, 0), 562);
+});
+
+test("played games (parley run of gtllm/dond) are scored by dond-stats like human dialogues; the SQL agrees with the TypeScript definitions", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-cli-"));
+  const config = join(dir, "dond.json");
+  writeFileSync(config, JSON.stringify({game: "gtllm/dond", grid: {point: [0, 2, 5, 30, 47]}, players: ["workflow-bayes", "fair", "greedy"], seed: 4}));
+  const out = join(dir, "out");
+  const run = parley("run", config, "--out", out, "--quiet");
+  assert.equal(run.code, 0, run.stderr);
+  const stats = parley("dond-stats", out);
+  assert.equal(stats.code, 0, stats.stderr);
+  const rows = JSON.parse(stats.stdout) as {difficulty: number; n: number; agreement: number; envy_free: number; pareto_optimal: number; both: number}[];
+  // Independently: each game's EF and PO from src/lib/dondAllocation.ts, grouped by −‖v_A − v_B‖₁.
+  const games = await queryRun(out, ["games"], "SELECT counts, values_a, values_b, agreement, alloc_a, alloc_b FROM games");
+  assert.equal(games.length, 5 * 9);
+  const byDifficulty = new Map<number, {n: number; agreed: number; ef: number; po: number; both: number}>();
+  for (const g of games as {counts: number[]; values_a: number[]; values_b: number[]; agreement: boolean; alloc_a: number[] | null; alloc_b: number[] | null}[]) {
+    const d = -g.values_a.reduce((s, v, k) => s + Math.abs(v - g.values_b[k]), 0);
+    const ua = g.agreement ? value(g.values_a, g.alloc_a!) : 0;
+    const ub = g.agreement ? value(g.values_b, g.alloc_b!) : 0;
+    const ef = g.agreement && value(g.values_a, g.alloc_a!) >= value(g.values_a, g.alloc_b!) && value(g.values_b, g.alloc_b!) >= value(g.values_b, g.alloc_a!);
+    const po = g.agreement && paretoOptimal(g.counts, g.values_a, g.values_b, ua, ub);
+    const r = byDifficulty.get(d) ?? {n: 0, agreed: 0, ef: 0, po: 0, both: 0};
+    byDifficulty.set(d, {n: r.n + 1, agreed: r.agreed + +g.agreement, ef: r.ef + +ef, po: r.po + +po, both: r.both + +(ef && po)});
+  }
+  const expected = [...byDifficulty.entries()].sort((a, b) => b[0] - a[0]).map(([difficulty, r]) => ({difficulty, n: r.n, agreement: r.agreed / r.n, envy_free: r.ef / r.n, pareto_optimal: r.po / r.n, both: r.both / r.n}));
+  assert.deepEqual(rows, expected);
+  assert.ok(rows.some((r) => r.agreement > 0) && rows.some((r) => r.agreement < 1), "some games agreed and some did not");
+});
+
+test("an LLM player asking for a workflow in a game without one is a config error", () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-cli-"));
+  const config = join(dir, "wf.json");
+  writeFileSync(config, JSON.stringify({game: "gamabench/guessing", players: [{id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:9/v1", workflow: true}], lineups: "self"}));
+  const r = parley("run", config, "--out", join(dir, "out"));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /players: m asks for "workflow": true, but gamabench\/guessing has no workflow \(games with one: gtllm\/dond\)/);
 });

@@ -10,7 +10,8 @@ import {withParquetViews} from "../../loaders/io/parquet.js";
 import {ingestDond} from "../../loaders/ingest/dond.js";
 import {writeIngest} from "../../loaders/ingest/write.js";
 import {locateDataset} from "../../loaders/catalog.js";
-import {dondGameMetricsSQL, dondStatsSQL} from "../../src/lib/dond.js";
+import {dondBeliefSQL, dondGameMetricsSQL, dondPairingSQL, dondStatsSQL} from "../../src/lib/dond.js";
+import {datasetTables} from "../../loaders/emit.js";
 import {queryWasm} from "../support/wasmDuckDB.js";
 import {generateRun} from "../../loaders/run/generate.js";
 import {GLEE_CONVENTIONS, gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
@@ -45,6 +46,16 @@ test("Deal-or-No-Deal metrics agree between DuckDB-WASM and native DuckDB", asyn
   await same(games, dondGameMetricsSQL("games"));
   await same(games, dondStatsSQL("games"));
   await same(games, dondStatsSQL("games", {cumulative: true}));
+});
+
+test("Deal or No Deal played (the catalog's supplement: the 50 points' human outcomes and data/runs/dond.json): pairings and beliefs agree", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-parity-"));
+  const {result} = await datasetTables("dond");
+  await writeIngest(result, dir);
+  const tables = {games: join(dir, "games.parquet"), turns: join(dir, "turns.parquet")};
+  await same(tables, dondPairingSQL("games"));
+  await same(tables, dondBeliefSQL("games", "turns"));
+  await same(tables, dondStatsSQL("(SELECT * FROM games WHERE source = 'simulated')"));
 });
 
 test("GLEE metrics and regression rows agree, in the same order, in both conventions", async () => {

@@ -10,7 +10,7 @@
  * game's action by the narrator; a reply that cannot be read is a
  * `parse_error` (a rule break), never an exception.
  */
-import type {Agent, AgentDef, AgentReply, SeatContext} from "../contract.js";
+import type {Agent, AgentDef, AgentReply, SeatContext, SubCall} from "../contract.js";
 import type {GameObservation} from "../../games/contract.js";
 import type {Family, Player} from "../../games/types.js";
 import {contractAgent} from "../gleeAgents.js";
@@ -20,6 +20,8 @@ import {personaText, ultimatumGoal} from "./personas.js";
 import {samplingOf, type LlmPlayerSpec} from "./spec.js";
 import type {Narrator, PastTurn} from "./narrators/narrator.js";
 import {narratorFor} from "./narrators/index.js";
+import type {ChatMessage} from "./types.js";
+import {hasWorkflow, workflowFor, type Workflow} from "./workflow.js";
 
 export class NarratedLlmAgent implements Agent {
   private past: PastTurn[] = [];
@@ -31,6 +33,7 @@ export class NarratedLlmAgent implements Agent {
     private readonly narrator: Narrator,
     private readonly complete: Complete,
     private readonly samplePrefix = "",
+    private readonly workflow: Workflow | null = null,
   ) {}
 
   /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4) and chain of thought, appended to the system message. */
@@ -41,18 +44,40 @@ export class NarratedLlmAgent implements Agent {
     return parts.join("\n\n");
   }
 
+  /** The workflow's summary and belief of the current decision (kept for the retries of a rule break). */
+  private prepared: {notes: string | null; record?: Record<string, unknown>} = {notes: null};
+
+  private get sample(): string {
+    return `${this.samplePrefix}${this.context.gameId}/${this.context.seatName ?? `seat${this.context.seat}`}`;
+  }
+
+  /** One model call: the raw text and its usage. */
+  private async call(messages: ChatMessage[], sample: string) {
+    const completion = await this.complete(messages, samplingOf(this.spec), sample);
+    return {raw: completion.text, usage: {input_tokens: completion.usage.input_tokens, output_tokens: completion.usage.output_tokens, latency_ms: completion.latency_ms}};
+  }
+
   async act(observation: GameObservation): Promise<AgentReply> {
     // The previous answer was legal unless the runner is asking again after a rule break.
     if (this.pending && !observation.retry) this.past.push(this.pending);
     this.pending = null;
-    const messages = this.narrator.messages(observation, this.past, this.extra());
-    const seat = this.context.seatName ?? `seat${this.context.seat}`;
-    const completion = await this.complete(messages, samplingOf(this.spec), `${this.samplePrefix}${this.context.gameId}/${seat}`);
-    const raw = completion.text;
-    const usage = {input_tokens: completion.usage.input_tokens, output_tokens: completion.usage.output_tokens, latency_ms: completion.latency_ms};
+    let calls: SubCall[] | undefined;
+    if (this.workflow && !observation.retry) {
+      const done = await this.workflow.prepare(observation, (messages) => this.call(messages, `${this.sample}/workflow`));
+      this.prepared = {notes: done.notes, record: done.record};
+      if (done.calls.length) calls = done.calls;
+    }
+    const messages = this.narrator.messages(observation, this.past, this.extra(), this.prepared.notes);
+    const {raw, usage} = await this.call(messages, this.sample);
     this.pending = {observation, raw};
+    const extra = {...(calls && {calls}), ...(this.prepared.record && {record: this.prepared.record})};
+    if (this.narrator.read) {
+      const read = this.narrator.read(raw, observation);
+      const base = {raw, usage, ...extra, ...(read.reasoning && {reasoning: read.reasoning})};
+      return read.error !== undefined ? {...base, action: null, parse_error: read.error} : {...base, action: read.action};
+    }
     const parsed = splitReply(raw);
-    const base = {raw, usage, ...(parsed.reasoning && {reasoning: parsed.reasoning})};
+    const base = {raw, usage, ...extra, ...(parsed.reasoning && {reasoning: parsed.reasoning})};
     if (!parsed.json) return {...base, action: null, parse_error: parsed.error ?? "no JSON answer"};
     return {...base, action: this.narrator.action(parsed.json, observation)};
   }
@@ -61,13 +86,16 @@ export class NarratedLlmAgent implements Agent {
 /** Whether an LLM player can play `game` (a narrator exists for it). */
 export const llmPlays = (game: string): boolean => game.startsWith("glee/") || narratorFor(game) !== null;
 
+/** Whether `spec` can play `game`: a narrator, and a workflow when it asks for one. */
+const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game) && (!spec.workflow || hasWorkflow(game));
+
 /** An agent registry entry for a run-config LLM player; `complete` is built once and shared by all its games. */
 export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {
   return {
     id: spec.id,
-    games: ["glee/*", "gamabench/*"],
-    canSit: (game) => llmPlays(game),
-    description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}`,
+    games: ["glee/*", "gamabench/*", "gtllm/*"],
+    canSit: (game) => specPlays(spec, game),
+    description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}${spec.workflow ? " with the workflow" : ""}`,
     source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts, or the game's narrator; personas NegotiationArena (Bianchi et al. 2024) §4",
     create: (c) => {
       if (c.game.startsWith("glee/")) {
@@ -76,7 +104,7 @@ export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePref
       }
       const narrator = narratorFor(c.game);
       if (!narrator) throw new Error(`no narrator for ${c.game}: LLM players cannot play it yet`);
-      return new NarratedLlmAgent(spec, c, narrator, complete, samplePrefix);
+      return new NarratedLlmAgent(spec, c, narrator, complete, samplePrefix, spec.workflow ? workflowFor(c.game) : null);
     },
   };
 }

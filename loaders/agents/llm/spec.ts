@@ -35,6 +35,13 @@ export interface LlmPlayerSpec {
   persona: PersonaName | null;
   /** Ask for step-by-step reasoning in a "reasoning" field before the answer (stored, never shown to the opponent). */
   chain_of_thought: boolean;
+  /**
+   * Play with the game's workflow (Game-theoretic LLM workflows (Hua et al.
+   * 2024) §4.4, §5.2): its sub-calls run before each answer and their summary
+   * goes into the prompt. Present only when true, so older configs keep
+   * their fingerprints.
+   */
+  workflow?: boolean;
   /** Per-HTTP-attempt timeout. */
   timeout_ms: number;
   /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
@@ -56,7 +63,7 @@ export const defaultKeyEnv: Record<Provider, string> = {
 
 const fields = new Set([
   "id", "provider", "model", "base_url", "api_key_env", "temperature", "max_tokens", "top_p", "seed", "persona",
-  "chain_of_thought", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute", "max_response_bytes",
+  "chain_of_thought", "workflow", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute", "max_response_bytes",
   "max_retry_wait_ms",
 ]);
 
@@ -126,7 +133,10 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
   }
   const cot = o.chain_of_thought ?? false;
   if (typeof cot !== "boolean") throw new Error(`${who}: "chain_of_thought" must be true or false`);
+  const workflow = o.workflow ?? false;
+  if (typeof workflow !== "boolean") throw new Error(`${who}: "workflow" must be true or false`);
   return {
+    ...(workflow && {workflow: true}),
     id,
     provider,
     model: str("model", false)!,

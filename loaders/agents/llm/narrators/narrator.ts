@@ -20,13 +20,22 @@ export interface Narrator<V = unknown> {
    * it out, and the request for this decision. `past` holds this seat's
    * earlier decisions that were legal (rule-break attempts are left out).
    * `extra` is appended to the system message (response format, persona,
-   * chain of thought) by the LLM player.
+   * chain of thought) by the LLM player. `notes` is a workflow's summary,
+   * placed before the request by narrators of games that have a workflow.
    */
-  messages(observation: GameObservation<V>, past: readonly PastTurn<V>[], extra: string): ChatMessage[];
+  messages(observation: GameObservation<V>, past: readonly PastTurn<V>[], extra: string, notes?: string | null): ChatMessage[];
   /**
    * The model's parsed JSON answer as the game's action (type from the legal
    * spec, numbers read from strings, choices normalised). Whatever cannot be
    * mapped is returned as is for the game's validate to name.
    */
   action(json: Record<string, unknown>, observation: GameObservation<V>): unknown;
+  /**
+   * For games whose paper asks for tagged text rather than JSON: the raw
+   * reply as the game's action, or why it cannot be read (a rule break).
+   * When present it replaces the JSON reading.
+   */
+  read?(raw: string, observation: GameObservation<V>): ReadReply;
 }
+
+export type ReadReply = {action: unknown; reasoning?: string | null; error?: undefined} | {error: string; reasoning?: string | null; action?: undefined};
