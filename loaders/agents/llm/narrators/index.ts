@@ -1,8 +1,9 @@
 /** Narrators by game id: what a language model reads in each game (games hold no prompt text). */
 import type {Narrator} from "./narrator.js";
 import {gamabenchNarrators} from "./gamabench.js";
+import {econarenaNarrators} from "./econarena.js";
 
-const narrators: Record<string, Narrator> = {...gamabenchNarrators};
+const narrators: Record<string, Narrator> = {...gamabenchNarrators, ...econarenaNarrators};
 
 /** The narrator of `game`, or null when LLM players cannot play it. */
 export function narratorFor(game: string): Narrator | null {

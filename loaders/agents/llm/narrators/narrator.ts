@@ -29,4 +29,10 @@ export interface Narrator<V = unknown> {
    * mapped is returned as is for the game's validate to name.
    */
   action(json: Record<string, unknown>, observation: GameObservation<V>): unknown;
+  /**
+   * Optional: why the parsed JSON is not an answer at all (a key the request
+   * names is missing, the answer is not a number), or null. The LLM player
+   * records it as a rule break with this reason.
+   */
+  check?(json: Record<string, unknown>, observation: GameObservation<V>): string | null;
 }
