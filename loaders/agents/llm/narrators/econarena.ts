@@ -16,7 +16,7 @@
  * prompt for, adds its clock rules and asks at each price "stay" or "drop".
  *
  * Answers are JSON; every key the request names must be there (a missing
- * key is a rule break naming it) and the answer's number must be a number;
+ * key is a rule break naming it; "reason" goes to turns.reasoning unchecked) and the answer's number must be a number;
  * whether it is in range is the game's rule (out of range: a rule break).
  */
 import type {GameObservation} from "../../../games/contract.js";
@@ -82,9 +82,13 @@ function conversation(system: string, extra: string, rules: string, news: readon
   return messages;
 }
 
-/** Why the reply's JSON is not an answer: a requested key is missing, or the answer is not a number. */
+/**
+ * Why the reply's JSON is not an answer: a requested key is missing, or the
+ * answer is not a number. "reason" is not checked: the LLM player moves it
+ * into turns.reasoning before the narrator sees the JSON (llmAgent.ts splitReply).
+ */
 function checkKeys(json: Record<string, unknown>, ask: Ask, numeric: boolean): string | null {
-  const missing = ask.keys.map(([k]) => k).filter((k) => !(k in json));
+  const missing = ask.keys.map(([k]) => k).filter((k) => k !== "reason" && !(k in json));
   if (missing.length) return `missing key${missing.length > 1 ? "s" : ""} ${missing.map((k) => `"${k}"`).join(", ")}`;
   if (numeric && numberField(json[ask.answer]) === null) return `"${ask.answer}": expected a number, got ${JSON.stringify(json[ask.answer])}`;
   return null;
