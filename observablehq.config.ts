@@ -12,6 +12,7 @@ export default {
   pages: [
     {name: "Deal or No Deal", path: "/dond"},
     {name: "gamma-Bench leaderboard", path: "/gamabench"},
+    {name: "Economics Arena", path: "/econarena"},
     {name: "NegotiationArena buy/sell", path: "/negotiationarena"},
     {name: "GLEE: humans vs LLM", path: "/glee-human"},
     {name: "GLEE: bargaining", path: "/glee-bargaining"},
