@@ -13,7 +13,7 @@ import type {Environment} from "./views.js";
 export const ECONARENA_PAPER = {
   short: "Economics Arena (Guo et al. 2024)",
   title: "Economics Arena for Large Language Models",
-  authors: "Guo, Bu, Wang, Ren, Sui, Shang, Lu",
+  authors: "Shangmin Guo, Haoran Bu, Haochuan Wang, Yi Ren, Dianbo Sui, Yuming Shang, Siting Lu",
   year: 2024,
 } as const;
 
