@@ -14,6 +14,8 @@ import {auctionAssets, clockOutcome, clockStep, sealedOutcome} from "../../loade
 import {beautyRun} from "../../loaders/games/econarena/beautyContest.js";
 import type {AuctionView, BeautyView} from "../../loaders/games/econarena/views.js";
 import {playGame, type TurnRow} from "../../loaders/run/play.js";
+import {parseRunConfig} from "../../loaders/run/config.js";
+import {lineups} from "../../loaders/run/grid.js";
 import {firstPriceBid, normalCdf} from "../../src/lib/auctionEquilibria.js";
 import {deriveRng} from "../../src/lib/rng.js";
 
@@ -159,4 +161,15 @@ test("history: from run 2 on a seat sees the last ≤ 3 runs, oldest first, with
   assert.deepEqual(seen.map((v) => v.history.map((r) => r.run)), [[], [1], [1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5]]);
   assert.deepEqual(seen[5].history.map((r) => r.bids[0]), [30, 40, 50]);
   assert.equal(seen[5].history[0].values.length, 5);
+});
+
+test("run config: lineups keyed by game give each game its own players, and errors name the game's key", () => {
+  const base = {game: ["econarena/beauty_contest", "econarena/auction"], players: ["rational", "level-2", "shade-25"]};
+  const config = parseRunConfig({...base, lineups: {"econarena/beauty_contest": [["level-2", "rational", "rational", "rational", "rational"]], "econarena/auction": [["shade-25", "rational", "rational", "rational", "rational"]]}});
+  assert.deepEqual(config.games.map((spec) => lineups(config, spec)), [[["level-2", "rational", "rational", "rational", "rational"]], [["shade-25", "rational", "rational", "rational", "rational"]]]);
+  assert.throws(() => parseRunConfig({...base, lineups: {"econarena/beauty_contest": [["shade-25", "rational", "rational", "rational", "rational"]]}}), /^Error: lineups\.econarena\/beauty_contest\[0\]\[0\]: agent "shade-25" cannot take seat 0 of econarena\/beauty_contest$/);
+  assert.throws(() => parseRunConfig({...base, lineups: {"econarena/pd": "self"}}), /lineups\.econarena\/pd: not a game of this config/);
+  // A game left out takes the default ("self": every listed player that plays it, in every seat).
+  const partial = parseRunConfig({...base, lineups: {"econarena/auction": [["shade-25", "rational", "rational", "rational", "rational"]]}});
+  assert.deepEqual(lineups(partial, partial.games[0]).map((l) => l[0]), ["rational", "level-2"]);
 });
