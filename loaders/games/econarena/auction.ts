@@ -240,10 +240,14 @@ class AuctionState extends SessionGame<AuctionRecord, AuctionView> {
   }
 
   protected view(seat: Seat): AuctionView {
-    const history: AuctionRunSeen[] = this.shown().map((r) => ({run: this.done.indexOf(r) + 1, bids: r.bids, values: this.values, winner: r.winner, price: r.price, payoffs: r.payoffs}));
-    return {
-      ...this.told(), pricing: this.p.pricing, value: this.values[seat], assets: this.p.assets, value_mean: this.p.value_mean, value_sd: this.p.value_sd,
+    const {told, history, clock} = this.shared(() => ({
+      told: this.told(),
+      history: this.shown().map(({run, record: r}): AuctionRunSeen => ({run, bids: r.bids, values: this.values, winner: r.winner, price: r.price, payoffs: r.payoffs})),
       clock: this.p.pricing === "english" && !this.over ? {price: this.price, increment: this.increment, active: [...this.active]} : null,
+    }));
+    return {
+      ...told, pricing: this.p.pricing, value: this.values[seat], assets: this.p.assets, value_mean: this.p.value_mean, value_sd: this.p.value_sd,
+      clock,
       history,
     };
   }

@@ -85,9 +85,12 @@ class BeautyState extends SessionGame<BeautyRecord, BeautyView> {
   protected runFacts(r: BeautyRecord) {
     return {target: r.target};
   }
+  /** Every seat sees the same (the seat's own id is the observation's). */
   protected view(): BeautyView {
-    const history: BeautyRunSeen[] = this.shown().map((r) => ({run: this.done.indexOf(r) + 1, answers: r.answers, target: r.target, winners: r.winners, payoffs: r.payoffs}));
-    return {...this.told(), upper_bound: this.p.upper_bound, prize: this.p.prize, history};
+    return this.shared(() => {
+      const history: BeautyRunSeen[] = this.shown().map(({run, record: r}) => ({run, answers: r.answers, target: r.target, winners: r.winners, payoffs: r.payoffs}));
+      return {...this.told(), upper_bound: this.p.upper_bound, prize: this.p.prize, history};
+    });
   }
   protected gameColumns() {
     return {...beautyContest.paramColumns!({...this.p}), upper_bound: this.p.upper_bound};

@@ -89,10 +89,20 @@ export abstract class SessionGame<R extends RunOutcome, V extends SessionTold> i
     };
   }
 
-  /** The runs a view shows: the last `history_window` finished ones. */
-  protected shown(): R[] {
-    const w = this.session.history_window;
-    return w > 0 ? this.done.slice(-w) : [];
+  /** The runs a view shows: the last `history_window` finished ones, with their 1-based numbers. */
+  protected shown(): {run: number; record: R}[] {
+    const w = Math.min(this.session.history_window, this.done.length);
+    return this.done.slice(this.done.length - w).map((record, k) => ({run: this.done.length - w + k + 1, record}));
+  }
+
+  private memo: {step: number; value: unknown} | null = null;
+  /**
+   * What every seat is shown at this decision, built once per decision
+   * (views are asked for every seat and every attempt; the history is the same for all).
+   */
+  protected shared<T>(build: () => T): T {
+    if (this.memo?.step !== this.step) this.memo = {step: this.step, value: build()};
+    return this.memo.value as T;
   }
 
   next(): Mover {
