@@ -7,7 +7,7 @@ import {econarenaViews, statsSQL, type StatsRow} from "../../src/lib/econarena.j
 import {parse, printJson, UsageError} from "./args.js";
 import {withRunInputs} from "./inputs.js";
 
-export const usage = "econarena-stats <dir>                             Economics Arena payoff, payoff ratio, rationality ratio, deviation, win and rule-break rates (JSON rows)";
+export const usage = "econarena-stats <dir>                             Economics Arena (Guo et al. 2024, §3.2, App. A.3): payoff and rationality ratios, deviation, win and rule-break rates (JSON rows)";
 
 export async function econarenaStats(dir: string): Promise<StatsRow[]> {
   const hint = `run "parley run <config.json> --out ${dir}" with econarena games first`;
