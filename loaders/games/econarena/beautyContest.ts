@@ -93,20 +93,19 @@ class BeautyState extends SessionGame<BeautyRecord, BeautyView> {
     });
   }
   protected gameColumns() {
-    return {...beautyContest.paramColumns!({...this.p}), upper_bound: this.p.upper_bound};
+    return beautyContest.paramColumns!(this.p as unknown as Params);
   }
 }
 
 function settings(params: Params, drawBound?: (lo: number, hi: number) => number): Settings {
   const group = String(param(params, "bound_group", PARAMS));
   const range = BOUND_GROUPS[group];
-  return {
-    ...sessionSettings(params),
+  return Object.assign(sessionSettings(params), {
     bound_group: group,
     upper_bound: range && drawBound ? drawBound(range[0], range[1]) : Number(param(params, "upper_bound", PARAMS)),
     prize: Number(param(params, "prize", PARAMS)),
     entrance_fee: Number(param(params, "entrance_fee", PARAMS)),
-  };
+  });
 }
 
 export const beautyContest: GameDef = {

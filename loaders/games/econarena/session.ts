@@ -153,11 +153,11 @@ export abstract class SessionGame<R extends RunOutcome, V extends SessionTold> i
     const out: Settled[] = [];
     this.done.forEach((r, j) => {
       for (let seat = 0; seat < this.nSeats; seat++) {
-        out.push({
+        const row: Settled = {
           round: r.decidedAt[seat], seat, action: this.actionType, run: j + 1,
           strategy: r.strategy[seat], payoff: r.payoffs[seat], eq_payoff: r.eqPayoffs[seat], won: r.won[seat], forfeited: r.forfeited[seat],
-          ...this.runFacts(r, seat),
-        });
+        };
+        out.push(Object.assign(row, this.runFacts(r, seat)));
       }
     });
     return out;
