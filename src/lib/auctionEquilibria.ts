@@ -25,6 +25,19 @@ export function normalCdf(z: number): number {
  * below is < 1e-15 of its value at v). Never negative; with one bidder, 0.
  */
 export function firstPriceBid(v: number, n: number, mean: number, sd: number): number {
+  const key = `${v}|${n}|${mean}|${sd}`;
+  let bid = bids.get(key);
+  if (bid === undefined) {
+    if (bids.size >= 100_000) bids.clear();
+    bids.set(key, (bid = bneBid(v, n, mean, sd)));
+  }
+  return bid;
+}
+
+/** Values are whole units in practice, so the same few hundred bids are asked for again and again (every run, every session). */
+const bids = new Map<string, number>();
+
+function bneBid(v: number, n: number, mean: number, sd: number): number {
   if (n <= 1) return 0;
   const lo = mean - 8 * sd;
   if (!(sd > 0) || v <= lo) return Math.max(0, v);
