@@ -14,6 +14,7 @@ export default {
     {name: "Deal or No Deal played", path: "/dond-played"},
     {name: "Deal or No Deal: valuation estimation", path: "/dond-beliefs"},
     {name: "gamma-Bench leaderboard", path: "/gamabench"},
+    {name: "Economics Arena", path: "/econarena"},
     {name: "NegotiationArena buy/sell", path: "/negotiationarena"},
     {name: "GLEE: humans vs LLM", path: "/glee-human"},
     {name: "GLEE: bargaining", path: "/glee-bargaining"},

@@ -14,6 +14,8 @@ import {GAMABENCH_SCHEMAS} from "./ingest/gamabench.js";
 import {NA_SCHEMAS} from "./ingest/negotiationarena.js";
 import {GLEE_GAMES, GLEE_TURNS} from "./games/schema.js";
 import {adapters} from "./ingest/adapters.js";
+import {flatTables} from "./run/tables.js";
+import {econarenaGames} from "./games/econarena/index.js";
 import type {Row, TableSchema} from "./io/schema.js";
 import type {IngestResult} from "./ingest/types.js";
 
@@ -47,6 +49,8 @@ export interface DatasetEntry {
   supplementNote?: string;
 }
 
+const ECONARENA_SCHEMAS = Object.values(flatTables(econarenaGames));
+
 export const catalog: DatasetEntry[] = [
   {
     id: "dond", title: "Deal or No Deal (human–human, validation split)", path: "dealornodeal/val.txt", source: "data/sources/dond.json", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.3", schemas: [DOND_GAMES, DOND_TURNS], ingest: adapters.dond.ingest,
@@ -60,6 +64,12 @@ export const catalog: DatasetEntry[] = [
   },
   {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", source: "data/sources/negotiationarena.json", cite: "NegotiationArena (Bianchi et al. 2024) §2.1, §3", schemas: NA_SCHEMAS, ingest: adapters.negotiationarena.ingest},
   {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "GLEE (Shapira et al. 2024) §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: async (outDir) => (await import("./run/generate.js")).generateRun("default", outDir)},
+  {
+    id: "econarena", title: "Economics Arena: Parley's built-in strategies in the senior environment (beauty contest, second-price, first-price and English auctions)", path: "data/runs/econarena.json",
+    cite: "Economics Arena (Guo et al. 2024) §4, Tables 1–2", schemas: ECONARENA_SCHEMAS, ingest: simulatedOnly("econarena"),
+    // Pages read one row per seat and run (where the game settles its results) and every rule break; the English clock's other steps stay out.
+    generate: async (outDir) => (await import("./run/generate.js")).generateRun("econarena", outDir, process.env, {schemas: ECONARENA_SCHEMAS, where: {turns: "payoff IS NOT NULL OR rule_break"}}),
+  },
   {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", source: "data/sources/glee-human.json", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: adapters.glee.ingest},
 ];
 

@@ -8,6 +8,7 @@ import {playsGame} from "./contract.js";
 import {gleeAgents} from "./gleeAgents.js";
 import {gamabenchAgents} from "./gamabench.js";
 import {dondAgents} from "./dond.js";
+import {econarenaAgents} from "./econarena.js";
 
 /** Merges entries that share an id into one agent that plays all their games. */
 export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
@@ -35,7 +36,7 @@ export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
   });
 }
 
-export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents, ...dondAgents]);
+export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents, ...dondAgents, ...econarenaAgents]);
 
 /** The agent with this id; throws naming the known ids. */
 export function agentDef(id: string): AgentDef {

@@ -28,6 +28,10 @@ export const commands = {
     usage: "gamabench-scores <dir> [--runs]                   gamma-Bench 0–100 scores {model: {game: {mean, sd, runs}, overall}} (JSON)",
     load: async () => (await import("./gamabenchScores.js")).run,
   },
+  "econarena-stats": {
+    usage: "econarena-stats <dir>                             Economics Arena (Guo et al. 2024, §3.2, App. A.3): payoff and rationality ratios, deviation, win and rule-break rates (JSON rows)",
+    load: async () => (await import("./econarenaStats.js")).run,
+  },
   datasets: {
     usage:
       "datasets                                          list catalog datasets and whether they are present (JSON)\n" +

@@ -159,6 +159,14 @@ export interface GameState<V = unknown> {
   settled?(): Settled[];
   /** `seat` kept breaking the rules: the game applies its documented fallback. */
   abort(seat: Seat, reason: string): void;
+  /**
+   * Optional, instead of `abort` for games where a seat that kept breaking
+   * the rules only sits this decision out (Economics Arena: it pays an
+   * entrance fee and the run is resolved without it): the action that stands
+   * for the seat, which `apply` then takes in its place. Games without it end
+   * by `abort`.
+   */
+  forfeit?(seat: Seat, reason: string): Action;
   result(): GameResult;
 }
 

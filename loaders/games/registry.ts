@@ -6,8 +6,9 @@ import type {GameDef} from "./contract.js";
 import {gleeGames} from "./glee.js";
 import {gamabenchGames} from "./gamabench/index.js";
 import {dond} from "./dond.js";
+import {econarenaGames} from "./econarena/index.js";
 
-export const games: readonly GameDef[] = [...gleeGames, ...gamabenchGames, dond];
+export const games: readonly GameDef[] = [...gleeGames, ...gamabenchGames, dond, ...econarenaGames];
 
 /** The game with this id; throws naming the known ids. */
 export function gameDef(id: string): GameDef {

@@ -116,9 +116,10 @@ export class RunTablesMissing extends Error {
 /**
  * Copies one table of a run directory (either layout) into a single flat
  * Parquet file with exactly `schema`'s columns in its order (a column no
- * partition has is NULL), e.g. the GLEE tables the site's pages read.
+ * partition has is NULL), e.g. the GLEE tables the site's pages read;
+ * `where` (SQL over the table's columns) keeps only some rows.
  */
-export async function flattenRunTable(dir: string, schema: TableSchema, path: string, keep?: (game: string) => boolean): Promise<void> {
+export async function flattenRunTable(dir: string, schema: TableSchema, path: string, keep?: (game: string) => boolean, where?: string): Promise<void> {
   const files = runTableFiles(dir, schema.name, keep);
   const source = tableSql(files);
   await writeAtomic(path, (tmp) =>
@@ -127,7 +128,7 @@ export async function flattenRunTable(dir: string, schema: TableSchema, path: st
       const present = source ? new Set((await db.query<{column_name: string}>(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${source})`)).map((r) => r.column_name)) : new Set<string>();
       const columns = schema.columns.map((c) => (present.has(c.name) ? `CAST("${c.name}" AS ${c.type}) AS "${c.name}"` : `CAST(NULL AS ${c.type}) AS "${c.name}"`)).join(", ");
       const from = source ?? `(SELECT 1 WHERE false)`;
-      await db.run(`COPY (SELECT ${columns} FROM ${from}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
+      await db.run(`COPY (SELECT ${columns} FROM ${from}${where && source ? ` WHERE ${where}` : ""}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
     }),
   );
 }

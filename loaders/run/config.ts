@@ -22,6 +22,8 @@
  *   ordered pair in a two-seat game), "self" (one lineup per player, in every
  *   seat), or a list of lists of ids, one per seat. `pairs` is the two-seat
  *   alias. Default: "all" for two-seat games, "self" otherwise.
+ *   With several games, `lineups` may be an object keyed by game id (games
+ *   left out take the default).
  * - games_per_lineup (alias games_per_pair; default 1), seed (default 0),
  *   concurrency (default 8), max_attempts (default 3: answers per decision
  *   before the game's rule-break fallback), run_id (default: the file name),
@@ -54,11 +56,18 @@ export interface RunConfig {
   /** The LLM players among `players` (by id), with their validated settings. */
   llm_players: LlmPlayerSpec[];
   lineups: "all" | "self" | null | string[][];
+  /** Per game id, lineups that replace `lineups` for that game (a config with several games may key `lineups` by game). */
+  lineups_by_game?: Record<string, LineupsSpec>;
   games_per_lineup: number;
   seed: number;
   concurrency: number;
   max_attempts: number;
 }
+
+export type LineupsSpec = "all" | "self" | string[][];
+
+/** The lineups entry that applies to `game`: its own, else the config's. */
+export const lineupsOf = (config: Pick<RunConfig, "lineups" | "lineups_by_game">, game: string): RunConfig["lineups"] => config.lineups_by_game?.[game] ?? config.lineups;
 
 export class ConfigError extends Error {}
 
@@ -227,29 +236,37 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
 
   const lineupKey = raw.pairs !== undefined ? "pairs" : "lineups";
   const q = raw[lineupKey];
-  let lineups: RunConfig["lineups"];
-  if (q === undefined) lineups = null;
-  else if (q === "all" || q === "self") lineups = q;
-  else if (Array.isArray(q) && q.length) {
-    const known = (id: string) => llm_players.some((l) => l.id === id) || agents.some((a) => a.id === id);
+  const known = (id: string) => llm_players.some((l) => l.id === id) || agents.some((a) => a.id === id);
+  /** One lineups entry ("all", "self" or a list) for the games `forSpecs`, named `key` in errors. */
+  const parseLineups = (q: unknown, key: string, forSpecs: readonly GameRunSpec[]): LineupsSpec => {
+    if (q === "all" || q === "self") return q;
+    if (!Array.isArray(q) || !q.length) fail(key, `expected "all", "self" or a list of lineups${specs.length > 1 && key === lineupKey ? ", or an object keyed by game id" : ""}`);
     const listed = new Set<string>();
-    lineups = q.map((lineup, i) => {
+    return q.map((lineup, i) => {
       const shape = lineupKey === "pairs" ? "[alice_agent, bob_agent]" : "a list of player ids, one per seat";
-      if (!Array.isArray(lineup) || lineup.length < 1 || lineup.some((x) => typeof x !== "string")) fail(`${lineupKey}[${i}]`, `expected ${shape}, got ${JSON.stringify(lineup)}`);
-      if (lineupKey === "pairs" && lineup.length !== 2) fail(`${lineupKey}[${i}]`, `expected ${shape}, got ${JSON.stringify(lineup)}`);
-      for (const spec of specs) {
-        if (lineup.length !== spec.n_players) fail(`${lineupKey}[${i}]`, `has ${lineup.length} players; ${spec.def.id} is played by ${spec.n_players}`);
+      if (!Array.isArray(lineup) || lineup.length < 1 || lineup.some((x) => typeof x !== "string")) fail(`${key}[${i}]`, `expected ${shape}, got ${JSON.stringify(lineup)}`);
+      if (lineupKey === "pairs" && lineup.length !== 2) fail(`${key}[${i}]`, `expected ${shape}, got ${JSON.stringify(lineup)}`);
+      for (const spec of forSpecs) {
+        if (lineup.length !== spec.n_players) fail(`${key}[${i}]`, `has ${lineup.length} players; ${spec.def.id} is played by ${spec.n_players}`);
       }
       lineup.forEach((id: string, j: number) => {
-        if (!known(id)) fail(`${lineupKey}[${i}][${j}]`, `unknown player "${id}"; expected a built-in agent or an LLM player of this config`);
-        if (Array.isArray(players) && !players.includes(id) && !agents.some((a) => a.id === id)) fail(`${lineupKey}[${i}][${j}]`, `"${id}" is not among players`);
+        if (!known(id)) fail(`${key}[${i}][${j}]`, `unknown player "${id}"; expected a built-in agent or an LLM player of this config`);
+        if (Array.isArray(players) && !players.includes(id) && !agents.some((a) => a.id === id)) fail(`${key}[${i}][${j}]`, `"${id}" is not among players`);
       });
       const label = JSON.stringify(lineup);
-      if (listed.has(label)) fail(`${lineupKey}[${i}]`, `${label} is listed twice (also ${lineupKey}[${[...listed].indexOf(label)}])`);
+      if (listed.has(label)) fail(`${key}[${i}]`, `${label} is listed twice (also ${key}[${[...listed].indexOf(label)}])`);
       listed.add(label);
       return [...lineup] as string[];
     });
-  } else fail(lineupKey, `expected "all", "self" or a list of lineups`);
+  };
+  let lineups: RunConfig["lineups"] = null;
+  let lineupsByGame: Record<string, LineupsSpec> | undefined;
+  if (isObject(q) && specs.length > 1 && lineupKey === "lineups") {
+    // Several games, each with its own lineups (e.g. level-k guessers in one, shading bidders in another).
+    for (const k of Object.keys(q)) if (!specs.some((sp) => sp.def.id === k)) fail(`lineups.${k}`, `not a game of this config; expected one of ${specs.map((sp) => sp.def.id).join(", ")}`);
+    lineupsByGame = {};
+    for (const spec of specs) if (q[spec.def.id] !== undefined) lineupsByGame[spec.def.id] = parseLineups(q[spec.def.id], `lineups.${spec.def.id}`, [spec]);
+  } else if (q !== undefined) lineups = parseLineups(q, lineupKey, specs);
 
   const seed = raw.seed ?? 0;
   if (typeof seed !== "number" || !Number.isInteger(seed)) fail("seed", `expected an integer, got ${JSON.stringify(seed)}`);
@@ -267,6 +284,7 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     players,
     llm_players,
     lineups,
+    ...(lineupsByGame && {lineups_by_game: lineupsByGame}),
     games_per_lineup: integer(raw, perKey, 1, 1, LIMITS.games_per_lineup.max),
     seed,
     concurrency: integer(raw, "concurrency", 8, 1, LIMITS.concurrency.max),
@@ -277,17 +295,19 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     if (llm_players.length && !llmPlays(spec.def.id)) fail("players", `LLM players cannot play ${spec.def.id} yet: it has no narrator (loaders/agents/llm/narrators/)`);
     const noWorkflow = llm_players.find((l) => l.workflow && !hasWorkflow(spec.def.id));
     if (noWorkflow) fail("players", `${noWorkflow.id} asks for "workflow": true, but ${spec.def.id} has no workflow (games with one: ${workflowGames.join(", ")})`);
-    if (Array.isArray(config.lineups)) {
-      config.lineups.forEach((lineup, i) =>
+    const own = lineupsOf(config, spec.def.id);
+    const ownKey = config.lineups_by_game?.[spec.def.id] ? `lineups.${spec.def.id}` : lineupKey;
+    if (Array.isArray(own)) {
+      own.forEach((lineup, i) =>
         lineup.forEach((id, seat) => {
           if (llm_players.some((l) => l.id === id)) return;
-          if (!canSit(agentDef(id), spec.def.id, seat, spec.n_players)) fail(`${lineupKey}[${i}][${seat}]`, `agent "${id}" cannot take seat ${seat}${spec.def.seats.names ? ` (${spec.def.seats.names[seat]})` : ""} of ${spec.def.id}`);
+          if (!canSit(agentDef(id), spec.def.id, seat, spec.n_players)) fail(`${ownKey}[${i}][${seat}]`, `agent "${id}" cannot take seat ${seat}${spec.def.seats.names ? ` (${spec.def.seats.names[seat]})` : ""} of ${spec.def.id}`);
         }),
       );
     }
-    if (!Array.isArray(config.lineups) && planLineups(config, spec).length === 0) {
-      const mode = config.lineups ?? (spec.n_players === 2 ? "all" : "self");
-      if (mode === "self") fail(lineupKey, `"self" plans no ${spec.def.id} game: no listed player can take every seat of ${spec.def.id}`);
+    if (!Array.isArray(own) && planLineups(config, spec).length === 0) {
+      const mode = own ?? (spec.n_players === 2 ? "all" : "self");
+      if (mode === "self") fail(ownKey, `"self" plans no ${spec.def.id} game: no listed player can take every seat of ${spec.def.id}`);
       const empty = Array.from({length: spec.n_players}, (_, s) => s).find((s) => !(config.players === "all" ? agents.map((a) => a.id) : config.players).some((id) => llm_players.some((l) => l.id === id) || canSit(agentDef(id), spec.def.id, s, spec.n_players)));
       fail("players", `no listed player can take seat ${empty}${spec.def.seats.names ? ` (${spec.def.seats.names[empty ?? 0]})` : ""} of ${spec.def.id}, so the run plans no ${spec.def.id} game`);
     }

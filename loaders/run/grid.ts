@@ -11,7 +11,7 @@
  */
 import type {GameDef, ParamValue, Params} from "../games/contract.js";
 import {agents, agentDef, canSit} from "../agents/registry.js";
-import {ConfigError, type GameRunSpec, type RunConfig} from "./config.js";
+import {ConfigError, lineupsOf, type GameRunSpec, type RunConfig} from "./config.js";
 
 /** Lineups one game of a run may have. */
 const MAX_LINEUPS = 100_000;
@@ -27,7 +27,7 @@ export function expandGrid(grid: Record<string, readonly ParamValue[]>): Params[
   return combos;
 }
 
-type LineupConfig = Pick<RunConfig, "players" | "lineups"> & Partial<Pick<RunConfig, "llm_players">>;
+type LineupConfig = Pick<RunConfig, "players" | "lineups"> & Partial<Pick<RunConfig, "llm_players" | "lineups_by_game">>;
 
 /** Who may take `seat`: LLM players sit anywhere; built-in agents where they can. */
 function sits(config: LineupConfig, spec: GameRunSpec, id: string, seat: number): boolean {
@@ -40,7 +40,7 @@ export function lineups(config: LineupConfig, spec: GameRunSpec): string[][] {
   const n = spec.n_players;
   const llm = (config.llm_players ?? []).map((p) => p.id);
   const ids = config.players === "all" ? agents.filter((a) => Array.from({length: n}, (_, s) => s).some((s) => canSit(a, spec.def.id, s, n))).map((a) => a.id) : config.players;
-  const mode = config.lineups ?? (n === 2 ? "all" : "self");
+  const mode = lineupsOf(config, spec.def.id) ?? (n === 2 ? "all" : "self");
   if (Array.isArray(mode)) return mode.map((l) => [...l]);
   if (mode === "self") return ids.filter((id) => Array.from({length: n}, (_, s) => sits(config, spec, id, s)).every(Boolean)).map((id) => Array(n).fill(id));
   // "all": every ordered assignment (a Cartesian product over seats).

@@ -6,7 +6,8 @@
  * legal one; chance nodes are resolved from the game's chance stream. After
  * `maxAttempts` illegal answers to one decision the state's `abort` applies
  * the game's documented fallback (GLEE: the game ends without a deal;
- * gamma-Bench: the game ends after the rounds completed).
+ * gamma-Bench: the game ends after the rounds completed), or, in a game with
+ * `forfeit`, the seat sits that decision out and the game goes on.
  *
  * Randomness is derived from the run seed and the game id: the game's chance
  * stream (`<game_id>/chance`) and one stream per seat (`<game_id>/<seat
@@ -55,9 +56,14 @@ export async function playGame(def: GameDef, params: Params, gameId: string, age
   const settled = state.settled?.() ?? [];
   if (settled.length) {
     const legal = new Map<string, TurnRow>();
-    for (const t of turns) if (!t.rule_break && typeof t.action === "string") legal.set(`${t.round}/${t.seat}/${t.action}`, t);
+    // A forfeited decision has no legal row: its result goes on the seat's last attempt of that round.
+    const last = new Map<string, TurnRow>();
+    for (const t of turns) {
+      if (!t.rule_break && typeof t.action === "string") legal.set(`${t.round}/${t.seat}/${t.action}`, t);
+      last.set(`${t.round}/${t.seat}`, t);
+    }
     for (const {round, seat, action, ...fields} of settled) {
-      const row = legal.get(`${round}/${seat}/${action}`);
+      const row = legal.get(`${round}/${seat}/${action}`) ?? (state.forfeit ? last.get(`${round}/${seat}`) : undefined);
       if (row) for (const k in fields) if (fields[k] !== undefined && fields[k] !== null) row[k] = fields[k];
     }
   }
@@ -147,8 +153,9 @@ class GameInPlay {
       row.turn = this.turns.length;
       this.turns.push(row);
     }
-    if (d.action === null) this.state.abort(seat, d.error!);
-    else this.state.apply([d.action]);
+    if (d.action !== null) this.state.apply([d.action]);
+    else if (this.state.forfeit) this.state.apply([this.state.forfeit(seat, d.error!)]);
+    else this.state.abort(seat, d.error!);
   }
 
   /** Numbers the round's rows and applies its actions, or the game's fallback for a seat that kept breaking the rules. */
@@ -160,8 +167,9 @@ class GameInPlay {
       }
     }
     const failed = decisions.findIndex((d) => d.action === null);
-    if (failed >= 0) this.state.abort(seats[failed], decisions[failed].error!);
-    else this.state.apply(decisions.map((d) => d.action!));
+    if (failed < 0) this.state.apply(decisions.map((d) => d.action!));
+    else if (this.state.forfeit) this.state.apply(decisions.map((d, i) => d.action ?? this.state.forfeit!(seats[i], d.error!)));
+    else this.state.abort(seats[failed], decisions[failed].error!);
   }
 }
 

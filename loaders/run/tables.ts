@@ -73,3 +73,17 @@ export function gameTables(def: GameDef): {games: TableSchema; players: TableSch
 
 /** The partition directory of a game id: `game=glee%2Fbargaining`. */
 export const partitionDir = (gameId: string): string => `game=${encodeURIComponent(gameId)}`;
+
+/**
+ * One flat schema per table for several games (a data loader's single
+ * games/players/turns files): a `game` column, then the union of their columns.
+ */
+export function flatTables(defs: readonly GameDef[]): {games: TableSchema; players: TableSchema; turns: TableSchema} {
+  const each = defs.map(gameTables);
+  const game: Column = {name: "game", type: "VARCHAR", doc: "the game id"};
+  const union = (t: "games" | "players" | "turns") => {
+    const [first] = each.map((e) => e[t]);
+    return merge(t, first.key ?? [], [game], ...each.map((e) => e[t].columns));
+  };
+  return {games: union("games"), players: union("players"), turns: union("turns")};
+}

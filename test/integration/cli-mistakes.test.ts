@@ -96,6 +96,9 @@ test("reading commands: a missing directory, a file for it, a file that is not P
     // (gamma-Bench scores need turns too: the directory holding only a broken games.parquet lacks them.)
     mistake([command, notParquet], new RegExp(`^parley ${command}: (cannot read .*: Invalid Input Error.*games\\.parquet|.* holds no turns table)`));
   }
+  mistake(["econarena-stats", missing], new RegExp(`^parley econarena-stats: ${esc(missing)} not found; run "parley run `));
+  mistake(["econarena-stats", aFile], new RegExp(`^parley econarena-stats: ${esc(aFile)} is a file, expected a directory`));
+  mistake(["econarena-stats", notParquet], /^parley econarena-stats: .* holds no turns table/);
   mistake(["regress", missing, "--family", "bargaining", "--metric", "efficiency"], /not found/);
   mistake(["regress", aFile, "--family", "bargaining", "--metric", "efficiency"], new RegExp(`^parley regress: cannot read ${esc(aFile)}: Invalid Input Error`));
   mistake(["equilibria", missing], new RegExp(`^parley equilibria: ${esc(missing)} not found`));

@@ -6,7 +6,7 @@ import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {fileURLToPath} from "node:url";
-import {withParquetViews} from "../../loaders/io/parquet.js";
+import {flattenRunTable, withParquetViews} from "../../loaders/io/parquet.js";
 import {ingestDond} from "../../loaders/ingest/dond.js";
 import {writeIngest} from "../../loaders/ingest/write.js";
 import {locateDataset} from "../../loaders/catalog.js";
@@ -18,6 +18,11 @@ import {GLEE_CONVENTIONS, gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
 import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
 import {gamabenchViews, gameScoresSQL, GAMABENCH_SCORE_COLUMNS} from "../../src/lib/gamabench.js";
+import {adaptivitySQL, convergenceSQL, econarenaViews, statsSQL, table1SQL, table2SQL} from "../../src/lib/econarena.js";
+import {parseRunConfig} from "../../loaders/run/config.js";
+import {writeTournament} from "../../loaders/run/tournament.js";
+import {flatTables} from "../../loaders/run/tables.js";
+import {econarenaGames} from "../../loaders/games/econarena/index.js";
 
 /** Rounds doubles to 12 significant digits: the engines' libm (power, log) differ in the last bits. */
 function rounded(value: unknown): unknown {
@@ -86,4 +91,24 @@ test("gamma-Bench scores agree", {skip: locateDataset("gamabench").available ? f
   });
   assert.ok(!GAMABENCH_SCORE_COLUMNS.turns.every(([c]) => ["game_id", "turn", "round", "seat", "action", "rule_break", "amount"].includes(c)), "columns are missing");
   await same(guessing, scores);
+});
+
+test("Economics Arena measures agree (stats, Tables 1–2, convergence, adaptivity)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-parity-"));
+  const config = parseRunConfig({
+    game: ["econarena/beauty_contest", "econarena/auction"],
+    grid: {"econarena/beauty_contest": {environment: ["senior"], runs: [1, 6], bound_group: ["fixed", "M"]}, "econarena/auction": {environment: ["senior"], runs: [1, 3], pricing: ["second", "first", "english"]}},
+    players: ["rational", "level-1", "level-2", "random", "shade-25"],
+    lineups: {"econarena/beauty_contest": [["rational", "level-1", "level-2", "random", "rational"]], "econarena/auction": [["rational", "shade-25", "random", "rational", "shade-25"]]},
+    games_per_lineup: 4, seed: 3,
+  });
+  await writeTournament(config, join(dir, "run"));
+  const tables: Record<string, string> = {};
+  for (const schema of Object.values(flatTables(econarenaGames))) {
+    tables[schema.name] = join(dir, `${schema.name}.parquet`);
+    await flattenRunTable(join(dir, "run"), schema, tables[schema.name]);
+  }
+  for (const sql of [statsSQL, table1SQL, table2SQL, convergenceSQL, adaptivitySQL]) {
+    await same(tables, async (query) => `SELECT * FROM (${sql(await econarenaViews(query))}) ORDER BY ALL`);
+  }
 });

@@ -79,6 +79,8 @@ export class NarratedLlmAgent implements Agent {
     const parsed = splitReply(raw);
     const base = {raw, usage, ...extra, ...(parsed.reasoning && {reasoning: parsed.reasoning})};
     if (!parsed.json) return {...base, action: null, parse_error: parsed.error ?? "no JSON answer"};
+    const unreadable = this.narrator.check?.(parsed.json, observation);
+    if (unreadable) return {...base, action: null, parse_error: unreadable};
     return {...base, action: this.narrator.action(parsed.json, observation)};
   }
 }
@@ -93,7 +95,7 @@ const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game)
 export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {
   return {
     id: spec.id,
-    games: ["glee/*", "gamabench/*", "gtllm/*"],
+    games: ["glee/*", "gamabench/*", "gtllm/*", "econarena/*"],
     canSit: (game) => specPlays(spec, game),
     description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}${spec.workflow ? " with the workflow" : ""}`,
     source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts, or the game's narrator; personas NegotiationArena (Bianchi et al. 2024) §4",

@@ -2,8 +2,9 @@
 import type {Narrator} from "./narrator.js";
 import {gamabenchNarrators} from "./gamabench.js";
 import {dondNarrator} from "./dond.js";
+import {econarenaNarrators} from "./econarena.js";
 
-const narrators: Record<string, Narrator> = {...gamabenchNarrators, "gtllm/dond": dondNarrator as Narrator};
+const narrators: Record<string, Narrator> = {...gamabenchNarrators, ...econarenaNarrators, "gtllm/dond": dondNarrator as Narrator};
 
 /** The narrator of `game`, or null when LLM players cannot play it. */
 export function narratorFor(game: string): Narrator | null {

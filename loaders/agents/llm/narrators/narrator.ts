@@ -36,6 +36,13 @@ export interface Narrator<V = unknown> {
    * When present it replaces the JSON reading.
    */
   read?(raw: string, observation: GameObservation<V>): ReadReply;
+
+  /**
+   * Optional: why the parsed JSON is not an answer at all (a key the request
+   * names is missing, the answer is not a number), or null. The LLM player
+   * records it as a rule break with this reason.
+   */
+  check?(json: Record<string, unknown>, observation: GameObservation<V>): string | null;
 }
 
 export type ReadReply = {action: unknown; reasoning?: string | null; error?: undefined} | {error: string; reasoning?: string | null; action?: undefined};
