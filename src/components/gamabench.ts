@@ -90,7 +90,8 @@ export function RunTable(scores: GameScoreRow[], overall: {run: number; overall:
 export function OverallBars(summary: SummaryRow[], {width = 640} = {}): SVGSVGElement | HTMLElement {
   const data = summary.filter((r) => r.game === "overall").map((r) => ({...r, label: modelLabel(r.model), lo: r.mean - (r.sd ?? 0), hi: r.mean + (r.sd ?? 0)}));
   return Plot.plot({
-    width,
+    // Framework's `width` is 0 before the page is laid out; margins would make bars negative.
+    width: Math.max(width, 320),
     height: 40 + 24 * Math.max(1, data.length),
     marginLeft: 130,
     x: {domain: [0, 100], label: "overall score (0–100) →", grid: true},
@@ -117,7 +118,7 @@ interface ChartOptions {
  * `turns` are the game's decisions (round, seat, amount, valuation), `rounds` its rows of the rounds table.
  */
 export function RoundChart(kind: string, turns: Row[], rounds: Row[], {width = 640, game}: ChartOptions): SVGSVGElement | HTMLElement {
-  const base = {width, height: 260, x: {label: "round →", ticks: 10, tickFormat: "d"}, color: {legend: true}} as const;
+  const base = {width: Math.max(width, 320), height: 260, x: {label: "round →", ticks: 10, tickFormat: "d"}, color: {legend: true}} as const;
   switch (kind) {
     case "guessing_game": {
       const lines = rounds.flatMap((r) => [
