@@ -5,8 +5,9 @@
 import type {GameDef} from "./contract.js";
 import {gleeGames} from "./glee.js";
 import {gamabenchGames} from "./gamabench/index.js";
+import {negotiationArenaGames} from "./negotiationarena/index.js";
 
-export const games: readonly GameDef[] = [...gleeGames, ...gamabenchGames];
+export const games: readonly GameDef[] = [...gleeGames, ...gamabenchGames, ...negotiationArenaGames];
 
 /** The game with this id; throws naming the known ids. */
 export function gameDef(id: string): GameDef {
