@@ -34,10 +34,12 @@ export class NarratedLlmAgent implements Agent {
   ) {}
 
   /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4) and chain of thought, appended to the system message. */
-  private extra(): string {
+  private extra(observation: GameObservation): string {
     const parts: string[] = [];
-    if (this.spec.persona) parts.push(personaText(this.spec.persona, ultimatumGoal));
-    if (this.spec.chain_of_thought) parts.push(CHAIN_OF_THOUGHT);
+    const {persona, chain_of_thought} = this.spec;
+    if (persona) parts.push(this.narrator.persona ? this.narrator.persona(persona, observation) : personaText(persona, ultimatumGoal));
+    const thinking = this.narrator.chainOfThought === undefined ? CHAIN_OF_THOUGHT : this.narrator.chainOfThought;
+    if (chain_of_thought && thinking) parts.push(thinking);
     return parts.join("\n\n");
   }
 
@@ -45,12 +47,16 @@ export class NarratedLlmAgent implements Agent {
     // The previous answer was legal unless the runner is asking again after a rule break.
     if (this.pending && !observation.retry) this.past.push(this.pending);
     this.pending = null;
-    const messages = this.narrator.messages(observation, this.past, this.extra());
+    const messages = this.narrator.messages(observation, this.past, this.extra(observation));
     const seat = this.context.seatName ?? `seat${this.context.seat}`;
     const completion = await this.complete(messages, samplingOf(this.spec), `${this.samplePrefix}${this.context.gameId}/${seat}`);
     const raw = completion.text;
     const usage = {input_tokens: completion.usage.input_tokens, output_tokens: completion.usage.output_tokens, latency_ms: completion.latency_ms};
     this.pending = {observation, raw};
+    if (this.narrator.parse) {
+      const turn = this.narrator.parse(raw, observation);
+      return {raw, usage, action: turn.action, ...(turn.reasoning && {reasoning: turn.reasoning}), ...(turn.parse_error && {parse_error: turn.parse_error})};
+    }
     const parsed = splitReply(raw);
     const base = {raw, usage, ...(parsed.reasoning && {reasoning: parsed.reasoning})};
     if (!parsed.json) return {...base, action: null, parse_error: parsed.error ?? "no JSON answer"};
@@ -65,7 +71,7 @@ export const llmPlays = (game: string): boolean => game.startsWith("glee/") || n
 export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {
   return {
     id: spec.id,
-    games: ["glee/*", "gamabench/*"],
+    games: ["glee/*", "gamabench/*", "negotiationarena/*"],
     canSit: (game) => llmPlays(game),
     description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}`,
     source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts, or the game's narrator; personas NegotiationArena (Bianchi et al. 2024) §4",
