@@ -13,6 +13,7 @@ import * as runGames from "./commands/run.js";
 import * as agents from "./commands/agents.js";
 import * as gameList from "./commands/games.js";
 import * as gleeMetrics from "./commands/gleeMetrics.js";
+import * as negotiationArenaStats from "./commands/negotiationarenaStats.js";
 import {UsageError} from "./commands/args.js";
 import {DuplicateKeyError} from "./io/tableKey.js";
 import {printable} from "./printable.js";
@@ -32,6 +33,7 @@ export const commands: Record<string, Command> = {
   games: gameList,
   agents,
   metrics: gleeMetrics,
+  "negotiationarena-stats": negotiationArenaStats,
   regress,
   build: {usage: site.buildUsage, run: site.build},
   serve: {usage: site.serveUsage, run: site.serve},
