@@ -14,6 +14,7 @@ import {withDuckDB, sqlString, type Db} from "../../loaders/io/duckdb.js";
 import {ultimatumEquilibrium} from "../../loaders/games/negotiationarena/ultimatum.js";
 import {acceptanceCurveSQL, anchoring, averageRanks, badCounterOffers, binomialUpperTail, pairStatsSQL, priceSequencesSQL, spearman, splitTheDifference} from "../../src/lib/negotiationArena.js";
 import type {Params} from "../../loaders/games/contract.js";
+import type {ArenaView} from "../../loaders/games/negotiationarena/protocol.js";
 
 const RE = "negotiationarena/resource_exchange";
 const UG = "negotiationarena/ultimatum";
@@ -28,7 +29,7 @@ async function play(game: string, [a, b]: [string, string], params: Params = {},
 test("settlement (spec example): RED gives X: 10 for BLUE's Y: 3 → RED 15 X, 8 Y, payoff −7; BLUE 15 X, 22 Y, payoff +7; BLUE wins", () => {
   const state = gameDef(RE).start({}, {gameId: "s", nSeats: 2, rng: deriveRng(0, "s")});
   state.apply([{type: "PROPOSAL", red_X: 10, blue_Y: 3, message: "a deal?"}]);
-  assert.deepEqual(state.observe(1).view, {...state.observe(1).view, standing: {red: {X: 10}, blue: {Y: 3}}}, "BLUE sees RED's trade on the table");
+  assert.deepEqual((state.observe(1).view as ArenaView).standing, {red: {X: 10}, blue: {Y: 3}}, "BLUE sees RED's trade on the table");
   state.apply([{type: "ACCEPT"}]);
   assert.equal(state.next().kind, "terminal");
   const r = state.result();
@@ -53,7 +54,7 @@ test("the protocol's rules: ACCEPT needs a standing proposal, the proposal budge
   assert.match(state.validate(0, {type: "PROPOSAL", red_X: 1}) ?? "", /^proposal limit reached: Player RED has made 3 of 3 proposals/);
   // The extended variant: BLUE also holds Z and W.
   const extended = gameDef(RE).start({blue_z: 10, blue_w: 7}, {gameId: "e", nSeats: 2, rng: deriveRng(0, "e")});
-  assert.deepEqual(extended.observe(1).view.resources, {X: 5, Y: 25, Z: 10, W: 7});
+  assert.deepEqual((extended.observe(1).view as ArenaView).resources, {X: 5, Y: 25, Z: 10, W: 7});
   // The ultimatum's last mover may only accept or reject.
   const ug = gameDef(UG).start({}, {gameId: "u", nSeats: 2, rng: deriveRng(0, "u")});
   for (let t = 1; t < 8; t++) ug.apply([{type: "PROPOSAL", red_Dollars: 50}]);
@@ -81,7 +82,7 @@ test("ultimatum by backward induction: (99, 1) with 8 turns, (1, 99) with an odd
 });
 
 test("two rational resource traders never trade: every game a tie (0, 0), which the win rate leaves out", async () => {
-  for (const params of [{}, {blue_z: 10, blue_w: 7}]) {
+  for (const params of [{}, {blue_z: 10, blue_w: 7}] as Params[]) {
     for (let seed = 1; seed <= 5; seed++) {
       const {result} = await play(RE, ["rational", "rational"], params, seed);
       assert.deepEqual([result.game.agreement, result.returns, result.game.winner, result.ended_by], [false, [0, 0], "tie", "turns"]);
@@ -97,7 +98,7 @@ test("two rational resource traders never trade: every game a tie (0, 0), which 
 test("rational buy/sell deals land in [cost, value] ([40, 60] by default) with payoffs summing to value − cost (20)", async () => {
   let deals = 0;
   for (let seed = 1; seed <= 40; seed++) {
-    for (const params of [{}, {valuation_spread: 20}, {denomination: 10}]) {
+    for (const params of [{}, {valuation_spread: 20}, {denomination: 10}] as Params[]) {
       const {result} = await play(BS, ["rational", "rational"], params, seed);
       const g = result.game as Record<string, number>;
       assert.equal(result.game.agreement, true);

@@ -36,6 +36,8 @@ export interface ScenarioDef {
   columns: Column[];
   turnColumns: Column[];
   checkParams?(params: Params): string | null;
+  /** The game-id stem (default: the id with "/" as "."). */
+  idStem?(params: Params): string;
   /** Games-row columns of the parameters (default: each under its name). */
   paramColumns?(params: Params): Record<string, unknown>;
   /** The rules of one game; `rng` draws what the game draws (random valuations). */
@@ -60,6 +62,7 @@ export function arenaGame(s: ScenarioDef): GameDef {
     },
     paramColumns: (params) => ({...Object.fromEntries(s.params.map((p) => [p.name, valueOf(params, p)])), ...s.paramColumns?.(params)}),
     lineupColumns: (lineup) => ({p1_agent: lineup[0], p2_agent: lineup[1]}),
+    idStem: s.idStem,
     start: (params, context) => new ArenaState(context.gameId, s.rules(params, context.rng)),
   };
 }

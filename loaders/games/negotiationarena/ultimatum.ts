@@ -78,6 +78,9 @@ export const ultimatum = arenaGame({
   params: PARAMS,
   columns: [NA_GAME.stake, NA_GAME.injected_offer, NA_GAME.p1_share],
   turnColumns: [NA_TURN.offer],
+  // Games whose penultimate proposal the game made are a separate experiment (§5.2): their ids say so,
+  // so that they never collide with played games of the same configuration number.
+  idStem: (params) => (valueOf(params, INJECTED) >= 0 ? "negotiationarena.ultimatum-injected" : "negotiationarena.ultimatum"),
   paramColumns: (params) => ({injected_offer: valueOf(params, INJECTED) >= 0 ? valueOf(params, INJECTED) : null}),
   checkParams: (params) => {
     const stake = valueOf(params, STAKE);
