@@ -76,6 +76,35 @@ GROUP BY ALL
 ORDER BY g.game_id`;
 }
 
+/** Buyer payoff per ordered pair over the games that ended in a deal (Figure 4: willingness to pay − price). */
+export function buyerPayoffSQL(games = "games"): string {
+  return `SELECT p1_agent, p2_agent, count(*)::INTEGER AS deals, avg(price)::DOUBLE AS mean_price,
+  avg(buyer_value - price)::DOUBLE AS buyer_payoff
+FROM ${games}
+WHERE game = '${NA_PREFIX}buy_sell' AND agreement AND price IS NOT NULL
+GROUP BY ALL
+ORDER BY p1_agent, p2_agent`;
+}
+
+/** Ultimatum: RED's final share of the stake by stake (Figure 10), over played (not injected) games that ended in a deal. */
+export function stakeShareSQL(games = "games"): string {
+  return `SELECT stake, iterations, count(*)::INTEGER AS deals, avg(p1_share)::DOUBLE AS mean_p1_share
+FROM ${games}
+WHERE game = '${NA_PREFIX}ultimatum' AND injected_offer IS NULL AND agreement
+GROUP BY ALL
+ORDER BY iterations, stake`;
+}
+
+/**
+ * The games table with each agent labelled by its social behaviour when it
+ * had one (the ingested logs prime the buyer: "You hate the other player…"),
+ * so a pair grid tells primed and plain players apart.
+ */
+export function labelledGamesSQL(games = "games"): string {
+  const label = (p: string) => `${p}_agent || coalesce(' · "' || left(${p}_behaviour, 18) || '…"', '')`;
+  return `SELECT * REPLACE (${label("p1")} AS p1_agent, ${label("p2")} AS p2_agent) FROM ${games}`;
+}
+
 /** Ultimatum acceptance by injected amount (§5.2): games decided by the decider's ACCEPT or REJECT. */
 export function acceptanceCurveSQL(games = "games"): string {
   return `SELECT iterations, p1_agent, p2_agent, stake, injected_offer AS amount,
