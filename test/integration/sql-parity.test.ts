@@ -17,6 +17,8 @@ import {gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
 import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
 import {gamabenchViews, gameScoresSQL, GAMABENCH_SCORE_COLUMNS} from "../../src/lib/gamabench.js";
+import {datasetTables} from "../../loaders/emit.js";
+import {acceptanceCurveSQL, buyerPayoffSQL, labelledGamesSQL, pairStatsSQL, priceSequencesSQL, stakeShareSQL} from "../../src/lib/negotiationArena.js";
 
 /** Rounds doubles to 12 significant digits: the engines' libm (power, log) differ in the last bits. */
 function rounded(value: unknown): unknown {
@@ -73,4 +75,19 @@ test("gamma-Bench scores agree", {skip: locateDataset("gamabench").available ? f
   });
   assert.ok(!GAMABENCH_SCORE_COLUMNS.turns.every(([c]) => ["game_id", "turn", "round", "seat", "action", "rule_break", "amount"].includes(c)), "columns are missing");
   await same(guessing, scores);
+});
+
+test("NegotiationArena's analyses agree (the build-time runs beside the ingested logs)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-parity-"));
+  await writeIngest((await datasetTables("negotiationarena")).result, dir);
+  const tables = {games: join(dir, "games.parquet"), turns: join(dir, "turns.parquet")};
+  await same(tables, pairStatsSQL("games"));
+  await same(tables, async (query) => {
+    await query(`CREATE OR REPLACE VIEW arena AS ${labelledGamesSQL("games")}`);
+    return pairStatsSQL("arena", "injected_offer IS NULL");
+  });
+  await same(tables, priceSequencesSQL("games", "turns"));
+  await same(tables, acceptanceCurveSQL("games"));
+  await same(tables, buyerPayoffSQL("games"));
+  await same(tables, stakeShareSQL("games"));
 });
