@@ -80,7 +80,7 @@ export function PairGrid(rows: PairStatsRow[], {seat, width = 640}: {seat: 1 | 2
     color: {type: "linear", domain: [0, 1], scheme: "RdBu", legend: true, label: `Player ${seat}'s win rate (ties left out)`},
     marks: [
       Plot.cell(rows, {x: "p1_agent", y: "p2_agent", fill: (r: PairStatsRow) => win(r) ?? undefined, stroke: "#ccc", inset: 0.5}),
-      Plot.text(rows, {x: "p1_agent", y: "p2_agent", text: label, fontSize: 11}),
+      Plot.text(rows, {x: "p1_agent", y: "p2_agent", text: label, fontSize: 11, fill: (r: PairStatsRow) => (win(r) !== null && Math.abs(win(r)! - 0.5) > 0.3 ? "white" : "black")}),
       Plot.tip(rows, Plot.pointer({
         x: "p1_agent", y: "p2_agent",
         title: (r: PairStatsRow) => `P1 ${r.p1_agent} vs P2 ${r.p2_agent}\n${r.n} games, ${r.decisive} decisive\nP${seat} win rate ${win(r) === null ? "–" : win(r)!.toFixed(3)}\nP${seat} mean payoff ${pay(r).toFixed(2)}`,
