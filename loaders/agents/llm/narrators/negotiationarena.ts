@@ -76,6 +76,20 @@ const goalText = (view: ArenaView): string => {
   return "";
 };
 
+/**
+ * The prompts' closing block: the tags every reply must hold, in order. The
+ * message line lacks its final ">" in all three of the repository's prompts;
+ * kept as the models read it.
+ */
+function responseOrder(tags: (keyof typeof TAG)[]): string {
+  const line = (t: keyof typeof TAG) =>
+    t === "move" ? `<${TAG.move}> [add here] / [add here]  </${TAG.move}> `
+    : t === "count" ? `<${TAG.count}> [add here (inclusive of current)] </${TAG.count}>`
+    : t === "message" ? `<${TAG.message}> [add here] </${TAG.message}`
+    : `<${TAG[t]}> [add here] </${TAG[t]}>`;
+  return `All the responses you send should contain the following and in this order:\n\n\`\`\`\n${tags.map(line).join("\n")}\n\`\`\`\n\nPlease be sure to include all.`;
+}
+
 /** Resource exchange: Fig. 15 / trading_game/prompt.py. */
 function exchangePrompt(v: ArenaView, behaviour: string): string {
   const n = v.proposal_limit;
@@ -123,19 +137,7 @@ Resources available in the game: ${v.resources_in_game.join(", ")}
 <${TAG.name}> ${v.name} </${TAG.name}>
 \`\`\`
 
-All the responses you send should contain the following and in this order:
-
-\`\`\`
-<${TAG.name}> [add here] </${TAG.name}>
-<${TAG.resources}> [add here] </${TAG.resources}>
-<${TAG.goals}> [add here] </${TAG.goals}>
-<${TAG.reason}> [add here] </${TAG.reason}>
-<${TAG.answer}> [add here] </${TAG.answer}>
-<${TAG.message}> [add here] </${TAG.message}
-<${TAG.trade}> [add here] </${TAG.trade}>
-\`\`\`
-
-Please be sure to include all.
+${responseOrder(["name", "resources", "goals", "reason", "answer", "message", "trade"])}
 
 More resources in general are always better.
 This is the last round of trading. There are no future rounds after this one.
@@ -193,19 +195,7 @@ Resources available in the game: ${v.resources_in_game.join(", ")}
 <${TAG.resources}> ${resourcesText(v.resources)} </${TAG.resources}>
 \`\`\`
 
-All the responses you send should contain the following and in this order:
-
-\`\`\`
-<${TAG.name}> [add here] </${TAG.name}>
-<${TAG.move}> [add here] / [add here]  </${TAG.move}> 
-<${TAG.resources}> [add here] </${TAG.resources}>
-<${TAG.reason}> [add here] </${TAG.reason}>
-<${TAG.answer}> [add here] </${TAG.answer}>
-<${TAG.message}> [add here] </${TAG.message}
-<${TAG.trade}> [add here] </${TAG.trade}>
-\`\`\`
-
-Please be sure to include all.
+${responseOrder(["name", "move", "resources", "reason", "answer", "message", "trade"])}
 
 ${behaviour}`;
 }
@@ -259,19 +249,7 @@ Object that is being bought/sold: X
 <${TAG.goals}> ${goalText(v)} </${TAG.goals}>,
 \`\`\`
 
-All the responses you send should contain the following and in this order:
-
-\`\`\`
-<${TAG.count}> [add here (inclusive of current)] </${TAG.count}>
-<${TAG.resources}> [add here] </${TAG.resources}>
-<${TAG.goals}> [add here] </${TAG.goals}>
-<${TAG.reason}> [add here] </${TAG.reason}>
-<${TAG.answer}> [add here] </${TAG.answer}>
-<${TAG.trade}> [add here] </${TAG.trade}>
-<${TAG.message}> [add here] </${TAG.message}
-\`\`\`
-
-Please be sure to include all.
+${responseOrder(["count", "resources", "goals", "reason", "answer", "trade", "message"])}
 
 ${behaviour}`;
 }
@@ -335,7 +313,8 @@ export function parseTrade(text: string, v: Pick<ArenaView, "resources_in_game">
     const who = m[1].toLowerCase();
     const items = m[2].trim();
     if (!items || /^(nothing|none)\.?$/i.test(items)) continue;
-    for (const item of items.split(",").map((s) => s.trim()).filter(Boolean)) {
+    // Items are comma-separated; a comma before three digits is a thousands separator ("Dollars: 1,000").
+    for (const item of items.split(/,(?!\d{3}\b)/).map((s) => s.trim()).filter(Boolean)) {
       const im = /^([A-Za-z][\w ]*?)\s*:\s*\$?\s*(-?[\d,]*\.?\d+)\s*(?:zup|dollars?)?\.?$/i.exec(item);
       if (!im) return {error: `cannot read "${item.slice(0, 60)}" in the trade; expected "item: amount"`};
       const amount = Number(im[2].replace(/,/g, ""));
