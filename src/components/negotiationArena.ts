@@ -127,8 +127,11 @@ export function AcceptanceCurve(rows: {iterations: number; p2_agent: string; amo
     y: {label: "↑ P(accept)", domain: [0, 1]},
     fx: {label: null},
     color: {legend: true, label: "agents"},
+    symbol: {legend: true},
     marks: [
-      Plot.line(data, {fx: "variant", x: "amount", y: "p_accept", stroke: "p2_agent", marker: "dot"}),
+      Plot.line(data, {fx: "variant", x: "amount", y: "p_accept", stroke: "p2_agent"}),
+      // Symbols too: agents that decide alike (rational, split-difference) draw the same line.
+      Plot.dot(data, {fx: "variant", x: "amount", y: "p_accept", stroke: "p2_agent", symbol: "p2_agent", r: 4}),
       Plot.tip(data, Plot.pointer({fx: "variant", x: "amount", y: "p_accept", title: (d) => `${d.p2_agent}: ${d.amount} offered, accepted ${Math.round(d.p_accept * d.n)} of ${d.n}`})),
     ],
   });
