@@ -10,7 +10,7 @@ import {NA_PREFIX, pairStatsSQL, type PairStatsRow} from "../../src/lib/negotiat
 import {parse, UsageError} from "./args.js";
 import {printableJson} from "../printable.js";
 
-export const usage = "negotiationarena-stats <dir>                      NegotiationArena win rates (ties excluded) and mean payoffs per ordered pair (JSON Lines)";
+export const usage = "negotiationarena-stats <dir>                      NegotiationArena (Bianchi et al. 2024) §3 win rates (ties excluded) and mean payoffs per ordered pair (JSON Lines)";
 
 export async function negotiationArenaStats(dir: string): Promise<PairStatsRow[]> {
   const hint = `run "parley run <config.json> --out ${dir}" (e.g. data/runs/negotiationarena.json) or "parley ingest negotiationarena <logs> --out ${dir}" first`;
