@@ -62,7 +62,11 @@ export const catalog: DatasetEntry[] = [
     supplement: async () => (await import("./run/runRows.js")).runRows("gamabench") as unknown as Promise<Record<string, Row[]>>,
     supplementNote: "with Parley's built-in strategies (data/runs/gamabench.json: the paper's vanilla games, ten seats of one strategy, five runs) played at build time",
   },
-  {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", source: "data/sources/negotiationarena.json", cite: "NegotiationArena (Bianchi et al. 2024) §2.1, §3", schemas: NA_SCHEMAS, ingest: adapters.negotiationarena.ingest},
+  {
+    id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", source: "data/sources/negotiationarena.json", cite: "NegotiationArena (Bianchi et al. 2024) §2.1, §3, §5", schemas: NA_SCHEMAS, ingest: adapters.negotiationarena.ingest,
+    supplement: () => naRuns(["negotiationarena", "negotiationarena-acceptance"]),
+    supplementNote: "with Parley's built-in agents playing the three scenarios (data/runs/negotiationarena.json: every ordered pair, 60 games each; data/runs/negotiationarena-acceptance.json: §5.2's injected offers) at build time",
+  },
   {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "GLEE (Shapira et al. 2024) §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: async (outDir) => (await import("./run/generate.js")).generateRun("default", outDir)},
   {
     id: "econarena", title: "Economics Arena: Parley's built-in strategies in the senior environment (beauty contest, second-price, first-price and English auctions)", path: "data/runs/econarena.json",
@@ -72,6 +76,17 @@ export const catalog: DatasetEntry[] = [
   },
   {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", source: "data/sources/glee-human.json", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: adapters.glee.ingest},
 ];
+
+/** Several run configs' rows, table by table (their game ids are distinct: see the ultimatum's idStem). */
+async function naRuns(names: string[]): Promise<Record<string, Row[]>> {
+  const {runRows} = await import("./run/runRows.js");
+  const out: Record<string, Row[]> = {games: [], players: [], turns: []};
+  for (const name of names) {
+    const rows = (await runRows(name)) as unknown as Record<string, Row[]>;
+    for (const table in out) out[table].push(...rows[table]);
+  }
+  return out;
+}
 
 /** The Deal-or-No-Deal supplement: the 50 points' human outcomes and the played run (imported when it runs, so listing the catalog stays light). */
 async function dondSupplement(): Promise<Record<string, Row[]>> {

@@ -9,6 +9,7 @@ import {gleeAgents} from "./gleeAgents.js";
 import {gamabenchAgents} from "./gamabench.js";
 import {dondAgents} from "./dond.js";
 import {econarenaAgents} from "./econarena.js";
+import {negotiationArenaAgents} from "./negotiationarena.js";
 
 /** Merges entries that share an id into one agent that plays all their games. */
 export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
@@ -36,7 +37,7 @@ export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
   });
 }
 
-export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents, ...dondAgents, ...econarenaAgents]);
+export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents, ...dondAgents, ...econarenaAgents, ...negotiationArenaAgents]);
 
 /** The agent with this id; throws naming the known ids. */
 export function agentDef(id: string): AgentDef {

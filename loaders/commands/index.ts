@@ -32,6 +32,10 @@ export const commands = {
     usage: "econarena-stats <dir>                             Economics Arena (Guo et al. 2024, §3.2, App. A.3): payoff and rationality ratios, deviation, win and rule-break rates (JSON rows)",
     load: async () => (await import("./econarenaStats.js")).run,
   },
+  "negotiationarena-stats": {
+    usage: "negotiationarena-stats <dir>                      NegotiationArena (Bianchi et al. 2024) §3 win rates (ties excluded) and mean payoffs per ordered pair (JSON Lines)",
+    load: async () => (await import("./negotiationarenaStats.js")).run,
+  },
   datasets: {
     usage:
       "datasets                                          list catalog datasets and whether they are present (JSON)\n" +

@@ -7,8 +7,9 @@ import {gleeGames} from "./glee.js";
 import {gamabenchGames} from "./gamabench/index.js";
 import {dond} from "./dond.js";
 import {econarenaGames} from "./econarena/index.js";
+import {negotiationArenaGames} from "./negotiationarena/index.js";
 
-export const games: readonly GameDef[] = [...gleeGames, ...gamabenchGames, dond, ...econarenaGames];
+export const games: readonly GameDef[] = [...gleeGames, ...gamabenchGames, dond, ...econarenaGames, ...negotiationArenaGames];
 
 /** The game with this id; throws naming the known ids. */
 export function gameDef(id: string): GameDef {

@@ -8,7 +8,10 @@
  * PROPOSAL/ACCEPT/REJECT, the proposed trade) kept apart from the private one
  * (reason, goals, resources, proposal count), and a final summary.
  *
- * Alice is the first mover (RED, the seller) and Bob the buyer. Payoffs follow
+ * The tables are the ones Parley's own runs of the three scenarios write
+ * (games, players, turns; loaders/games/negotiationarena/columns.ts), so one
+ * SQL and one page read both. P1 is the first mover (RED, the seller, seat
+ * 0) and P2 the buyer (BLUE, seat 1). Payoffs follow
  * §3 and Figure 4: the seller gets price − production cost, the buyer
  * willingness to pay − price; without a trade both get 0. The winner is the
  * player with the larger payoff ("one agent gets more resources than the
@@ -19,67 +22,30 @@ import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
 import {basename, dirname, join, relative, sep} from "node:path";
 import type {Row, TableSchema} from "../io/schema.js";
 import type {IngestResult, Problem} from "./types.js";
+import {COMMON_GAME_COLUMNS, COMMON_PLAYER_COLUMNS, COMMON_TURN_COLUMNS} from "../run/tables.js";
+import {NA_GAME, NA_PLAYER, NA_TURN} from "../games/negotiationarena/columns.js";
+import {SEAT_NAMES, winnerOf} from "../games/negotiationarena/protocol.js";
 
+/** games: the common columns, then NegotiationArena's (shared with Parley's runs of the three scenarios). */
 export const NA_GAMES: TableSchema = {
   name: "games",
   key: ["game_id"],
-  columns: [
-    {name: "game_id", type: "VARCHAR", nullable: false},
-    {name: "source", type: "VARCHAR", nullable: false},
-    {name: "family", type: "VARCHAR", nullable: false, doc: "buysell"},
-    {name: "file", type: "VARCHAR"},
-    {name: "started_ms", type: "BIGINT", doc: "run_epoch_time_ms"},
-    {name: "alice_agent", type: "VARCHAR", doc: "model of the first mover (the seller)"},
-    {name: "bob_agent", type: "VARCHAR", doc: "model of the buyer"},
-    {name: "alice_name", type: "VARCHAR", doc: "e.g. Player RED"},
-    {name: "bob_name", type: "VARCHAR"},
-    {name: "alice_role", type: "VARCHAR", doc: "seller | buyer"},
-    {name: "bob_role", type: "VARCHAR"},
-    {name: "alice_behaviour", type: "VARCHAR", doc: "social behaviour prompt (persona), empty for none"},
-    {name: "bob_behaviour", type: "VARCHAR"},
-    {name: "alice_temperature", type: "DOUBLE"},
-    {name: "bob_temperature", type: "DOUBLE"},
-    {name: "alice_resources", type: "VARCHAR", doc: "initial resources as JSON, e.g. {\"X\":1}"},
-    {name: "bob_resources", type: "VARCHAR"},
-    {name: "seller_cost", type: "DOUBLE", doc: "seller's valuation (production cost) of the object"},
-    {name: "buyer_value", type: "DOUBLE", doc: "buyer's willingness to pay"},
-    {name: "max_iterations", type: "INTEGER"},
-    {name: "turns", type: "INTEGER", doc: "answers given"},
-    {name: "final_response", type: "VARCHAR", doc: "ACCEPT | REJECT | null when the turns ran out"},
-    {name: "agreement", type: "BOOLEAN"},
-    {name: "price", type: "DOUBLE", doc: "ZUP paid for the object in the accepted trade"},
-    {name: "alice_final_resources", type: "VARCHAR"},
-    {name: "bob_final_resources", type: "VARCHAR"},
-    {name: "alice_payoff", type: "DOUBLE"},
-    {name: "bob_payoff", type: "DOUBLE"},
-    {name: "alice_payoff_recorded", type: "DOUBLE", doc: "summary.player_outcome as the file records it"},
-    {name: "bob_payoff_recorded", type: "DOUBLE"},
-    {name: "winner", type: "VARCHAR", doc: "alice | bob | tie (§3: more resources than the other; ties excluded from win rates)"},
-  ],
+  columns: [...COMMON_GAME_COLUMNS.slice(0, 2), NA_GAME.game, ...COMMON_GAME_COLUMNS.slice(2), ...Object.values(NA_GAME).filter((c) => c !== NA_GAME.game)],
+};
+
+export const NA_PLAYERS: TableSchema = {
+  name: "players",
+  key: ["game_id", "seat"],
+  columns: [...COMMON_PLAYER_COLUMNS, ...Object.values(NA_PLAYER)],
 };
 
 export const NA_TURNS: TableSchema = {
   name: "turns",
   key: ["game_id", "turn"],
-  columns: [
-    {name: "game_id", type: "VARCHAR", nullable: false},
-    {name: "turn", type: "INTEGER", nullable: false, doc: "0-based"},
-    {name: "round", type: "INTEGER", doc: "current_iteration (1-based)"},
-    {name: "player", type: "VARCHAR", doc: "alice | bob"},
-    {name: "role", type: "VARCHAR", doc: "seller | buyer"},
-    {name: "action", type: "VARCHAR", doc: "PROPOSAL | ACCEPT | REJECT | NONE (the 'player answer')"},
-    {name: "price", type: "DOUBLE", doc: "ZUP in the newly proposed trade"},
-    {name: "trade", type: "VARCHAR", doc: "the newly proposed trade as JSON ({player name: resources})"},
-    {name: "message", type: "VARCHAR", doc: "public message, seen by the other player"},
-    {name: "reasoning", type: "VARCHAR", doc: "hidden reasoning (<reason>), never shown to the other player"},
-    {name: "private_goals", type: "VARCHAR", doc: "<my goals> as the player restated it"},
-    {name: "private_resources", type: "VARCHAR", doc: "<my resources> as JSON"},
-    {name: "proposal_count", type: "INTEGER"},
-    {name: "raw", type: "VARCHAR", doc: "the complete answer"},
-  ],
+  columns: [...COMMON_TURN_COLUMNS, ...Object.values(NA_TURN)],
 };
 
-export const NA_SCHEMAS = [NA_GAMES, NA_TURNS];
+export const NA_SCHEMAS = [NA_GAMES, NA_PLAYERS, NA_TURNS];
 
 type Json = Record<string, unknown>;
 
@@ -113,7 +79,7 @@ function need<T>(obj: Json, key: string, field: string): T {
 /** Player "Player RED" -> "RED", the key trades use. */
 const shortName = (name: string) => name.replace(/^Player\s+/i, "");
 
-export function buySellRows(data: Json, gameId: string, file: string): {game: Row; turns: Row[]} {
+export function buySellRows(data: Json, gameId: string, file: string): {game: Row; players: Row[]; turns: Row[]} {
   const players = need<Json[]>(data, "players", "players");
   if (!Array.isArray(players) || players.length !== 2) throw new FieldError("players", "expected two players");
   const states = need<Json[]>(data, "game_state", "game_state");
@@ -134,7 +100,6 @@ export function buySellRows(data: Json, gameId: string, file: string): {game: Ro
   const initial = need<unknown[]>(settings, "player_initial_resources", "game_state[0].settings.player_initial_resources").map((r, i) => resources(r, `player_initial_resources[${i}]`));
   const behaviour = (settings.player_social_behaviour as unknown[]) ?? [];
   const names = players.map((p, i) => String(p.agent_name ?? `Player ${i}`));
-  const who = (i: number) => (i === 0 ? "alice" : "bob");
   const role = (i: number) => (i === sellerIndex ? "seller" : i === buyerIndex ? "buyer" : null);
   const currency = Object.keys(initial[buyerIndex])[0] ?? "ZUP";
   const buyerKey = shortName(names[buyerIndex]);
@@ -166,7 +131,7 @@ export function buySellRows(data: Json, gameId: string, file: string): {game: Ro
     const count = Number(priv["proposal count"]);
     turns.push({
       game_id: gameId, turn: turns.length, round: Number.isInteger(s.current_iteration) ? s.current_iteration : null,
-      player: who(turn), role: role(turn), action,
+      seat: turn, role: role(turn), action, rule_break: false,
       price: priceOf(trade), trade: isObj(trade) ? JSON.stringify(unwrap(trade)) : null,
       message: typeof pub.message === "string" ? pub.message : null,
       reasoning: typeof priv.reason === "string" ? priv.reason : null,
@@ -188,28 +153,38 @@ export function buySellRows(data: Json, gameId: string, file: string): {game: Ro
   const payoff = (i: number) => (!agreement ? 0 : i === sellerIndex ? price! - cost : value - price!);
   const recorded = Array.isArray(sum.player_outcome) ? (sum.player_outcome as unknown[]) : [];
   const finals = Array.isArray(sum.final_resources) ? (sum.final_resources as unknown[]).map((r) => JSON.stringify(unwrap(r))) : [];
-  const [pa, pb] = [payoff(0), payoff(1)];
+  const payoffs: [number, number] = [payoff(0), payoff(1)];
+  const winner = agreement ? winnerOf(payoffs) : "tie";
+  const lastAction = turns.at(-1)?.action;
+  const firstSellerPrice = turns.find((t) => t.role === "seller" && t.action === "PROPOSAL")?.price ?? null;
+  const model = (i: number) => (typeof players[i].model === "string" ? (players[i].model as string) : null);
+  const said = (i: number) => (typeof behaviour[i] === "string" && behaviour[i] !== "" ? (behaviour[i] as string) : null);
   const game: Row = {
-    game_id: gameId, source: "negotiationarena", family: "buysell", file,
+    game_id: gameId, source: "negotiationarena", game: "negotiationarena/buy_sell",
+    n_players: 2, rounds: turns.length,
+    ended_by: finalResponse === "ACCEPT" ? "accepted" : finalResponse === "REJECT" ? "rejected" : lastAction === undefined ? "unfinished" : "turns",
+    file,
     started_ms: Number.isFinite(Number(data.run_epoch_time_ms)) ? Number(data.run_epoch_time_ms) : null,
-    alice_agent: typeof players[0].model === "string" ? players[0].model : null,
-    bob_agent: typeof players[1].model === "string" ? players[1].model : null,
-    alice_name: names[0], bob_name: names[1], alice_role: role(0), bob_role: role(1),
-    alice_behaviour: typeof behaviour[0] === "string" ? behaviour[0] : null,
-    bob_behaviour: typeof behaviour[1] === "string" ? behaviour[1] : null,
-    alice_temperature: typeof players[0].temperature === "number" ? players[0].temperature : null,
-    bob_temperature: typeof players[1].temperature === "number" ? players[1].temperature : null,
-    alice_resources: JSON.stringify(initial[0]), bob_resources: JSON.stringify(initial[1]),
-    seller_cost: cost, buyer_value: value,
-    max_iterations: Number.isInteger(data.iterations) ? data.iterations : null,
-    turns: turns.length, final_response: finalResponse, agreement, price,
-    alice_final_resources: finals[0] ?? null, bob_final_resources: finals[1] ?? null,
-    alice_payoff: pa, bob_payoff: pb,
-    alice_payoff_recorded: typeof recorded[0] === "number" ? recorded[0] : null,
-    bob_payoff_recorded: typeof recorded[1] === "number" ? recorded[1] : null,
-    winner: !agreement || pa === pb ? "tie" : pa > pb ? "alice" : "bob",
+    iterations: Number.isInteger(data.iterations) ? data.iterations : null,
+    p1_agent: model(0), p2_agent: model(1),
+    p1_name: names[0], p2_name: names[1], p1_role: role(0), p2_role: role(1),
+    p1_behaviour: said(0), p2_behaviour: said(1),
+    p1_temperature: typeof players[0].temperature === "number" ? players[0].temperature : null,
+    p2_temperature: typeof players[1].temperature === "number" ? players[1].temperature : null,
+    p1_resources: JSON.stringify(initial[0]), p2_resources: JSON.stringify(initial[1]),
+    seller_cost: cost, buyer_value: value, budget: initial[buyerIndex][currency] ?? null,
+    final_response: finalResponse, agreement, price, first_price: firstSellerPrice,
+    p1_final_resources: finals[0] ?? null, p2_final_resources: finals[1] ?? null,
+    p1_payoff: payoffs[0], p2_payoff: payoffs[1],
+    p1_payoff_recorded: typeof recorded[0] === "number" ? recorded[0] : null,
+    p2_payoff_recorded: typeof recorded[1] === "number" ? recorded[1] : null,
+    winner,
   };
-  return {game, turns};
+  const seats: Row[] = [0, 1].map((i) => ({
+    game_id: gameId, seat: i, seat_name: SEAT_NAMES[i], agent: model(i), return: payoffs[i],
+    role: role(i), behaviour: said(i), final_resources: finals[i] ?? null, won: winner === "tie" ? null : winner === `p${i + 1}`,
+  }));
+  return {game, players: seats, turns};
 }
 
 /** game_state.json files: `dir` itself, `dir/game_state.json`, or `dir/<run>/game_state.json`. */
@@ -227,6 +202,7 @@ function stateFiles(dir: string): string[] {
 export function ingestNegotiationArena(dir: string): IngestResult {
   const problems: Problem[] = [];
   const games: Row[] = [];
+  const seats: Row[] = [];
   const turns: Row[] = [];
   const files = stateFiles(dir);
   for (const path of files) {
@@ -248,9 +224,10 @@ export function ingestNegotiationArena(dir: string): IngestResult {
     try {
       const parsed = buySellRows(data, gameId, file);
       games.push(parsed.game);
+      seats.push(...parsed.players);
       turns.push(...parsed.turns);
       const g = parsed.game;
-      for (const who of ["alice", "bob"]) {
+      for (const who of ["p1", "p2"]) {
         const recorded = g[`${who}_payoff_recorded`];
         if (recorded !== null && recorded !== g[`${who}_payoff`]) problems.push({file: path, field: "summary.player_outcome", message: `${who}: file records ${recorded}, the rules give ${g[`${who}_payoff`]}; kept both`});
       }
@@ -262,6 +239,7 @@ export function ingestNegotiationArena(dir: string): IngestResult {
   return {
     tables: [
       {schema: NA_GAMES, rows: games},
+      {schema: NA_PLAYERS, rows: seats},
       {schema: NA_TURNS, rows: turns},
     ],
     summary: {files_read: files.length, games_written: games.length, files_skipped: files.length - games.length},

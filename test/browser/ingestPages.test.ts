@@ -47,7 +47,7 @@ before(async () => {
 after(() => site?.close());
 
 test("NegotiationArena: a hostile public message is literal text; the hidden reasoning sits in its own fold", async () => {
-  const {page, problems, dialogs} = await visit(browser, server, "/negotiationarena");
+  const {page, problems, dialogs} = await visit(browser, server, "/negotiationarena-buy-sell");
   await screenshot(page, "negotiationarena-hostile");
   const transcript = page.locator(".parley-transcript");
   assert.equal(await transcript.locator("img, b").count(), 0, "no element was created from agent text");

@@ -90,7 +90,7 @@ test("serve: a bad port, a port in use, a missing or wrong directory", async () 
 });
 
 test("reading commands: a missing directory, a file for it, a file that is not Parquet", () => {
-  for (const command of ["dond-stats", "metrics", "gamabench-scores"]) {
+  for (const command of ["dond-stats", "metrics", "gamabench-scores", "negotiationarena-stats"]) {
     mistake([command, missing], /(missing|games\.parquet) not found; run "parley (ingest|run) /);
     mistake([command, aFile], new RegExp(`^parley ${command}: ${esc(aFile)} is a file, expected a directory`));
     // (gamma-Bench scores need turns too: the directory holding only a broken games.parquet lacks them.)

@@ -23,6 +23,7 @@ import {parseRunConfig} from "../../loaders/run/config.js";
 import {writeTournament} from "../../loaders/run/tournament.js";
 import {flatTables} from "../../loaders/run/tables.js";
 import {econarenaGames} from "../../loaders/games/econarena/index.js";
+import {acceptanceCurveSQL, buyerPayoffSQL, labelledGamesSQL, pairStatsSQL, priceSequencesSQL, stakeShareSQL} from "../../src/lib/negotiationArena.js";
 
 /** Rounds doubles to 12 significant digits: the engines' libm (power, log) differ in the last bits. */
 function rounded(value: unknown): unknown {
@@ -111,4 +112,19 @@ test("Economics Arena measures agree (stats, Tables 1–2, convergence, adaptivi
   for (const sql of [statsSQL, table1SQL, table2SQL, convergenceSQL, adaptivitySQL]) {
     await same(tables, async (query) => `SELECT * FROM (${sql(await econarenaViews(query))}) ORDER BY ALL`);
   }
+});
+
+test("NegotiationArena's analyses agree (the build-time runs beside the ingested logs)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-parity-"));
+  await writeIngest((await datasetTables("negotiationarena")).result, dir);
+  const tables = {games: join(dir, "games.parquet"), turns: join(dir, "turns.parquet")};
+  await same(tables, pairStatsSQL("games"));
+  await same(tables, async (query) => {
+    await query(`CREATE OR REPLACE VIEW arena AS ${labelledGamesSQL("games")}`);
+    return pairStatsSQL("arena", "injected_offer IS NULL");
+  });
+  await same(tables, priceSequencesSQL("games", "turns"));
+  await same(tables, acceptanceCurveSQL("games"));
+  await same(tables, buyerPayoffSQL("games"));
+  await same(tables, stakeShareSQL("games"));
 });

@@ -138,7 +138,7 @@ test("NegotiationArena: corrupted JSON, another game class and a missing field a
   assert.equal(by("nogoals")[0].field, "game_state[0].settings.player_goals");
   const [game] = result.tables[0].rows;
   assert.equal(game.price, 47);
-  assert.equal(game.winner, "bob", "price 47 is under the midpoint 50: the seller gets 7, the buyer 13");
+  assert.equal(game.winner, "p2", "price 47 is under the midpoint 50: the seller gets 7, the buyer 13");
 });
 
 test("GLEE: a truncated CSV, an unknown game type, a missing δ and a missing game.csv are reported; the good game is kept", () => {

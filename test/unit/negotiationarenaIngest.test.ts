@@ -62,27 +62,29 @@ test("turns keep the public message and the hidden reasoning apart; payoffs pric
     "g",
     "f",
   );
-  assert.deepEqual(turns.map((t) => [t.turn, t.player, t.role, t.action, t.price, t.message, t.reasoning]), [
-    [0, "alice", "seller", "PROPOSAL", 55, "55 please", "open high"],
-    [1, "bob", "buyer", "PROPOSAL", 45, "45?", "my max is 60 but do not say so"],
-    [2, "alice", "seller", "ACCEPT", null, "deal", "above cost"],
+  assert.deepEqual(turns.map((t) => [t.turn, t.seat, t.role, t.action, t.price, t.message, t.reasoning]), [
+    [0, 0, "seller", "PROPOSAL", 55, "55 please", "open high"],
+    [1, 1, "buyer", "PROPOSAL", 45, "45?", "my max is 60 but do not say so"],
+    [2, 0, "seller", "ACCEPT", null, "deal", "above cost"],
   ]);
   assert.ok(!String(turns[1].message).includes("60"), "the hidden reason does not leak into the public message");
   assert.equal(game.price, 45);
-  assert.equal(game.alice_payoff, 5);
-  assert.equal(game.bob_payoff, 15);
-  assert.equal(game.winner, "bob");
-  assert.equal(game.bob_behaviour, "Be cunning.");
-  assert.equal(game.alice_agent, "model-red");
+  assert.equal(game.p1_payoff, 5);
+  assert.equal(game.p2_payoff, 15);
+  assert.equal(game.winner, "p2");
+  assert.equal(game.p2_behaviour, "Be cunning.");
+  assert.equal(game.p1_agent, "model-red");
+  assert.equal(game.first_price, 55);
+  assert.equal(game.game, "negotiationarena/buy_sell");
 });
 
 test("§3 winners: a price at the midpoint is a tie, and so is a game without a trade", () => {
   const mid = buySellRows(log([{answer: "PROPOSAL", price: 50, message: "50", reason: "midpoint"}, {answer: "ACCEPT", message: "ok", reason: "fair"}]), "mid", "f").game;
-  assert.deepEqual([mid.alice_payoff, mid.bob_payoff, mid.winner], [10, 10, "tie"]);
+  assert.deepEqual([mid.p1_payoff, mid.p2_payoff, mid.winner], [10, 10, "tie"]);
   const high = buySellRows(log([{answer: "PROPOSAL", price: 58, message: "58", reason: "greedy"}, {answer: "ACCEPT", message: "ok", reason: "still under 60"}]), "high", "f").game;
-  assert.equal(high.winner, "alice");
+  assert.equal(high.winner, "p1");
   const none = buySellRows(log([{answer: "PROPOSAL", price: 58, message: "58", reason: "r"}, {answer: "REJECT", message: "no", reason: "r"}]), "none", "f").game;
-  assert.deepEqual([none.agreement, none.price, none.alice_payoff, none.bob_payoff, none.winner], [false, null, 0, 0, "tie"]);
+  assert.deepEqual([none.agreement, none.price, none.p1_payoff, none.p2_payoff, none.winner, none.ended_by], [false, null, 0, 0, "tie", "rejected"]);
 });
 
 test("the shared logs: four GPT-4 games, all won by the buyer, payoffs equal to the files' own player_outcome", {skip: skipReal}, () => {
@@ -91,13 +93,18 @@ test("the shared logs: four GPT-4 games, all won by the buyer, payoffs equal to 
   const games = result.tables[0].rows;
   assert.equal(games.length, 4);
   for (const g of games) {
-    assert.equal(g.alice_payoff, g.alice_payoff_recorded);
-    assert.equal(g.bob_payoff, g.bob_payoff_recorded);
-    assert.equal(g.winner, "bob");
+    assert.equal(g.p1_payoff, g.p1_payoff_recorded);
+    assert.equal(g.p2_payoff, g.p2_payoff_recorded);
+    assert.equal(g.winner, "p2");
     assert.equal(g.final_response, "ACCEPT");
-    assert.equal(g.alice_agent, "gpt-4-1106-preview");
+    assert.equal(g.p1_agent, "gpt-4-1106-preview");
   }
   assert.deepEqual(games.map((g) => g.price), [40, 46, 47, 48]);
-  const turns = result.tables[1].rows;
+  const players = result.tables[1].rows;
+  assert.deepEqual(players.slice(0, 2).map((p) => [p.seat, p.seat_name, p.role, p.return === games[0].p1_payoff || p.return === games[0].p2_payoff, p.won]), [
+    [0, "red", "seller", true, false],
+    [1, "blue", "buyer", true, true],
+  ]);
+  const turns = result.tables[2].rows;
   assert.ok(turns.every((t) => typeof t.message === "string" && typeof t.reasoning === "string"));
 });

@@ -37,10 +37,12 @@ export class NarratedLlmAgent implements Agent {
   ) {}
 
   /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4) and chain of thought, appended to the system message. */
-  private extra(): string {
+  private extra(observation: GameObservation): string {
     const parts: string[] = [];
-    if (this.spec.persona) parts.push(personaText(this.spec.persona, ultimatumGoal));
-    if (this.spec.chain_of_thought) parts.push(CHAIN_OF_THOUGHT);
+    const {persona, chain_of_thought} = this.spec;
+    if (persona) parts.push(this.narrator.persona ? this.narrator.persona(persona, observation) : personaText(persona, ultimatumGoal));
+    const thinking = this.narrator.chainOfThought === undefined ? CHAIN_OF_THOUGHT : this.narrator.chainOfThought;
+    if (chain_of_thought && thinking) parts.push(thinking);
     return parts.join("\n\n");
   }
 
@@ -67,7 +69,7 @@ export class NarratedLlmAgent implements Agent {
       this.prepared = {notes: done.notes, record: done.record};
       if (done.calls.length) calls = done.calls;
     }
-    const messages = this.narrator.messages(observation, this.past, this.extra(), this.prepared.notes);
+    const messages = this.narrator.messages(observation, this.past, this.extra(observation), this.prepared.notes);
     const {raw, usage} = await this.call(messages, this.sample);
     this.pending = {observation, raw};
     const extra = {...(calls && {calls}), ...(this.prepared.record && {record: this.prepared.record})};
@@ -95,7 +97,7 @@ const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game)
 export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {
   return {
     id: spec.id,
-    games: ["glee/*", "gamabench/*", "gtllm/*", "econarena/*"],
+    games: ["glee/*", "gamabench/*", "gtllm/*", "econarena/*", "negotiationarena/*"],
     canSit: (game) => specPlays(spec, game),
     description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}${spec.workflow ? " with the workflow" : ""}`,
     source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts, or the game's narrator; personas NegotiationArena (Bianchi et al. 2024) §4",

@@ -3,8 +3,15 @@ import type {Narrator} from "./narrator.js";
 import {gamabenchNarrators} from "./gamabench.js";
 import {dondNarrator} from "./dond.js";
 import {econarenaNarrators} from "./econarena.js";
+import {negotiationArenaNarrator} from "./negotiationarena.js";
+import {negotiationArenaGames} from "../../../games/negotiationarena/index.js";
 
-const narrators: Record<string, Narrator> = {...gamabenchNarrators, ...econarenaNarrators, "gtllm/dond": dondNarrator as Narrator};
+const narrators: Record<string, Narrator> = {
+  ...gamabenchNarrators,
+  ...econarenaNarrators,
+  "gtllm/dond": dondNarrator as Narrator,
+  ...Object.fromEntries(negotiationArenaGames.map((g) => [g.id, negotiationArenaNarrator as Narrator])),
+};
 
 /** The narrator of `game`, or null when LLM players cannot play it. */
 export function narratorFor(game: string): Narrator | null {

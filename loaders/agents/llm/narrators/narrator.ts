@@ -7,6 +7,14 @@
  */
 import type {GameObservation} from "../../../games/contract.js";
 import type {ChatMessage} from "../types.js";
+import type {PersonaName} from "../personas.js";
+
+/** A reply read by a narrator that has its own format (NegotiationArena's tags rather than JSON). */
+export interface ParsedTurn {
+  action: unknown;
+  reasoning?: string;
+  parse_error?: string;
+}
 
 /** One earlier decision of this seat: what it observed and what the model answered (raw text). */
 export interface PastTurn<V = unknown> {
@@ -43,6 +51,13 @@ export interface Narrator<V = unknown> {
    * records it as a rule break with this reason.
    */
   check?(json: Record<string, unknown>, observation: GameObservation<V>): string | null;
+  /** The social behaviour's words for this game (default: the ultimatum wording of personas.ts). */
+  persona?(name: PersonaName, observation: GameObservation<V>): string;
+  /**
+   * The chain-of-thought instruction: absent for the LLM player's default,
+   * null when the game's own format already has a private reasoning field.
+   */
+  chainOfThought?: string | null;
 }
 
 export type ReadReply = {action: unknown; reasoning?: string | null; error?: undefined} | {error: string; reasoning?: string | null; action?: undefined};
