@@ -1,15 +1,19 @@
 /**
  * `parley regress <dir> --family F --metric M [--pairs] [--baseline-agent X]`:
  * the GLEE one-hot regression (src/lib/gleeDesign.ts, olsOneHot.ts) on the
- * games.parquet of <dir>, metrics from the shared SQL run by native DuckDB.
+ * games of <dir>, metrics from the shared SQL run by native DuckDB, fitted
+ * from per-cell sufficient statistics that one GROUP BY computes
+ * (src/lib/gleeCells.ts), so a million games cost what their cells cost.
  * Prints {summary, rows: [{feature, level, coef, se, ci_low, ci_high,
  * baseline, n}], dropped} as JSON; --rows-only prints just the rows.
  */
 import {existsSync, statSync} from "node:fs";
 import {queryInputs, withRunInputs} from "./inputs.js";
 import {sqlString} from "../io/duckdb.js";
-import {fitGlee, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, type GleeRow} from "../../src/lib/gleeDesign.js";
+import {fitGleeCells, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, type GleeRow} from "../../src/lib/gleeDesign.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
+import {gleeCellsSQL, type GleeCell} from "../../src/lib/gleeCells.js";
+import type {HashSplitOptions} from "../../src/lib/hashSplits.js";
 import type {OlsFit} from "../../src/lib/olsOneHot.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 
@@ -20,16 +24,30 @@ export const usage =
   "regress <dir> --family F --metric M [--pairs] [--baseline-agent X] [--source S] [--splits N] [--rows-only]\n" +
   "                                                    GLEE one-hot OLS with 95% CIs (JSON)";
 
-/** Reads the regression rows of one family from a run directory (either layout), or a games Parquet file / glob. */
-export async function readGleeRows(dir: string, family: GleeFamily, source?: string): Promise<GleeRow[]> {
+/**
+ * Runs `sql` (given the regression rows' SQL of one family, optionally one
+ * source) over the games of a run directory (either layout, all shards), or
+ * of a games Parquet file / glob.
+ */
+async function queryFamily<T>(dir: string, family: GleeFamily, source: string | undefined, sql: (rows: string) => string): Promise<T[]> {
   const where = [`g.family = ${sqlString(family)}`, source ? `g.source = ${sqlString(source)}` : null].filter(Boolean).join(" AND ");
-  const sql = gleeRegressionRowsSQL("games", where);
+  const query = sql(gleeRegressionRowsSQL("games", where));
   if (existsSync(dir) && statSync(dir).isDirectory()) {
     const hint = `expected ${family} games written by "parley run" or "parley ingest"`;
-    return withRunInputs("regress", dir, ["games"], (game) => game === `glee/${family}`, hint, (db) => db.query<GleeRow & Record<string, unknown>>(sql));
+    return withRunInputs("regress", dir, ["games"], (game) => game === `glee/${family}`, hint, (db) => db.query(query)) as Promise<T[]>;
   }
   if (!dir.includes("*") && !existsSync(dir)) throw new UsageError(`parley regress: ${dir} not found (expected a directory written by "parley run" or "parley ingest")`);
-  return queryInputs<GleeRow & Record<string, unknown>>("regress", {games: dir}, sql);
+  return queryInputs("regress", {games: dir}, query) as Promise<T[]>;
+}
+
+/** Reads the regression rows of one family (one per game). */
+export function readGleeRows(dir: string, family: GleeFamily, source?: string): Promise<GleeRow[]> {
+  return queryFamily<GleeRow>(dir, family, source, (rows) => rows);
+}
+
+/** Reads the regression cells of one family for `metric` (gleeCells.ts), with the statistics of `holdout`'s splits. */
+export function readGleeCells(dir: string, family: GleeFamily, metric: GleeMetric, source?: string, holdout: HashSplitOptions | false = false): Promise<GleeCell[]> {
+  return queryFamily<GleeCell>(dir, family, source, (rows) => gleeCellsSQL(rows, metric, holdout));
 }
 
 /** The JSON `parley regress` prints. */
@@ -71,9 +89,10 @@ export async function run(argv: string[]): Promise<number> {
   if (!GLEE_FAMILIES.includes(family)) throw new UsageError(`parley regress: --family must be one of ${GLEE_FAMILIES.join(", ")}, got "${values.family}"`);
   if (!(GLEE_METRICS as readonly string[]).includes(metric)) throw new UsageError(`parley regress: --metric must be one of ${GLEE_METRICS.join(", ")}, got "${values.metric}"`);
   const splits = intOption("regress", "splits", values.splits, {min: 0, max: MAX_SPLITS}, 20);
-  const rows = await readGleeRows(positionals[0], family, values.source);
-  if (!rows.length) throw new UsageError(`parley regress: no ${family} games in ${positionals[0]}${values.source ? ` with source ${values.source}` : ""}`);
-  const fit = fitGlee(rows, {family, metric, pairs: values.pairs, baselineAgent: values["baseline-agent"] ?? null, holdout: splits ? {splits} : false});
+  const holdout = splits ? {splits} : false;
+  const cells = await readGleeCells(positionals[0], family, metric, values.source, holdout);
+  if (!cells.length) throw new UsageError(`parley regress: no ${family} games in ${positionals[0]}${values.source ? ` with source ${values.source}` : ""}`);
+  const fit = fitGleeCells(cells, {family, metric, pairs: values.pairs, baselineAgent: values["baseline-agent"] ?? null, holdout});
   const report = regressionReport(fit, family, metric, values.pairs);
   printJson(values["rows-only"] ? report.rows : report);
   return 0;

@@ -1,0 +1,54 @@
+/**
+ * The GLEE regressions from sufficient statistics: one GROUP BY over the
+ * regression rows (gleeRows.ts) gives, per cell of design columns (every
+ * game sharing its parameters and players), the games, and over the games
+ * with a finite outcome their count, sum and sum of squared deviations from
+ * the cell mean; and the same over each held-out split's test games
+ * (hashSplits.ts). olsOneHot.ts's `fitOneHotCells` fits from these exactly
+ * what the row-level fit gives, at a cost that grows with cells, not games.
+ * The SQL is the same in native DuckDB (`parley regress`) and DuckDB-WASM.
+ */
+import {DESIGN_COLUMNS} from "./gleeRows.js";
+import {GLEE_METRICS, type GleeMetric} from "./gleeMetrics.js";
+import {bucketSQL, splitBuckets, type HashSplitOptions} from "./hashSplits.js";
+import type {CellStats} from "./olsOneHot.js";
+import type {GleeRow} from "./gleeDesign.js";
+
+/** One cell: its design columns, games (`rows`), and outcome statistics (`n`, `sum`, `m2`; per split s `n_s`, `sum_s`, `m2_s`). */
+export type GleeCell = GleeRow & {rows: number; n: number; sum: number; m2: number} & Record<string, unknown>;
+
+/** The design columns a cell is keyed by (source is a filter, not a feature). */
+const KEYS = DESIGN_COLUMNS.filter((c) => c !== "source");
+
+/** count, sum and within-cell sum of squares of `y` among the rows where `when` holds. */
+function statsSQL(when: string | null, suffix: string): string {
+  const filter = when ? ` FILTER (WHERE ${when})` : "";
+  return [
+    `count(y)${filter}::DOUBLE AS n${suffix}`,
+    `coalesce(sum(y)${filter}, 0)::DOUBLE AS sum${suffix}`,
+    `coalesce(var_pop(y)${filter} * count(y)${filter}, 0)::DOUBLE AS m2${suffix}`,
+  ].join(", ");
+}
+
+/**
+ * One row per cell of `rows` (a FROM-expression with game_id, the design
+ * columns and the metric, e.g. gleeRegressionRowsSQL's) for `metric`, with
+ * the statistics of `holdout`'s splits; cells in key order.
+ */
+export function gleeCellsSQL(rows: string, metric: GleeMetric, holdout: HashSplitOptions | false = false): string {
+  if (!(GLEE_METRICS as readonly string[]).includes(metric)) throw new Error(`unknown metric "${metric}" (expected one of ${GLEE_METRICS.join(", ")})`);
+  const splits = holdout ? splitBuckets(holdout) : [];
+  const columns = [
+    "count(*)::DOUBLE AS rows",
+    statsSQL(null, ""),
+    ...splits.map((buckets, s) => statsSQL(`bucket IN (${buckets.join(", ")})`, `_${s}`)),
+  ];
+  return `
+SELECT ${KEYS.join(", ")}, ${columns.join(",\n  ")}
+FROM (SELECT ${KEYS.join(", ")}, CASE WHEN isfinite(${metric}) THEN ${metric} END AS y, ${bucketSQL("game_id")} AS bucket FROM (${rows}))
+GROUP BY ${KEYS.join(", ")}
+ORDER BY ${KEYS.join(", ")}`;
+}
+
+/** A cell's statistics over split s's test games. */
+export const cellTestStats = (cell: GleeCell, s: number): CellStats => ({n: cell[`n_${s}`] as number, sum: cell[`sum_${s}`] as number, m2: cell[`m2_${s}`] as number});
