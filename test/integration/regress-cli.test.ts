@@ -9,8 +9,10 @@ import {writeParquet} from "../../loaders/io/parquet.js";
 import {GLEE_GAMES} from "../../loaders/games/schema.js";
 import {projectRoot} from "../../loaders/config.js";
 import {readGleeRows} from "../../loaders/commands/regress.js";
-import {fitGlee} from "../../src/lib/gleeDesign.js";
-import {mulberry32} from "../../src/lib/olsOneHot.js";
+import {chooseBaselineAgent, fitGlee, gleeFeatures} from "../../src/lib/gleeDesign.js";
+import {fitOneHotCells, mulberry32} from "../../src/lib/olsOneHot.js";
+import {bucketSQL, splitBuckets} from "../../src/lib/hashSplits.js";
+import {queryParquet} from "../../loaders/io/parquet.js";
 
 function parley(...args: string[]) {
   const r = spawnSync(process.execPath, [join(projectRoot, "bin/parley.js"), ...args], {encoding: "utf8"});
@@ -61,6 +63,26 @@ test("parley regress: metrics from the shared SQL, fit identical to the library'
   assert.deepEqual(Object.keys(greedy), ["feature", "level", "coef", "se", "ci_low", "ci_high", "baseline", "n"]);
   assert.equal(greedy.baseline, "fair");
   assert.ok(Math.abs(greedy.coef - same.coef) < 1e-12 && greedy.ci_low < greedy.coef && greedy.coef < greedy.ci_high);
+  // The CLI fits from per-cell sufficient statistics (one GROUP BY); the row-level fit gives the same numbers.
+  assert.equal(report.summary.n, fit.n);
+  assert.equal(report.summary.df, fit.df);
+  for (const key of ["r2", "sigma"] as const) assert.ok(Math.abs(report.summary[key] - fit[key]) < 1e-9, key);
+  assert.equal(report.rows.length, fit.rows.length);
+  fit.rows.forEach((row, i) => {
+    for (const key of ["coef", "se", "ci_low", "ci_high"] as const) assert.ok(Math.abs(report.rows[i][key] - row[key]) < 1e-9, `${key} ${row.feature}=${row.level}`);
+    assert.equal(report.rows[i].n, row.n);
+  });
+  // Held-out RMSE: the same hash-assigned splits (bucket of each game id, from SQL) scored one game at a time.
+  const buckets = new Map((await queryParquet<{game_id: string; bucket: number}>({games: join(dir, "games.parquet")}, `SELECT game_id, ${bucketSQL("game_id")} AS bucket FROM games`)).map((r) => [r.game_id, r.bucket]));
+  const tests = splitBuckets({splits: 20}).map((list) => new Set(list));
+  const y = (r: (typeof rows)[number]) => r.alice_self_gain!;
+  const perGame = fitOneHotCells(rows, {
+    features: gleeFeatures("bargaining", {baselineAgent: chooseBaselineAgent(rows, "fair")}),
+    stats: (r) => ({n: 1, sum: y(r), m2: 0}),
+    holdout: {splits: 20, test: (r, s) => (tests[s].has(buckets.get((r as unknown as {game_id: string}).game_id)!) ? {n: 1, sum: y(r), m2: 0} : {n: 0, sum: 0, m2: 0}), test_fraction: 0.2, seed: 1},
+  });
+  assert.equal(report.summary.rmse.assignment, "hash");
+  assert.ok(Math.abs(report.summary.rmse.mean - perGame.rmse!.mean) < 1e-9 && Math.abs(report.summary.rmse.sd - perGame.rmse!.sd) < 1e-9, JSON.stringify([report.summary.rmse, perGame.rmse]));
   // Grid levels missing from this data are reported, not estimated.
   const absent = report.dropped.map((d: {feature: string; level: string; reason: string}) => `${d.feature}=${d.level}:${d.reason}`);
   assert.ok(absent.includes("delta_a=1:absent") && absent.includes("market=CI=yes, MA=no, T=12:absent"));

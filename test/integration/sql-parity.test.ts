@@ -15,6 +15,7 @@ import {queryWasm} from "../support/wasmDuckDB.js";
 import {generateRun} from "../../loaders/run/generate.js";
 import {gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
+import {gleeCellsSQL} from "../../src/lib/gleeCells.js";
 import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
 import {gamabenchViews, gameScoresSQL, GAMABENCH_SCORE_COLUMNS} from "../../src/lib/gamabench.js";
 
@@ -54,6 +55,8 @@ test("GLEE metrics and regression rows agree, in the same order", async () => {
   await same(games, gleeMetricsSQL("games"));
   await same(games, gleeRegressionRowsSQL("games"));
   await same(games, gleeRegressionRowsSQL("games", "g.family = 'persuasion'"));
+  // The regression's sufficient statistics, hash-assigned held-out splits included.
+  await same(games, gleeCellsSQL(gleeRegressionRowsSQL("games", "g.family = 'bargaining'"), "alice_self_gain", {splits: 3}));
 });
 
 test("gamma-Bench scores agree", {skip: locateDataset("gamabench").available ? false : "gamma-Bench not configured"}, async () => {
