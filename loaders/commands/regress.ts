@@ -8,11 +8,11 @@
  * baseline, n}], dropped} as JSON; --rows-only prints just the rows.
  */
 import {existsSync, statSync} from "node:fs";
-import {queryInputs, withRunInputs} from "./inputs.js";
-import {sqlString} from "../io/duckdb.js";
+import {withInputViews, withRunInputs} from "./inputs.js";
+import {sqlString, type Db} from "../io/duckdb.js";
 import {fitGleeCells, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, type GleeRow} from "../../src/lib/gleeDesign.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
-import {gleeCellsSQL, type GleeCell} from "../../src/lib/gleeCells.js";
+import {cellsFromColumns, gleeCellsSQL, type GleeCell} from "../../src/lib/gleeCells.js";
 import type {HashSplitOptions} from "../../src/lib/hashSplits.js";
 import type {OlsFit} from "../../src/lib/olsOneHot.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
@@ -29,25 +29,26 @@ export const usage =
  * source) over the games of a run directory (either layout, all shards), or
  * of a games Parquet file / glob.
  */
-async function queryFamily<T>(dir: string, family: GleeFamily, source: string | undefined, sql: (rows: string) => string): Promise<T[]> {
+async function queryFamily<T>(dir: string, family: GleeFamily, source: string | undefined, sql: (rows: string) => string, read: (db: Db, sql: string) => Promise<T>): Promise<T> {
   const where = [`g.family = ${sqlString(family)}`, source ? `g.source = ${sqlString(source)}` : null].filter(Boolean).join(" AND ");
   const query = sql(gleeRegressionRowsSQL("games", where));
   if (existsSync(dir) && statSync(dir).isDirectory()) {
     const hint = `expected ${family} games written by "parley run" or "parley ingest"`;
-    return withRunInputs("regress", dir, ["games"], (game) => game === `glee/${family}`, hint, (db) => db.query(query)) as Promise<T[]>;
+    return withRunInputs("regress", dir, ["games"], (game) => game === `glee/${family}`, hint, (db) => read(db, query));
   }
   if (!dir.includes("*") && !existsSync(dir)) throw new UsageError(`parley regress: ${dir} not found (expected a directory written by "parley run" or "parley ingest")`);
-  return queryInputs("regress", {games: dir}, query) as Promise<T[]>;
+  return withInputViews("regress", {games: dir}, (db) => read(db, query));
 }
 
 /** Reads the regression rows of one family (one per game). */
 export function readGleeRows(dir: string, family: GleeFamily, source?: string): Promise<GleeRow[]> {
-  return queryFamily<GleeRow>(dir, family, source, (rows) => rows);
+  return queryFamily(dir, family, source, (rows) => rows, (db, sql) => db.query<GleeRow & Record<string, unknown>>(sql));
 }
 
 /** Reads the regression cells of one family for `metric` (gleeCells.ts), with the statistics of `holdout`'s splits. */
 export function readGleeCells(dir: string, family: GleeFamily, metric: GleeMetric, source?: string, holdout: HashSplitOptions | false = false): Promise<GleeCell[]> {
-  return queryFamily<GleeCell>(dir, family, source, (rows) => gleeCellsSQL(rows, metric, holdout));
+  const splits = holdout ? holdout.splits : 0;
+  return queryFamily(dir, family, source, (rows) => gleeCellsSQL(rows, metric, holdout), async (db, sql) => cellsFromColumns(await db.queryColumns(sql), splits));
 }
 
 /** The JSON `parley regress` prints. */

@@ -14,8 +14,8 @@ import {bucketSQL, splitBuckets, type HashSplitOptions} from "./hashSplits.js";
 import type {CellStats} from "./olsOneHot.js";
 import type {GleeRow} from "./gleeDesign.js";
 
-/** One cell: its design columns, games (`rows`), and outcome statistics (`n`, `sum`, `m2`; per split s `n_s`, `sum_s`, `m2_s`). */
-export type GleeCell = GleeRow & {rows: number; n: number; sum: number; m2: number} & Record<string, unknown>;
+/** One cell: its design columns, games (`rows`), outcome statistics (`n`, `sum`, `m2`), and per split s the test games' n, sum, m2 at `tests[3s…3s+2]`. */
+export type GleeCell = GleeRow & {rows: number; n: number; sum: number; m2: number; tests: Float64Array};
 
 /** The design columns a cell is keyed by (source is a filter, not a feature). */
 const KEYS = DESIGN_COLUMNS.filter((c) => c !== "source");
@@ -50,5 +50,23 @@ GROUP BY ${KEYS.join(", ")}
 ORDER BY ${KEYS.join(", ")}`;
 }
 
+/**
+ * The cells of gleeCellsSQL's result given as columns (name -> values, as
+ * DuckDB hands them over fastest), `splits` being the number of splits it was built for.
+ */
+export function cellsFromColumns(columns: Record<string, ArrayLike<unknown>>, splits: number): GleeCell[] {
+  const count = columns.rows?.length ?? 0;
+  const cells: GleeCell[] = [];
+  const split = Array.from({length: splits}, (_, s) => [columns[`n_${s}`], columns[`sum_${s}`], columns[`m2_${s}`]]);
+  for (let i = 0; i < count; i++) {
+    const tests = new Float64Array(3 * splits);
+    const cell: Record<string, unknown> = {rows: columns.rows[i], n: columns.n[i], sum: columns.sum[i], m2: columns.m2[i], tests};
+    for (const key of KEYS) cell[key] = columns[key][i];
+    split.forEach(([n, sum, m2], s) => tests.set([n[i] as number, sum[i] as number, m2[i] as number], 3 * s));
+    cells.push(cell as unknown as GleeCell);
+  }
+  return cells;
+}
+
 /** A cell's statistics over split s's test games. */
-export const cellTestStats = (cell: GleeCell, s: number): CellStats => ({n: cell[`n_${s}`] as number, sum: cell[`sum_${s}`] as number, m2: cell[`m2_${s}`] as number});
+export const cellTestStats = (cell: GleeCell, s: number): CellStats => ({n: cell.tests[3 * s], sum: cell.tests[3 * s + 1], m2: cell.tests[3 * s + 2]});

@@ -281,12 +281,10 @@ test("contrasts: estimate and se of a linear combination from the covariance", (
 test("held-out RMSE over given splits: from the cells as from one cell per row", () => {
   const random = mulberry32(13);
   const normal = gaussian(random);
-  const data: Row[] = [];
-  for (let i = 0; i < 1500; i++) {
-    const a = String(Math.floor(random() * 4));
-    const b = ["u", "v", "w"][Math.floor(random() * 3)];
-    data.push({a, b, y: Number(a) * 0.2 - (b === "v" ? 0.3 : 0) + 0.5 * normal(), bucket: Math.floor(random() * 10)});
-  }
+  const data: Row[] = Array.from({length: 1500}, () => {
+    const [a, b] = [String(Math.floor(random() * 4)), ["u", "v", "w"][Math.floor(random() * 3)]];
+    return {a, b, y: Number(a) * 0.2 - (b === "v" ? 0.3 : 0) + 0.5 * normal(), bucket: Math.floor(random() * 10)};
+  });
   const options: OlsOptions<Row> = {features: [feature("a", "0"), feature("b", "u")], y: (r) => r.y as number};
   // Split s tests the rows of buckets s and s + 5: a test set of about 20%.
   const inTest = (i: number, s: number) => data[i].bucket === s || data[i].bucket === s + 5;
