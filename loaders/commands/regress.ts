@@ -10,7 +10,7 @@
 import {existsSync, statSync} from "node:fs";
 import {withInputViews, withRunInputs} from "./inputs.js";
 import {sqlString, type Db} from "../io/duckdb.js";
-import {fitGleeCells, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, type GleeRow} from "../../src/lib/gleeDesign.js";
+import {familyColumns, fitGleeCells, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, type GleeRow} from "../../src/lib/gleeDesign.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
 import {cellsFromColumns, gleeCellsSQL, type GleeCell} from "../../src/lib/gleeCells.js";
 import type {HashSplitOptions} from "../../src/lib/hashSplits.js";
@@ -48,7 +48,7 @@ export function readGleeRows(dir: string, family: GleeFamily, source?: string): 
 /** Reads the regression cells of one family for `metric` (gleeCells.ts), with the statistics of `holdout`'s splits. */
 export function readGleeCells(dir: string, family: GleeFamily, metric: GleeMetric, source?: string, holdout: HashSplitOptions | false = false): Promise<GleeCell[]> {
   const splits = holdout ? holdout.splits : 0;
-  return queryFamily(dir, family, source, (rows) => gleeCellsSQL(rows, metric, holdout), async (db, sql) => cellsFromColumns(await db.queryColumns(sql), splits));
+  return queryFamily(dir, family, source, (rows) => gleeCellsSQL(rows, metric, holdout, familyColumns(family)), async (db, sql) => cellsFromColumns(await db.queryColumns(sql), splits));
 }
 
 /** The JSON `parley regress` prints. */

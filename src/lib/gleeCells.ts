@@ -17,8 +17,8 @@ import type {GleeRow} from "./gleeDesign.js";
 /** One cell: its design columns, games (`rows`), outcome statistics (`n`, `sum`, `m2`), and per split s the test games' n, sum, m2 at `tests[3s…3s+2]`. */
 export type GleeCell = GleeRow & {rows: number; n: number; sum: number; m2: number; tests: Float64Array};
 
-/** The design columns a cell is keyed by (source is a filter, not a feature). */
-const KEYS = DESIGN_COLUMNS.filter((c) => c !== "source");
+/** The design columns a cell is keyed by by default (source is a filter, not a feature). */
+const KEYS: readonly string[] = DESIGN_COLUMNS.filter((c) => c !== "source");
 
 /** count, sum and within-cell sum of squares of `y` among the rows where `when` holds. */
 function statsSQL(when: string | null, suffix: string): string {
@@ -33,9 +33,11 @@ function statsSQL(when: string | null, suffix: string): string {
 /**
  * One row per cell of `rows` (a FROM-expression with game_id, the design
  * columns and the metric, e.g. gleeRegressionRowsSQL's) for `metric`, with
- * the statistics of `holdout`'s splits; cells in key order.
+ * the statistics of `holdout`'s splits; cells in key order. `keys`: the
+ * columns the fit reads (gleeDesign.ts `familyColumns`; fewer keys, fewer
+ * values to hand over), by default every design column.
  */
-export function gleeCellsSQL(rows: string, metric: GleeMetric, holdout: HashSplitOptions | false = false): string {
+export function gleeCellsSQL(rows: string, metric: GleeMetric, holdout: HashSplitOptions | false = false, keys: readonly string[] = KEYS): string {
   if (!(GLEE_METRICS as readonly string[]).includes(metric)) throw new Error(`unknown metric "${metric}" (expected one of ${GLEE_METRICS.join(", ")})`);
   const splits = holdout ? splitBuckets(holdout) : [];
   const columns = [
@@ -44,10 +46,10 @@ export function gleeCellsSQL(rows: string, metric: GleeMetric, holdout: HashSpli
     ...splits.map((buckets, s) => statsSQL(`bucket IN (${buckets.join(", ")})`, `_${s}`)),
   ];
   return `
-SELECT ${KEYS.join(", ")}, ${columns.join(",\n  ")}
-FROM (SELECT ${KEYS.join(", ")}, CASE WHEN isfinite(${metric}) THEN ${metric} END AS y, ${bucketSQL("game_id")} AS bucket FROM (${rows}))
-GROUP BY ${KEYS.join(", ")}
-ORDER BY ${KEYS.join(", ")}`;
+SELECT ${keys.join(", ")}, ${columns.join(",\n  ")}
+FROM (SELECT ${keys.join(", ")}, CASE WHEN isfinite(${metric}) THEN ${metric} END AS y, ${bucketSQL("game_id")} AS bucket FROM (${rows}))
+GROUP BY ${keys.join(", ")}
+ORDER BY ${keys.join(", ")}`;
 }
 
 /**
@@ -58,10 +60,11 @@ export function cellsFromColumns(columns: Record<string, ArrayLike<unknown>>, sp
   const count = columns.rows?.length ?? 0;
   const cells: GleeCell[] = [];
   const split = Array.from({length: splits}, (_, s) => [columns[`n_${s}`], columns[`sum_${s}`], columns[`m2_${s}`]]);
+  const keys = Object.keys(columns).filter((name) => DESIGN_COLUMNS.includes(name as never));
   for (let i = 0; i < count; i++) {
     const tests = new Float64Array(3 * splits);
     const cell: Record<string, unknown> = {rows: columns.rows[i], n: columns.n[i], sum: columns.sum[i], m2: columns.m2[i], tests};
-    for (const key of KEYS) cell[key] = columns[key][i];
+    for (const key of keys) cell[key] = columns[key][i];
     split.forEach(([n, sum, m2], s) => tests.set([n[i] as number, sum[i] as number, m2[i] as number], 3 * s));
     cells.push(cell as unknown as GleeCell);
   }

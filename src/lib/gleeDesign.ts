@@ -135,6 +135,12 @@ const PARAMETERS: Record<GleeFamily, Array<{name: keyof GleeRow; baseline: strin
   ],
 };
 
+/** The games columns a family's fit reads (its features' levels), and `family`. */
+export function familyColumns(family: GleeFamily): string[] {
+  const market = family === "persuasion" ? ["complete_information", "message_type", "buyer_type"] : ["complete_information", "messages", "horizon"];
+  return ["family", "alice_agent", "bob_agent", ...PARAMETERS[family].map((p) => p.name), ...market];
+}
+
 export const PAIR_SEPARATOR = " | ";
 export const pairLevel = (alice: string, bob: string) => `${alice}${PAIR_SEPARATOR}${bob}`;
 

@@ -8,8 +8,10 @@ import {join} from "node:path";
 import {writeParquet} from "../../loaders/io/parquet.js";
 import {GLEE_GAMES} from "../../loaders/games/schema.js";
 import {projectRoot} from "../../loaders/config.js";
-import {readGleeRows} from "../../loaders/commands/regress.js";
-import {chooseBaselineAgent, fitGlee, gleeFeatures} from "../../src/lib/gleeDesign.js";
+import {readGleeCells, readGleeRows} from "../../loaders/commands/regress.js";
+import {chooseBaselineAgent, fitGlee, fitGleeCells, gleeFeatures, GLEE_FAMILIES, GLEE_METRICS} from "../../src/lib/gleeDesign.js";
+import {writeTournament} from "../../loaders/run/tournament.js";
+import {parseRunConfig} from "../../loaders/run/config.js";
 import {fitOneHotCells, mulberry32} from "../../src/lib/olsOneHot.js";
 import {bucketSQL, splitBuckets} from "../../src/lib/hashSplits.js";
 import {queryParquet} from "../../loaders/io/parquet.js";
@@ -113,4 +115,32 @@ test("parley equilibria: battle of the sexes from a file; errors name the field"
   const bad = parley("equilibria", file);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /b\[1\]\[0\]: expected a finite number/);
+});
+
+test("for every GLEE family, metric and variant, the fit from one GROUP BY's cells equals the row-level fit", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-regress-cells-"));
+  // Two games per configuration and pair, so cells hold several games; persuasion's fairness is NULL in some (excluded rows).
+  const grid = {
+    bargaining: {delta_a: [0.8, 0.95], delta_b: [0.9, 1], money: [100], horizon: [12, "inf"], complete_information: [true, false], messages: [false]},
+    negotiation: {factor_a: [0.8, 1.2], factor_b: [1], money: [100, 10000], horizon: [1, 10], complete_information: [true, false], messages: [false]},
+    persuasion: {prior: [0.3333333333333333, 0.8], value_high: [1.25, 2], money: [100], complete_information: [true, false], message_type: ["binary"], buyer_type: ["long_living", "myopic"]},
+  };
+  await writeTournament(parseRunConfig({family: "all", grid, players: "all", pairs: "all", games_per_pair: 2, seed: 3}, "cells"), dir);
+  for (const family of GLEE_FAMILIES) {
+    const rows = await readGleeRows(dir, family);
+    for (const metric of GLEE_METRICS) {
+      const cells = await readGleeCells(dir, family, metric);
+      assert.ok(cells.length < rows.length, `${family}: cells summarize several games`);
+      for (const pairs of [false, true]) {
+        const a = fitGlee(rows, {family, metric, pairs, holdout: false});
+        const b = fitGleeCells(cells, {family, metric, pairs, holdout: false});
+        const what = `${family} ${metric}${pairs ? " pairs" : ""}`;
+        assert.deepEqual([b.n, b.p, b.df, b.excluded, b.baselines, b.dropped, b.notes], [a.n, a.p, a.df, a.excluded, a.baselines, a.dropped, a.notes], what);
+        assert.ok(Math.abs(a.r2 - b.r2) < 1e-9 && Math.abs(a.sigma - b.sigma) < 1e-9, what);
+        a.rows.forEach((row, i) => {
+          for (const key of ["coef", "se", "ci_low", "ci_high"] as const) assert.ok(Math.abs(b.rows[i][key] - row[key]) < 1e-9 * Math.max(1, Math.abs(row[key])), `${what}: ${key} ${row.feature}=${row.level}`);
+        });
+      }
+    }
+  }
 });
