@@ -205,6 +205,7 @@ export function fitGlee(rows: readonly GleeRow[], options: GleeFitOptions): OlsF
 export function fitGleeCells(cells: readonly GleeCell[], options: GleeFitOptions): OlsFit {
   const {own, features} = familyDesign(cells, options);
   const holdout = options.holdout === false ? false : {splits: 20, testFraction: 0.2, seed: 1, ...options.holdout};
+  if (holdout && own.some((c) => c.tests.length < 3 * holdout.splits)) throw new Error(`fitGleeCells: the cells hold statistics of fewer than ${holdout.splits} held-out splits; build them with the same holdout options`);
   return fitOneHotCells(own, {
     features,
     stats: (c) => c,
