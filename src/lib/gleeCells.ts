@@ -65,7 +65,12 @@ export function cellsFromColumns(columns: Record<string, ArrayLike<unknown>>, sp
     const tests = new Float64Array(3 * splits);
     const cell: Record<string, unknown> = {rows: columns.rows[i], n: columns.n[i], sum: columns.sum[i], m2: columns.m2[i], tests};
     for (const key of keys) cell[key] = columns[key][i];
-    split.forEach(([n, sum, m2], s) => tests.set([n[i] as number, sum[i] as number, m2[i] as number], 3 * s));
+    for (let s = 0; s < splits; s++) {
+      const [n, sum, m2] = split[s];
+      tests[3 * s] = n[i] as number;
+      tests[3 * s + 1] = sum[i] as number;
+      tests[3 * s + 2] = m2[i] as number;
+    }
     cells.push(cell as unknown as GleeCell);
   }
   return cells;
