@@ -7,7 +7,7 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {existsSync, readdirSync, writeFileSync} from "node:fs";
+import {cpSync, existsSync, readdirSync, rmSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley, scratch, startParley} from "../support/cli.js";
 import {withDuckDB} from "../../loaders/io/duckdb.js";
@@ -147,6 +147,14 @@ test("a bad --shard, or shards of another count or run in one directory, is one 
   const whole = await parley(["run", file, "--out", out, "--quiet"]);
   assert.equal(whole.code, 2);
   assert.match(whole.stderr, /holds a run split into 2 shards .*; play one with --shard i\/2, or use another --out\n$/);
+  // A shard of a run split another way, copied in: readers refuse the mix in one line.
+  const partition = join(out, "game=glee%2Fbargaining");
+  cpSync(join(partition, "shard=0"), join(partition, "shard=3"), {recursive: true, dereference: true});
+  const mixed = await parley(["metrics", out]);
+  assert.equal(mixed.code, 2);
+  assert.match(mixed.stderr, /^parley metrics: cannot read the tables of .*: .*shard=3: the directory holds a run split into 2 shards \(\.parley\/shards\.json\), so shard=0 … shard=1; shards of runs split differently are mixed here\n$/);
+  rmSync(join(partition, "shard=3"), {recursive: true});
+  assert.equal((await parley(["metrics", out])).code, 0);
   writeFileSync(file, JSON.stringify({family: "bargaining", grid: {delta_a: [0.9], delta_b: [0.9], money: [100], horizon: [12], complete_information: [true], messages: [false]}, players: ["fair", "greedy"], seed: 1}));
   const changed = await parley(["run", file, "--out", out, "--shard", "1/2", "--quiet"]);
   assert.equal(changed.code, 2);
