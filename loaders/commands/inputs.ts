@@ -7,7 +7,7 @@
  */
 import {accessSync, constants, mkdirSync, statSync, type Stats} from "node:fs";
 import {dirname, resolve} from "node:path";
-import {queryParquet, RunTablesMissing, withRunViews} from "../io/parquet.js";
+import {RunTablesMissing, withParquetViews, withRunViews} from "../io/parquet.js";
 import type {Db, SqlRow} from "../io/duckdb.js";
 import {UsageError} from "./args.js";
 
@@ -78,10 +78,15 @@ export function outputDir(command: string, flag: string, dir: string): string {
  * naming the files and DuckDB's reason.
  */
 export async function queryInputs<T extends SqlRow = SqlRow>(command: string, views: Record<string, string>, sql: string, hint = ""): Promise<T[]> {
+  return withInputViews(command, views, (db) => db.query<T>(sql), hint);
+}
+
+/** The same checks, with the views opened for `fn`. */
+export async function withInputViews<T>(command: string, views: Record<string, string>, fn: (db: Db) => Promise<T>, hint = ""): Promise<T> {
   const paths = Object.values(views);
   for (const path of paths) if (!path.includes("*")) inputPath(command, path, "file", hint);
   try {
-    return await queryParquet<T>(views, sql);
+    return await withParquetViews(views, fn);
   } catch (error) {
     const reason = (error as Error).message.split("\n")[0];
     throw new UsageError(`parley ${command}: cannot read ${paths.join(", ")}: ${reason}`);

@@ -18,6 +18,8 @@ import {signalExitCode, watchInterrupts} from "../run/interrupt.js";
 import {commands, CONFIRM_ABOVE} from "./index.js";
 
 export const usage = commands.run.usage;
+import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, type Shard} from "../run/shard.js";
+import {runFingerprint} from "../run/resume.js";
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
 export function readRunConfig(path: string): RunConfig {
@@ -44,8 +46,10 @@ export async function run(argv: string[]): Promise<number> {
     resume: {type: "boolean"},
     quiet: {type: "boolean"},
     yes: {type: "boolean"},
+    shard: {type: "string"},
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
+  const shard = values.shard === undefined ? null : shardUsage(() => parseShard(values.shard!));
   const config = readRunConfig(positionals[0]);
   const concurrency = intOption("run", "concurrency", values.concurrency, {min: 1, max: LIMITS.concurrency.max});
   // Say what the config asks for before playing any of it; a huge plan (a typo in games_per_lineup) needs --yes.
@@ -55,8 +59,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   outputDir("run", "--out", values.out);
   if (values.cache !== undefined) outputDir("run", "--cache", values.cache);
-  if (!values.quiet) process.stderr.write(`parley run: ${positionals[0]}: ${plan.text}\n`);
-  const planned = countGames(config);
+  const planned = countGames(config, shard);
+  if (!values.quiet) process.stderr.write(`parley run: ${positionals[0]}: ${plan.text}${shard ? `; shard ${shardLabel(shard)} plays ${planned.toLocaleString("en-US")} of them` : ""}\n`);
   const started = performance.now();
   const resumable = config.llm_players.length > 0 || values.resume === true;
   if (resumable) {
@@ -67,10 +71,12 @@ export async function run(argv: string[]): Promise<number> {
       throw new UsageError(`parley run: ${positionals[0]}: ${(error as Error).message}`);
     }
   }
-  // One run per output directory for its whole life (io/outputLock.ts).
+  // Shards of one directory share a count and a run definition (run/shard.ts); an unsharded run has it alone.
+  shardUsage(() => claimShardLayout(values.out!, shard, runFingerprint(config)));
+  // One run per output directory (per shard) for its whole life (io/outputLock.ts).
   let lock;
   try {
-    lock = lockOutput(values.out, "run");
+    lock = lockOutput(values.out, "run", shard ? {state: runStateDir(values.out, shard), name: `${values.out} (shard ${shardLabel(shard)})`} : {});
   } catch (error) {
     if (error instanceof OutputLocked) throw new UsageError(`parley run: ${error.message}`);
     throw error;
@@ -99,14 +105,14 @@ export async function run(argv: string[]): Promise<number> {
       // LLM runs: per-game checkpoints, response cache, progress line on stderr (run/resume.ts).
       let r;
       try {
-        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal});
+        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal, shard});
       } catch (error) {
         if (error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
         throw error;
       }
       const s = llmStats;
       printJson({
-        run_id: config.run_id, games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
+        run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
         games: r.games, players: r.players, turns: r.turns,
         llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
         seconds: Math.round(performance.now() - started) / 1000, partitions: r.partitions,
@@ -126,11 +132,24 @@ export async function run(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    const files = await writeTournament(config, out, {concurrency, signal: interrupts.signal});
-    printJson({run_id: config.run_id, games_played: config.games.map((g) => g.def.id), planned, games: files.games, players: files.players, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, partitions: files.partitions});
+    const files = await writeTournament(config, out, {concurrency, signal: interrupts.signal, shard});
+    printJson({run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, games: files.games, players: files.players, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, partitions: files.partitions});
     return 0;
   } finally {
     interrupts.dispose();
     lock.release();
   }
 }
+
+/** Runs `fn`, turning a bad --shard or shard layout into one usage line. */
+function shardUsage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof ShardError) throw new UsageError(`parley run: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The summary's shard field: which shard of how many this process played. */
+const shardSummary = (shard: Shard | null) => (shard ? {shard: shardLabel(shard)} : {});

@@ -19,6 +19,14 @@ export class Db {
     const reader = await this.connection.runAndReadAll(sql);
     return reader.getRowObjectsJS().map((row) => plain(row) as T);
   }
+
+  /** Column name -> values (converted as by `query`): for wide results, about twice as fast as row objects. */
+  async queryColumns(sql: string): Promise<Record<string, unknown[]>> {
+    const reader = await this.connection.runAndReadAll(sql);
+    const columns = reader.getColumnsObjectJS();
+    for (const values of Object.values(columns)) for (let i = 0; i < values.length; i++) if (typeof values[i] === "bigint") values[i] = plain(values[i]) as never;
+    return columns;
+  }
 }
 
 function plain(value: unknown): unknown {

@@ -10,7 +10,8 @@
  * on NFS). A lock whose holder is gone is stale: on the same host, a pid
  * that no longer runs (or that was started before the last boot, so the pid
  * was reused) is taken over, with a note; a lock from another host cannot
- * be checked from here, so it is refused with how to remove it.
+ * be checked from here, so it is refused with how to remove it. Each shard
+ * of a run (run/shard.ts) has its own lock in its own state directory.
  */
 import {hostname, uptime} from "node:os";
 import {linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from "node:fs";
@@ -36,14 +37,18 @@ export interface OutputLock {
 /** The directory is in use; the message is one line naming the holder and what to do. */
 export class OutputLocked extends Error {}
 
-export function lockPath(outDir: string): string {
-  return join(outDir, ".parley", "lock");
+export function lockPath(outDir: string, state = join(outDir, ".parley")): string {
+  return join(state, "lock");
 }
 
-/** Takes the lock of `outDir` for `command` ("run", "ingest"), or throws OutputLocked. */
-export function lockOutput(outDir: string, command: string): OutputLock {
-  const path = lockPath(outDir);
-  mkdirSync(join(outDir, ".parley"), {recursive: true});
+/**
+ * Takes the lock of `outDir` for `command` ("run", "ingest"), or throws
+ * OutputLocked. `state` moves the lock (a shard's state directory) and
+ * `name` is how messages call what is locked (default `outDir`).
+ */
+export function lockOutput(outDir: string, command: string, {state = join(outDir, ".parley"), name = outDir}: {state?: string; name?: string} = {}): OutputLock {
+  const path = lockPath(outDir, state);
+  mkdirSync(state, {recursive: true});
   const mine: LockHolder = {pid: process.pid, host: hostname(), started: new Date().toISOString(), command};
   let note: string | null = null;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -59,11 +64,11 @@ export function lockOutput(outDir: string, command: string): OutputLock {
     }
     const holder = readHolder(path);
     if (holder === "absent") continue; // released meanwhile
-    if (holder === "unreadable") throw new OutputLocked(`${outDir} is locked by ${path}, which is not a parley lock file; if no parley run or ingest is using ${outDir}, delete ${path}`);
+    if (holder === "unreadable") throw new OutputLocked(`${name} is locked by ${path}, which is not a parley lock file; if no parley run or ingest is using ${name}, delete ${path}`);
     const who = `parley ${holder.command} (pid ${holder.pid} on ${holder.host}, started ${holder.started})`;
-    if (holder.host !== mine.host) throw new OutputLocked(`${outDir} is in use by ${who}; if that process is no longer running, delete ${path}`);
+    if (holder.host !== mine.host) throw new OutputLocked(`${name} is in use by ${who}; if that process is no longer running, delete ${path}`);
     if (isProcessAlive(holder.pid) && !(Date.parse(holder.started) < Date.now() - uptime() * 1000)) {
-      throw new OutputLocked(`${outDir} is in use by ${who}; wait for it to finish, stop it (kill -INT ${holder.pid}), or use another --out`);
+      throw new OutputLocked(`${name} is in use by ${who}; wait for it to finish, stop it (kill -INT ${holder.pid}), or use another --out`);
     }
     // Stale. Move it aside before deleting, and delete only what was read as stale: another process
     // taking over at the same moment may already have put its own live lock there.
@@ -85,7 +90,7 @@ export function lockOutput(outDir: string, command: string): OutputLock {
     }
     rmSync(aside, {force: true});
   }
-  throw new OutputLocked(`${outDir}: could not take ${path} (other processes keep taking it); try again`);
+  throw new OutputLocked(`${name}: could not take ${path} (other processes keep taking it); try again`);
 }
 
 function readHolder(path: string): LockHolder | "absent" | "unreadable" {

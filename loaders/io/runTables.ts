@@ -2,11 +2,14 @@
  * Reading a run directory's tables, whichever layout wrote them:
  * - partitioned by game (`parley run` today; run/tables.ts):
  *   <dir>/game=<id>/<table>.parquet, the `game` column coming from the path;
+ * - partitioned by game and shard (`parley run --shard i/n`, run/shard.ts):
+ *   <dir>/game=<id>/shard=<i>/<table>.parquet, all shards read as one run
+ *   (a `shard` column comes from the path too);
  * - flat (ingests and runs of earlier versions): <dir>/<table>.parquet.
  * `runTableSql` gives a FROM-expression for DuckDB that reads either as one
  * table (union by column name, so each game's own columns are kept).
  */
-import {existsSync, readdirSync, statSync} from "node:fs";
+import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
 import {join} from "node:path";
 import {sqlString} from "./duckdb.js";
 
@@ -20,12 +23,44 @@ export function runTableFiles(dir: string, table: string, keep: (game: string) =
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return {files: [], partitioned: false};
   const flat = join(dir, `${table}.parquet`);
   if (existsSync(flat)) return {files: [flat], partitioned: false};
+  const shards = recordedShards(dir);
   const files = readdirSync(dir)
     .filter((name) => name.startsWith("game=") && keep(decodeURIComponent(name.slice("game=".length))))
     .sort()
-    .map((name) => join(dir, name, `${table}.parquet`))
-    .filter((path) => existsSync(path));
+    .flatMap((name) => partitionFiles(join(dir, name), table, shards));
   return {files, partitioned: true};
+}
+
+/** The shard count `parley run --shard` recorded in `dir` (run/shard.ts), or null. */
+function recordedShards(dir: string): number | null {
+  try {
+    const count = JSON.parse(readFileSync(join(dir, ".parley", "shards.json"), "utf8")).shards;
+    return Number.isInteger(count) ? count : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The files of `table` in one game's partition: its own, or each of its
+ * shards' (in shard order). A shard beyond the recorded count means shards of
+ * differently split runs were put together: refused, naming the folder.
+ */
+function partitionFiles(partition: string, table: string, shards: number | null): string[] {
+  const own = join(partition, `${table}.parquet`);
+  if (existsSync(own)) return [own];
+  let names: string[];
+  try {
+    names = readdirSync(partition);
+  } catch {
+    return [];
+  }
+  const found = names.filter((name) => /^shard=\d+$/.test(name)).sort((a, b) => Number(a.slice(6)) - Number(b.slice(6)));
+  const beyond = shards === null ? undefined : found.find((name) => Number(name.slice(6)) >= shards);
+  if (beyond) throw new Error(`${join(partition, beyond)}: the directory holds a run split into ${shards} shards (.parley/shards.json), so shard=0 … shard=${shards! - 1}; shards of runs split differently are mixed here`);
+  return found
+    .map((name) => join(partition, name, `${table}.parquet`))
+    .filter((path) => existsSync(path));
 }
 
 /** A DuckDB FROM-expression reading `files` as one table (null when there are none). */

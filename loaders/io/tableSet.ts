@@ -21,10 +21,14 @@
  * are removed; see staleFiles.ts. A directory written by that earlier layout
  * holds plain files; the first set written into it replaces each with its
  * symlink after the switch, so only that one switch is file by file.
+ *
+ * A shard of a run (run/shard.ts) keeps its generations in its own state
+ * directory and links entries two levels deep (`game=<id>/shard=<i>`), so
+ * shards writing into one directory at once never replace each other's links.
  */
 import {closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync} from "node:fs";
 import {randomBytes} from "node:crypto";
-import {basename, dirname, join} from "node:path";
+import {basename, dirname, join, relative} from "node:path";
 import {writeFileAtomic} from "./atomic.js";
 import {removeStaleTemps} from "./staleFiles.js";
 
@@ -53,15 +57,24 @@ export interface TableSetWriter {
   abandon(): void;
 }
 
+/** Where a set keeps its generations, and how deep its linked entries are. */
+export interface TableSetOptions {
+  /** The state directory holding `tables/` (default <out>/.parley). Given, only it is cleaned of stale writes, not <out>. */
+  state?: string;
+  /** Path components of each linked entry of <out> (default 1: `games.parquet`, `game=<id>`); tables.json is linked at the top only for 1. */
+  depth?: number;
+}
+
 const CURRENT = "current";
 const MANIFEST = "tables.json";
 const token = () => `${process.pid}-${randomBytes(4).toString("hex")}`;
 
 /** Removes what interrupted writes left in `outDir` (temp files, unfinished or superseded generations). */
-export function removeStaleWrites(outDir: string): void {
-  removeStaleTemps(outDir);
-  removeStaleTemps(join(outDir, ".parley"));
-  const tables = join(outDir, ".parley", "tables");
+export function removeStaleWrites(outDir: string, {state}: TableSetOptions = {}): void {
+  if (!state) removeStaleTemps(outDir);
+  const stateDir = state ?? join(outDir, ".parley");
+  removeStaleTemps(stateDir);
+  const tables = join(stateDir, "tables");
   removeStaleTemps(tables);
   const current = currentGeneration(tables);
   for (const name of readdirSafe(tables)) {
@@ -71,9 +84,10 @@ export function removeStaleWrites(outDir: string): void {
 }
 
 /** Starts a new generation of tables for `outDir`, after removing stale leftovers there. */
-export function beginTableSet(outDir: string): TableSetWriter {
-  removeStaleWrites(outDir);
-  const tables = join(outDir, ".parley", "tables");
+export function beginTableSet(outDir: string, options: TableSetOptions = {}): TableSetWriter {
+  removeStaleWrites(outDir, options);
+  const tables = join(options.state ?? join(outDir, ".parley"), "tables");
+  const depth = options.depth ?? 1;
   let dir = join(tables, `.gen.tmp-${token()}`);
   mkdirSync(dir, {recursive: true});
   let done = false;
@@ -113,9 +127,14 @@ export function beginTableSet(outDir: string): TableSetWriter {
       fsyncPath(tables);
 
       // <out> links each top-level entry of the set (a table file, or a partition folder such as game=<id>).
-      const top = (file: string) => file.split("/")[0]!;
-      const names = [...new Set(Object.values(manifest.tables).map((t) => top(t.file))), MANIFEST];
-      for (const name of names) replaceWithSymlink(join(outDir, name), join(".parley", "tables", CURRENT, name));
+      const top = (file: string) => file.split("/").slice(0, depth).join("/");
+      const names = [...new Set(Object.values(manifest.tables).map((t) => top(t.file)))];
+      if (depth === 1) names.push(MANIFEST);
+      for (const name of names) {
+        const link = join(outDir, name);
+        if (depth > 1) mkdirSync(dirname(link), {recursive: true});
+        replaceWithSymlink(link, relative(dirname(link), join(tables, CURRENT, name)));
+      }
       for (const t of Object.values(previousTables)) if (!names.includes(top(t.file))) rmSync(join(outDir, top(t.file)), {recursive: true, force: true});
       if (previous && previous !== generation) rmSync(join(tables, previous), {recursive: true, force: true});
       return Object.values(manifest.tables).map((t) => join(outDir, t.file));

@@ -12,6 +12,7 @@
 import type {GameDef, ParamValue, Params} from "../games/contract.js";
 import {agents, agentDef, canSit} from "../agents/registry.js";
 import {ConfigError, lineupsOf, type GameRunSpec, type RunConfig} from "./config.js";
+import {shardCount, type Shard} from "./shard.js";
 
 /** Lineups one game of a run may have. */
 const MAX_LINEUPS = 100_000;
@@ -72,8 +73,13 @@ export function lineupLabel(lineup: readonly string[]): string {
 
 export const idStem = (def: GameDef, params: Params): string => def.idStem?.(params) ?? def.id.replace(/\//g, ".");
 
-/** Every game a run plays, lazily, in a stable order (game, config, lineup, repetition). */
-export function* plannedGames(config: RunConfig): Generator<PlannedGame> {
+/**
+ * Every game a run plays, lazily, in a stable order (game, config, lineup,
+ * repetition); with `shard`, only those at positions ≡ shard.index modulo
+ * shard.count in that order (run/shard.ts). Ids and seeds do not depend on the shard.
+ */
+export function* plannedGames(config: RunConfig, shard: Shard | null = null): Generator<PlannedGame> {
+  let position = -1;
   for (const spec of config.games) {
     const params = expandGrid(spec.grid);
     const seatings = lineups(config, spec);
@@ -82,6 +88,7 @@ export function* plannedGames(config: RunConfig): Generator<PlannedGame> {
       for (const lineup of seatings) {
         const label = lineupLabel(lineup);
         for (let r = 0; r < config.games_per_lineup; r++) {
+          if (shard && ++position % shard.count !== shard.index) continue;
           yield {def: spec.def, params: params[c], config_id: c, lineup, repetition: r, game_id: `${stem}-${c}-${label}-${r}`};
         }
       }
@@ -89,19 +96,22 @@ export function* plannedGames(config: RunConfig): Generator<PlannedGame> {
   }
 }
 
-/** Games `plannedGames` yields, per game id. */
-export function plannedPerGame(config: RunConfig): Map<string, number> {
+/** Games `plannedGames` yields (for `shard`, or all), per game id. */
+export function plannedPerGame(config: RunConfig, shard: Shard | null = null): Map<string, number> {
   const counts = new Map<string, number>();
+  let start = 0;
   for (const spec of config.games) {
     const configs = Object.values(spec.grid).reduce((k, values) => k * values.length, 1);
-    counts.set(spec.def.id, (counts.get(spec.def.id) ?? 0) + configs * lineups(config, spec).length * config.games_per_lineup);
+    const k = configs * lineups(config, spec).length * config.games_per_lineup;
+    counts.set(spec.def.id, (counts.get(spec.def.id) ?? 0) + (shard ? shardCount(start, k, shard) : k));
+    start += k;
   }
   return counts;
 }
 
-/** Number of games `plannedGames` yields. */
-export function countGames(config: RunConfig): number {
+/** Number of games `plannedGames` yields (for `shard`, or all). */
+export function countGames(config: RunConfig, shard: Shard | null = null): number {
   let n = 0;
-  for (const k of plannedPerGame(config).values()) n += k;
+  for (const k of plannedPerGame(config, shard).values()) n += k;
   return n;
 }

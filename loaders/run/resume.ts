@@ -10,6 +10,8 @@
  *   .parley/checkpoints/<game>.json  one per finished game (names: checkpoint.ts)
  *   .parley/tables/                  the tables' generations (io/tableSet.ts)
  *   .parley/llm-cache/               LLM responses (unless --cache moves it)
+ * A shard (run/shard.ts) keeps the same state in .parley/shard=<i>/ and
+ * writes game=<id>/shard=<i>/.
  *
  * A game whose LLM call failed for good (endpoint down after all retries)
  * is reported, counted as an error and not checkpointed, so the next run
@@ -27,6 +29,7 @@ import {RunTables} from "./write.js";
 import {RunInterrupted, settleOrGiveUp, stopAgentsOnAbort} from "./interrupt.js";
 import {removeStaleWrites} from "../io/tableSet.js";
 import type {RunConfig} from "./config.js";
+import {runStateDir, type Shard} from "./shard.js";
 
 export interface ResumableOptions {
   /** Overrides config.concurrency (games played at once). */
@@ -39,6 +42,8 @@ export interface ResumableOptions {
   signal?: AbortSignal;
   /** How long, once `signal` is aborted, to wait for model calls in flight (default 3 s). */
   graceMs?: number;
+  /** Play only this shard of the plan, with its own state (run/shard.ts). */
+  shard?: Shard | null;
 }
 
 export interface ResumableResult {
@@ -63,13 +68,14 @@ export function runFingerprint(config: RunConfig): string {
 }
 
 export async function runResumable(config: RunConfig, outDir: string, options: ResumableOptions = {}): Promise<ResumableResult> {
-  const state = join(outDir, ".parley");
-  removeStaleWrites(outDir); // now, not only when the tables are written: a killed run's staged rows can be large
+  const shard = options.shard ?? null;
+  const state = runStateDir(outDir, shard);
+  removeStaleWrites(outDir, shard ? {state} : {}); // now, not only when the tables are written: a killed run's staged rows can be large
   const checkpoints = new Checkpoints(join(state, "checkpoints"));
   await claimDirectory(state, runFingerprint(config));
-  const planned = countGames(config);
+  const planned = countGames(config, shard);
   let resumed = 0;
-  for (const g of plannedGames(config)) if (checkpoints.has(g.game_id)) resumed++;
+  for (const g of plannedGames(config, shard)) if (checkpoints.has(g.game_id)) resumed++;
   const counts = {total: planned, skipped: resumed, finished: 0, failed: 0, ruleBreaks: 0};
   const progress = options.progress === null ? null : new ProgressLine(counts, llmStats, options.progress ?? process.stderr);
   // A failed attempt may have started a Retry-After wait, which the progress line shows at once.
@@ -84,6 +90,7 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
       agentFactory: signal ? stopAgentsOnAbort(seats.factory, signal) : seats.factory,
       skip: (g) => checkpoints.has(g.game_id),
       signal,
+      shard,
       onGame: async (record) => {
         if (closed) return;
         await checkpoints.save(record);
@@ -105,8 +112,8 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   }
 
   // Rebuild the tables from every checkpoint, in planned order: one entry per game id, so no duplicates.
-  const tables = new RunTables(outDir, config.games.map((g) => g.def));
-  for (const g of plannedGames(config)) {
+  const tables = new RunTables(outDir, config.games.map((g) => g.def), undefined, shard);
+  for (const g of plannedGames(config, shard)) {
     const saved = checkpoints.read(g.game_id);
     if (saved) tables.add(saved);
   }

@@ -7,7 +7,8 @@
  *
  * Hooks: `agentFactory` replaces how a player id becomes an Agent (LLM
  * players), `skip` leaves out games already written (resume), `onGame`
- * receives each result, `signal` stops scheduling new games.
+ * receives each result, `signal` stops scheduling new games, `shard` plays
+ * one shard of the plan (run/shard.ts).
  */
 import type {Agent, SeatContext} from "../agents/contract.js";
 import {agentDef} from "../agents/registry.js";
@@ -17,6 +18,7 @@ import {plannedGames, plannedPerGame, type PlannedGame} from "./grid.js";
 import {playGame, type TurnRow} from "./play.js";
 import {RunTables} from "./write.js";
 import type {RunConfig} from "./config.js";
+import type {Shard} from "./shard.js";
 
 /** One finished game: its rows in the three tables. */
 export interface GameRecord {
@@ -39,6 +41,8 @@ export interface TournamentOptions {
   concurrency?: number;
   /** Once aborted, no further game is started (games in flight go on); see run/interrupt.ts. */
   signal?: AbortSignal;
+  /** Play only this shard of the plan (run/shard.ts); default all games. */
+  shard?: Shard | null;
 }
 
 const builtinFactory = (id: string, context: SeatContext) => agentDef(id).create(context);
@@ -95,7 +99,7 @@ export async function runTournament(config: RunConfig, options: TournamentOption
     await options.onGame?.({game: g.def.id, row: gameRow(g, config, result), players: playerRows(g, result), turns});
   };
   let scheduled = 0;
-  for (const g of plannedGames(config)) {
+  for (const g of plannedGames(config, options.shard)) {
     if (options.signal) {
       // Built-in games never wait for I/O: yield now and then so that a signal handler can run at all.
       if (++scheduled % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -119,9 +123,10 @@ export interface TournamentFiles {
   partitions: Record<string, string>;
 }
 
-/** Runs `config` and writes its tables into `outDir` (partitioned by game). */
+/** Runs `config` (or `options.shard` of it) and writes its tables into `outDir` (partitioned by game, then by shard). */
 export async function writeTournament(config: RunConfig, outDir: string, options: Omit<TournamentOptions, "onGame"> = {}): Promise<TournamentFiles> {
-  const tables = new RunTables(outDir, config.games.map((g) => g.def), plannedPerGame(config));
+  const shard = options.shard ?? null;
+  const tables = new RunTables(outDir, config.games.map((g) => g.def), plannedPerGame(config, shard), shard);
   try {
     await runTournament(config, {...options, onGame: (record) => tables.add(record)});
     return await tables.finish();

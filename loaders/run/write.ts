@@ -14,6 +14,7 @@ import {checkRow, duckdbColumns, type Column, type Row, type TableSchema} from "
 import {tempPathFor, writeAtomic} from "../io/atomic.js";
 import {sqlString, withDuckDB, type Db} from "../io/duckdb.js";
 import {checkUniqueKey, DuplicateKeyError} from "../io/tableKey.js";
+import {runStateDir, shardPartition, type Shard} from "./shard.js";
 
 const FLUSH_BYTES = 1 << 20;
 
@@ -128,6 +129,8 @@ export class ParquetStage {
  * all written into one new table set (io/tableSet.ts) that `finish` makes
  * current at once. The set holds exactly this run's games; partitions of
  * games it did not play, and flat tables of an older layout, are removed.
+ * A shard's set (run/shard.ts) holds `game=<id>/shard=<i>/` folders and
+ * lives in the shard's own state directory, so shards never touch each other's files.
  */
 export class RunTables {
   private readonly stages = new Map<string, {games: ParquetStage; players: ParquetStage; turns: ParquetStage}>();
@@ -143,8 +146,17 @@ export class RunTables {
    * game has arrived is written to Parquet at once, in the background (DuckDB
    * works on its own threads), while the run plays the next game's partition.
    */
-  constructor(readonly dir: string, defs: readonly GameDef[], private readonly expected?: ReadonlyMap<string, number>) {
+  constructor(readonly dir: string, defs: readonly GameDef[], private readonly expected?: ReadonlyMap<string, number>, private readonly shard: Shard | null = null) {
     this.defs = new Map(defs.map((d) => [d.id, d]));
+  }
+
+  /** The folder of `game`'s files, relative to the run directory. */
+  private partition(game: string): string {
+    return this.shard ? `${partitionDir(game)}/${shardPartition(this.shard)}` : partitionDir(game);
+  }
+
+  private begin(): TableSetWriter {
+    return beginTableSet(this.dir, this.shard ? {state: runStateDir(this.dir, this.shard), depth: 2} : {});
   }
 
   /** Writes the three files of `game`'s partition with its own DuckDB (one thread). */
@@ -161,9 +173,9 @@ export class RunTables {
     if (!s) {
       const def = this.defs.get(game);
       if (!def) throw new Error(`${this.dir}: no table schema for game ${game}`);
-      this.set ??= beginTableSet(this.dir);
+      this.set ??= this.begin();
       const schemas = gameTables(def);
-      const file = (table: string) => this.set!.file(`${partitionDir(game)}/${table}.parquet`);
+      const file = (table: string) => this.set!.file(`${this.partition(game)}/${table}.parquet`);
       s = {
         games: new ParquetStage(file("games"), schemas.games, true),
         players: new ParquetStage(file("players"), schemas.players, true),
@@ -211,16 +223,16 @@ export class RunTables {
     const counts = {games: 0, players: 0, turns: 0};
     const partitions: Record<string, string> = {};
     const rows: Record<string, number> = {};
-    this.set ??= beginTableSet(this.dir);
+    this.set ??= this.begin();
     try {
       for (const game of this.stages.keys()) if (!this.sealed.has(game)) this.sealed.set(game, this.writePartition(game));
       await Promise.all(this.sealed.values());
       for (const [game, s] of this.stages) {
         for (const table of ["games", "players", "turns"] as const) {
           counts[table] += s[table].count;
-          rows[`${partitionDir(game)}/${table}.parquet`] = s[table].count;
+          rows[`${this.partition(game)}/${table}.parquet`] = s[table].count;
         }
-        partitions[game] = join(this.dir, partitionDir(game));
+        partitions[game] = join(this.dir, this.partition(game));
       }
       await this.set.commit(rows);
     } catch (error) {

@@ -20,8 +20,9 @@
  * played, else the most frequent agent. The baseline pair is (baseline
  * agent, baseline agent) when it played.
  */
-import {fitOneHot, type OlsFit, type OneHotFeature} from "./olsOneHot.js";
+import {fitOneHot, fitOneHotCells, type OlsFit, type OneHotFeature} from "./olsOneHot.js";
 import {GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric} from "./gleeMetrics.js";
+import {cellTestStats, type GleeCell} from "./gleeCells.js";
 
 export {GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric};
 export const METRIC_LABELS: Record<GleeMetric, string> = {
@@ -134,6 +135,12 @@ const PARAMETERS: Record<GleeFamily, Array<{name: keyof GleeRow; baseline: strin
   ],
 };
 
+/** The games columns a family's fit reads (its features' levels), and `family`. */
+export function familyColumns(family: GleeFamily): string[] {
+  const market = family === "persuasion" ? ["complete_information", "message_type", "buyer_type"] : ["complete_information", "messages", "horizon"];
+  return ["family", "alice_agent", "bob_agent", ...PARAMETERS[family].map((p) => p.name), ...market];
+}
+
 export const PAIR_SEPARATOR = " | ";
 export const pairLevel = (alice: string, bob: string) => `${alice}${PAIR_SEPARATOR}${bob}`;
 
@@ -174,17 +181,36 @@ export interface GleeFitOptions extends DesignOptions {
   holdout?: false | {splits?: number; testFraction?: number; seed?: number};
 }
 
-/** Fits the family × metric regression on the rows of that family. */
-export function fitGlee(rows: readonly GleeRow[], options: GleeFitOptions): OlsFit {
+/** The rows (or cells) of the fit's family and its features; throws on an unknown family or metric. */
+function familyDesign<R extends GleeRow>(rows: readonly R[], options: GleeFitOptions): {own: R[]; features: OneHotFeature<GleeRow>[]} {
   const {family, metric} = options;
   if (!GLEE_FAMILIES.includes(family)) throw new Error(`unknown family "${family}" (expected one of ${GLEE_FAMILIES.join(", ")})`);
   if (!(GLEE_METRICS as readonly string[]).includes(metric)) throw new Error(`unknown metric "${metric}" (expected one of ${GLEE_METRICS.join(", ")})`);
   const own = rows.filter((r) => r.family === family);
   const baselineAgent = chooseBaselineAgent(own, options.baselineAgent);
-  return fitOneHot(own, {
-    features: gleeFeatures(family, {pairs: options.pairs, baselineAgent}),
-    y: (r) => r[metric] ?? null,
-    holdout: options.holdout,
+  return {own, features: gleeFeatures(family, {pairs: options.pairs, baselineAgent})};
+}
+
+/** Fits the family × metric regression on the rows of that family. */
+export function fitGlee(rows: readonly GleeRow[], options: GleeFitOptions): OlsFit {
+  const {own, features} = familyDesign(rows, options);
+  return fitOneHot(own, {features, y: (r) => r[options.metric] ?? null, holdout: options.holdout});
+}
+
+/**
+ * The same fit from the cells of gleeCellsSQL (run for `options.metric` and
+ * the same holdout options): equal to `fitGlee` on the rows the cells
+ * summarize, except that held-out splits are hash-assigned (hashSplits.ts).
+ */
+export function fitGleeCells(cells: readonly GleeCell[], options: GleeFitOptions): OlsFit {
+  const {own, features} = familyDesign(cells, options);
+  const holdout = options.holdout === false ? false : {splits: 20, testFraction: 0.2, seed: 1, ...options.holdout};
+  if (holdout && own.some((c) => c.tests.length < 3 * holdout.splits)) throw new Error(`fitGleeCells: the cells hold statistics of fewer than ${holdout.splits} held-out splits; build them with the same holdout options`);
+  return fitOneHotCells(own, {
+    features,
+    stats: (c) => c,
+    rows: (c) => c.rows,
+    holdout: holdout && holdout.splits > 0 ? {splits: holdout.splits, test: cellTestStats, test_fraction: holdout.testFraction, seed: holdout.seed} : false,
   });
 }
 

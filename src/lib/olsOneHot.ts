@@ -19,7 +19,17 @@
  * - Held-out RMSE: `splits` random splits (seeded) into 1 − testFraction
  *   training and testFraction test rows; each split refits on the training
  *   rows (levels missing there predict as the baseline) and scores the test
- *   rows; mean and sample sd over splits.
+ *   rows; mean and sample sd over splits. Or splits given by the caller
+ *   (`fitOneHotCells`: hash-assigned, hashSplits.ts).
+ *
+ * Sufficient statistics (`fitOneHotCells`): every feature is categorical, so
+ * XᵀX, Xᵀy, the residual and total sums of squares depend on the data only
+ * through each cell's (rows sharing every level) count n, sum of outcomes
+ * and sum of squared deviations from the cell mean m2:
+ *   XᵀX = Σ n·x xᵀ, Xᵀy = Σ sum·x, RSS = Σ m2 + n(ȳ − ŷ)², TSS = Σ m2 + n(ȳ − ȳ_all)²,
+ * so one GROUP BY in DuckDB gives the fit of millions of rows at the cost of
+ * its cells. `fitOneHot` is the same computation with one cell per row
+ * (n = 1, sum = y, m2 = 0), so the two agree to rounding.
  *
  * Why not ml-regression-multivariate-linear's fit: it builds dense n × p
  * matrices (three copies for 100,000 games), inverts XᵀX with an SVD
@@ -88,6 +98,28 @@ export interface HoldoutRmse {
   splits: number;
   test_fraction: number;
   seed: number;
+  /** How test rows were chosen: uniformly at random per split (`fitOneHot`), or by a hash of each row's id (hashSplits.ts). */
+  assignment: "random" | "hash";
+}
+
+/** Outcome statistics of a cell (rows sharing every level): rows with an outcome, their sum, and their sum of squared deviations from the cell's mean. */
+export interface CellStats {
+  n: number;
+  sum: number;
+  m2: number;
+}
+
+export interface OlsCellOptions<C> {
+  /** Levels are read from a cell as from a row. */
+  features: readonly OneHotFeature<C>[];
+  /** The cell's outcome statistics (n = 0 when none of its rows has a finite outcome). */
+  stats: (cell: C) => CellStats;
+  /** Rows of the cell, those without an outcome included (counted in `excluded`); default stats.n. */
+  rows?: (cell: C) => number;
+  confidence?: number;
+  tolerance?: number;
+  /** Held-out RMSE over given splits: `test(cell, s)` is the cell's statistics over split s's test rows; false skips it. */
+  holdout?: false | {splits: number; test: (cell: C, split: number) => CellStats; test_fraction: number; seed: number};
 }
 
 export interface OlsFit {
@@ -154,12 +186,16 @@ export function mulberry32(seed: number): () => number {
 }
 
 interface Encoded {
+  /** Cells (rows, for the row-level fit). */
   n: number;
   k: number;
   p: number;
-  /** n × k design column per row and feature, −1 for the baseline level. */
+  /** n × k design column per cell and feature, −1 for the baseline level. */
   cols: Int32Array;
-  y: Float64Array;
+  /** Per cell: rows, sum of outcomes, sum of squared deviations from the cell mean. */
+  w: Float64Array;
+  sum: Float64Array;
+  m2: Float64Array;
 }
 
 /**
@@ -220,9 +256,9 @@ function choleskyInverse(l: Float64Array, kept: boolean[], p: number): Float64Ar
   return inv;
 }
 
-/** Adds the rows `idx` (or all rows) to XᵀX and Xᵀy. */
-function accumulate(enc: Encoded, xtx: Float64Array, xty: Float64Array, idx?: Uint32Array, sign = 1): void {
-  const {k, p, cols, y} = enc;
+/** Adds the cells `idx` (or all cells) to XᵀX and Xᵀy; `stats` replaces the cells' own (a split's test rows). */
+function accumulate(enc: Encoded, xtx: Float64Array, xty: Float64Array, idx?: Uint32Array, sign = 1, stats: {w: Float64Array; sum: Float64Array} = enc): void {
+  const {k, p, cols} = enc;
   const active = new Int32Array(k + 1);
   const count = idx ? idx.length : enc.n;
   for (let r = 0; r < count; r++) {
@@ -233,12 +269,13 @@ function accumulate(enc: Encoded, xtx: Float64Array, xty: Float64Array, idx?: Ui
       const c = cols[i * k + f];
       if (c >= 0) active[m++] = c;
     }
-    const yi = y[i] * sign;
+    const si = stats.sum[idx && stats !== enc ? r : i] * sign;
+    const wi = stats.w[idx && stats !== enc ? r : i] * sign;
     for (let u = 0; u < m; u++) {
       const a = active[u];
-      xty[a] += yi;
+      xty[a] += si;
       const row = a * p;
-      for (let v = 0; v < m; v++) xtx[row + active[v]] += sign;
+      for (let v = 0; v < m; v++) xtx[row + active[v]] += wi;
     }
   }
 }
@@ -253,11 +290,40 @@ function predictRow(enc: Encoded, beta: Float64Array, i: number): number {
 }
 
 /**
- * Fits OLS of `y` on the one-hot encoding of `features` over `data`.
+ * Fits OLS of `y` on the one-hot encoding of `features` over `data`, one
+ * cell per row (so the random held-out splits can draw rows).
  * Throws only on invalid options; a design with no rows or no residual
  * degrees of freedom gives NaN standard errors and a note instead.
  */
 export function fitOneHot<R>(data: Iterable<R>, options: OlsOptions<R>): OlsFit {
+  const unit = {n: 1, sum: 0, m2: 0};
+  const none = {n: 0, sum: 0, m2: 0};
+  const stats = (row: R): CellStats => {
+    const y = options.y(row);
+    if (typeof y !== "number" || !Number.isFinite(y)) return none;
+    unit.sum = y;
+    return unit;
+  };
+  const {holdout, ...rest} = options;
+  return fitCells(data, {...rest, stats, rows: () => 1, holdout: false}, (enc, xtx, xty, tolerance) =>
+    holdout === false || enc.n < 2 ? null : holdoutRmse(enc, xtx, xty, tolerance, holdout ?? {}),
+  );
+}
+
+/**
+ * Fits the same OLS from per-cell sufficient statistics (see the top of this
+ * file): `cells` are rows that stand for every row sharing their levels,
+ * e.g. the result of a GROUP BY. Equal to `fitOneHot` on the rows the cells
+ * summarize, to rounding; held-out RMSE over the caller's splits.
+ */
+export function fitOneHotCells<C>(cells: Iterable<C>, options: OlsCellOptions<C>): OlsFit {
+  const holdout = options.holdout;
+  return fitCells(cells, options, holdout ? (enc, xtx, xty, tolerance, kept) => givenSplitsRmse(enc, xtx, xty, tolerance, kept, holdout) : () => null);
+}
+
+type Holdout<C> = (enc: Encoded, xtx: Float64Array, xty: Float64Array, tolerance: number, cells: readonly C[]) => HoldoutRmse | null;
+
+function fitCells<C>(data: Iterable<C>, options: OlsCellOptions<C>, holdout: Holdout<C>): OlsFit {
   const {features, confidence = 0.95, tolerance = 1e-9} = options;
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`fitOneHot: confidence must be in (0, 1), got ${confidence}`);
   const names = new Set<string>();
@@ -267,39 +333,53 @@ export function fitOneHot<R>(data: Iterable<R>, options: OlsOptions<R>): OlsFit 
   }
   const k = features.length;
 
-  // Pass 1: outcome and level of every row (typed arrays sized for all rows, trimmed by `n`).
-  const all = Array.isArray(data) ? (data as readonly R[]) : [...data];
+  // Pass 1: statistics and levels of every cell (typed arrays sized for all cells, trimmed by `nc`).
+  const all = Array.isArray(data) ? (data as readonly C[]) : [...data];
   const levelIds = features.map(() => new Map<Level, number>());
   const levelNames: Level[][] = features.map(() => []);
   const levelCounts: number[][] = features.map(() => []);
   const ids = new Int32Array(all.length * k);
-  const ys = new Float64Array(all.length);
+  const w = new Float64Array(all.length);
+  const sums = new Float64Array(all.length);
+  const m2s = new Float64Array(all.length);
+  const keptCells: C[] = [];
+  const levels: Level[] = new Array(k);
+  let nc = 0;
   let n = 0;
+  let sumAll = 0;
   let excluded = 0;
-  for (const row of all) {
-    const y = options.y(row);
-    let ok = typeof y === "number" && Number.isFinite(y);
+  for (const cell of all) {
+    const {n: count, sum, m2} = options.stats(cell);
+    const rows = options.rows ? options.rows(cell) : count;
+    let ok = count > 0;
     for (let f = 0; ok && f < k; f++) {
-      const level = features[f].level(row);
+      const level = features[f].level(cell);
       if (level === null || level === undefined) ok = false;
-      else {
-        const key = typeof level === "string" ? level : String(level);
-        let id = levelIds[f].get(key);
-        if (id === undefined) {
-          id = levelNames[f].length;
-          levelIds[f].set(key, id);
-          levelNames[f].push(key);
-          levelCounts[f].push(0);
-        }
-        ids[n * k + f] = id;
-      }
+      else levels[f] = typeof level === "string" ? level : String(level);
     }
     if (!ok) {
-      excluded++;
+      excluded += rows;
       continue;
     }
-    for (let f = 0; f < k; f++) levelCounts[f][ids[n * k + f]]++;
-    ys[n++] = y as number;
+    excluded += rows - count;
+    for (let f = 0; f < k; f++) {
+      let id = levelIds[f].get(levels[f]);
+      if (id === undefined) {
+        id = levelNames[f].length;
+        levelIds[f].set(levels[f], id);
+        levelNames[f].push(levels[f]);
+        levelCounts[f].push(0);
+      }
+      ids[nc * k + f] = id;
+      levelCounts[f][id] += count;
+    }
+    w[nc] = count;
+    sums[nc] = sum;
+    m2s[nc] = m2;
+    keptCells.push(cell);
+    n += count;
+    sumAll += sum;
+    nc++;
   }
 
   // Baselines and design columns.
@@ -336,9 +416,9 @@ export function fitOneHot<R>(data: Iterable<R>, options: OlsOptions<R>): OlsFit 
     colOfLevel.push(map);
   }
   const p = columns.length;
-  const cols = new Int32Array(n * k);
-  for (let i = 0; i < n; i++) for (let f = 0; f < k; f++) cols[i * k + f] = colOfLevel[f][ids[i * k + f]];
-  const enc: Encoded = {n, k, p, cols, y: ys.subarray(0, n)};
+  const cols = new Int32Array(nc * k);
+  for (let i = 0; i < nc; i++) for (let f = 0; f < k; f++) cols[i * k + f] = colOfLevel[f][ids[i * k + f]];
+  const enc: Encoded = {n: nc, k, p, cols, w: w.subarray(0, nc), sum: sums.subarray(0, nc), m2: m2s.subarray(0, nc)};
 
   // Normal equations and the factorization that finds aliased columns.
   const xtx = new Float64Array(p * p);
@@ -370,16 +450,15 @@ export function fitOneHot<R>(data: Iterable<R>, options: OlsOptions<R>): OlsFit 
   }
   const pKept = kept.filter(Boolean).length;
 
-  // Residuals, R², σ².
+  // Residuals, R², σ²: within each cell around its mean, plus the cell mean around the prediction (or the overall mean).
   let rss = 0;
-  let yMean = 0;
-  for (let i = 0; i < n; i++) yMean += enc.y[i];
-  yMean /= n || 1;
+  const yMean = sumAll / (n || 1);
   let tss = 0;
-  for (let i = 0; i < n; i++) {
-    const r = enc.y[i] - predictRow(enc, beta, i);
-    rss += r * r;
-    tss += (enc.y[i] - yMean) ** 2;
+  for (let i = 0; i < nc; i++) {
+    const cellMean = enc.sum[i] / enc.w[i];
+    const r = cellMean - predictRow(enc, beta, i);
+    rss += enc.m2[i] + enc.w[i] * r * r;
+    tss += enc.m2[i] + enc.w[i] * (cellMean - yMean) ** 2;
   }
   const df = n - pKept;
   const sigma2 = df > 0 ? rss / df : NaN;
@@ -435,7 +514,7 @@ export function fitOneHot<R>(data: Iterable<R>, options: OlsOptions<R>): OlsFit 
     return {estimate, se, ...ci(estimate, se)};
   };
 
-  const rmse = options.holdout === false || n < 2 ? null : holdoutRmse(enc, xtx, xty, tolerance, options.holdout ?? {});
+  const rmse = holdout(enc, xtx, xty, tolerance, keptCells);
   return {
     rows,
     dropped,
@@ -497,10 +576,60 @@ function holdoutRmse(
     let sse = 0;
     for (let r = 0; r < nTest; r++) {
       const i = test[r];
-      const e = enc.y[i] - predictRow(enc, beta, i);
+      const e = enc.sum[i] - predictRow(enc, beta, i); // one row per cell: sum = y
       sse += e * e;
     }
     values.push(Math.sqrt(sse / nTest));
   }
-  return {mean: mean(values), sd: values.length > 1 ? sampleStandardDeviation(values) : 0, splits, test_fraction: testFraction, seed};
+  return {mean: mean(values), sd: values.length > 1 ? sampleStandardDeviation(values) : 0, splits, test_fraction: testFraction, seed, assignment: "random"};
+}
+
+/**
+ * Held-out RMSE over splits the caller assigns: for each split, the test
+ * rows' statistics per cell are taken out of the normal equations, the model
+ * refit on the rest, and the test rows scored from their cell statistics
+ * (Σ m2 + n(ȳ − ŷ)²), so the cost grows with cells, not rows.
+ */
+function givenSplitsRmse<C>(
+  enc: Encoded,
+  xtx: Float64Array,
+  xty: Float64Array,
+  tolerance: number,
+  cells: readonly C[],
+  {splits, test, test_fraction, seed}: {splits: number; test: (cell: C, split: number) => CellStats; test_fraction: number; seed: number},
+): HoldoutRmse | null {
+  const values: number[] = [];
+  const idx = new Uint32Array(enc.n);
+  const w = new Float64Array(enc.n);
+  const sum = new Float64Array(enc.n);
+  const m2 = new Float64Array(enc.n);
+  const total = enc.w.reduce((a, b) => a + b, 0);
+  for (let s = 0; s < splits; s++) {
+    let m = 0;
+    let nTest = 0;
+    for (let i = 0; i < enc.n; i++) {
+      const t = test(cells[i], s);
+      if (!(t.n > 0)) continue;
+      idx[m] = i;
+      w[m] = t.n;
+      sum[m] = t.sum;
+      m2[m] = t.m2;
+      nTest += t.n;
+      m++;
+    }
+    if (nTest < 1 || total - nTest < 1) continue;
+    const a = Float64Array.from(xtx);
+    const b = Float64Array.from(xty);
+    accumulate(enc, a, b, idx.subarray(0, m), -1, {w: w.subarray(0, m), sum: sum.subarray(0, m)});
+    const {l, kept} = choleskyDropping(a, enc.p, tolerance);
+    const beta = choleskySolve(l, kept, enc.p, b);
+    let sse = 0;
+    for (let r = 0; r < m; r++) {
+      const e = sum[r] / w[r] - predictRow(enc, beta, idx[r]);
+      sse += m2[r] + w[r] * e * e;
+    }
+    values.push(Math.sqrt(sse / nTest));
+  }
+  if (!values.length) return null;
+  return {mean: mean(values), sd: values.length > 1 ? sampleStandardDeviation(values) : 0, splits: values.length, test_fraction, seed, assignment: "hash"};
 }

@@ -16,6 +16,7 @@ import {queryWasm} from "../support/wasmDuckDB.js";
 import {generateRun} from "../../loaders/run/generate.js";
 import {GLEE_CONVENTIONS, gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
 import {gleeRegressionRowsSQL} from "../../src/lib/gleeRows.js";
+import {gleeCellsSQL} from "../../src/lib/gleeCells.js";
 import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
 import {gamabenchViews, gameScoresSQL, GAMABENCH_SCORE_COLUMNS} from "../../src/lib/gamabench.js";
 import {adaptivitySQL, convergenceSQL, econarenaViews, statsSQL, table1SQL, table2SQL} from "../../src/lib/econarena.js";
@@ -73,6 +74,8 @@ test("GLEE metrics and regression rows agree, in the same order, in both convent
     await same(games, gleeRegressionRowsSQL("games", undefined, conventions));
     await same(games, gleeRegressionRowsSQL("games", "g.family = 'persuasion'", conventions));
   }
+  // The regression's sufficient statistics, hash-assigned held-out splits included.
+  await same(games, gleeCellsSQL(gleeRegressionRowsSQL("games", "g.family = 'bargaining'"), "alice_self_gain", {splits: 3}));
 });
 
 test("gamma-Bench scores agree", {skip: locateDataset("gamabench").available ? false : "gamma-Bench not configured"}, async () => {

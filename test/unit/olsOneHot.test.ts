@@ -1,7 +1,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import MultivariateLinearRegression from "ml-regression-multivariate-linear";
-import {fitOneHot, mulberry32, type OneHotFeature} from "../../src/lib/olsOneHot.js";
+import {fitOneHot, fitOneHotCells, mulberry32, type CellStats, type OlsFit, type OlsOptions, type OneHotFeature} from "../../src/lib/olsOneHot.js";
 import {studentTQuantile, studentTCdf} from "../../src/lib/studentT.js";
 
 type Row = Record<string, string | number | null>;
@@ -13,6 +13,50 @@ const feature = (name: string, baseline?: string, levels?: string[]): OneHotFeat
 });
 const close = (actual: number, expected: number, tol = 1e-9, what = "") =>
   assert.ok(Math.abs(actual - expected) <= tol * Math.max(1, Math.abs(expected)), `${what}: ${actual} vs ${expected}`);
+
+type Cell = {row: Row; rows: number; all: CellStats; tests: CellStats[]};
+
+/** n, sum and Σ(y − ȳ)² of `ys`, two-pass, independently of the library. */
+function stats(ys: number[]): CellStats {
+  const sum = ys.reduce((a, b) => a + b, 0);
+  const mean = ys.length ? sum / ys.length : 0;
+  return {n: ys.length, sum, m2: ys.reduce((a, y) => a + (y - mean) ** 2, 0)};
+}
+
+/** Groups rows by their levels of every feature (a GROUP BY written in the test), with each split's test rows' statistics. */
+function cellsOf(data: Row[], options: OlsOptions<Row>, inTest: (i: number, split: number) => boolean = () => false, splits = 0): Cell[] {
+  const groups = new Map<string, number[]>();
+  data.forEach((row, i) => {
+    const key = JSON.stringify(options.features.map((f) => f.level(row) ?? null));
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  const ys = (idx: number[]) => idx.map((i) => options.y(data[i])).filter((y): y is number => typeof y === "number" && Number.isFinite(y));
+  return [...groups.values()].map((idx) => ({
+    row: data[idx[0]],
+    rows: idx.length,
+    all: stats(ys(idx)),
+    tests: Array.from({length: splits}, (_, s) => stats(ys(idx.filter((i) => inTest(i, s))))),
+  }));
+}
+
+/** The fit from the rows' cells equals `fit` (the row-level one): every reported number to 1e-9. */
+function sameFromCells(data: Row[], options: OlsOptions<Row>, fit: OlsFit): void {
+  const cells = cellsOf(data, options);
+  const features = options.features.map((f) => ({...f, level: (c: Cell) => f.level(c.row)}));
+  const fromCells = fitOneHotCells(cells, {features, stats: (c) => c.all, rows: (c) => c.rows, holdout: false});
+  assert.ok(cells.length < data.length, "the cells summarize several rows each");
+  for (const key of ["n", "p", "df", "excluded"] as const) assert.equal(fromCells[key], fit[key], key);
+  for (const key of ["r2", "sigma", "y_mean"] as const) close(fromCells[key], fit[key], 1e-9, key);
+  assert.deepEqual(fromCells.baselines, fit.baselines);
+  assert.deepEqual(fromCells.notes, fit.notes);
+  assert.deepEqual(fromCells.dropped.map((d) => [d.feature, d.level, d.reason]), fit.dropped.map((d) => [d.feature, d.level, d.reason]));
+  assert.equal(fromCells.rows.length, fit.rows.length);
+  fit.rows.forEach((row, i) => {
+    const other = fromCells.rows[i];
+    assert.deepEqual([other.feature, other.level, other.baseline, other.n], [row.feature, row.level, row.baseline, row.n]);
+    for (const key of ["coef", "se", "ci_low", "ci_high"] as const) close(other[key], row[key], 1e-9, `${key} ${row.feature}=${row.level}`);
+  });
+}
 
 /** Gauss–Jordan inverse with partial pivoting, written independently of the library's Cholesky. */
 function invert(m: number[][]): number[][] {
@@ -64,6 +108,7 @@ test("coefficients and standard errors on a tiny design equal hand-computed norm
     {a: "p", b: "x", y: 0.6},
   ];
   const fit = fitOneHot(data, {features: [feature("a", "p"), feature("b", "x")], y: (r) => r.y as number, holdout: false});
+  sameFromCells(data, {features: [feature("a", "p"), feature("b", "x")], y: (r) => r.y as number}, fit);
   // Columns: 1, a=q, a=r, b=y.
   const X = data.map((r) => [1, r.a === "q" ? 1 : 0, r.a === "r" ? 1 : 0, r.b === "y" ? 1 : 0]);
   const y = data.map((r) => r.y as number);
@@ -106,6 +151,7 @@ test("agrees with ml-regression-multivariate-linear on a full-rank random design
     data.push({a, b, c, y: Number(a) * 0.3 - (b === "w" ? 1 : 0) + (c === "l" ? 0.5 : 0) + normal()});
   }
   const fit = fitOneHot(data, {features: [feature("a", "0"), feature("b", "u"), feature("c", "k")], y: (r) => r.y as number, holdout: false});
+  sameFromCells(data, {features: [feature("a", "0"), feature("b", "u"), feature("c", "k")], y: (r) => r.y as number}, fit);
   const cols = fit.columns.slice(1);
   const X = data.map((r) => cols.map((c) => (String(r[c.feature]) === c.level ? 1 : 0)));
   const mlr = new MultivariateLinearRegression(X, data.map((r) => [r.y as number]));
@@ -168,6 +214,7 @@ test("absent and collinear levels are dropped and reported, the rest estimated a
     y: (r) => r.y as number,
     holdout: false,
   });
+  sameFromCells(data, {features: [feature("a", "p", ["p", "q", "r", "s"]), feature("b", "x"), feature("twin", "P"), feature("nested", "off")], y: (r) => r.y as number}, fit);
   const dropped = fit.dropped.map((d) => `${d.feature}=${d.level}:${d.reason}`).sort();
   assert.deepEqual(dropped, ["a=s:absent", "nested=on:collinear", "twin=Q:collinear", "twin=R:collinear"]);
   assert.match(fit.dropped.find((d) => d.level === "on")!.detail!, /a=r/);
@@ -193,6 +240,7 @@ test("a baseline missing from the data falls back to the most frequent level, wi
   // Single-level features and excluded rows.
   const single = fitOneHot([...data, {a: null, y: 3}, {a: "u", y: null}], {features: [feature("a", "u"), {name: "k", level: () => "only"}], y: (r) => r.y as number, holdout: false});
   assert.equal(single.excluded, 2);
+  sameFromCells([...data, {a: null, y: 3}, {a: "u", y: null}], {features: [feature("a", "u"), {name: "k", level: () => "only"}], y: (r) => r.y as number}, single);
   assert.match(single.notes.join("\n"), /k: only one level/);
 });
 
@@ -228,4 +276,45 @@ test("contrasts: estimate and se of a linear combination from the covariance", (
   close(diff.se, fit.sigma * Math.sqrt(1 / 20 + 1 / 20), 1e-10);
   // The baseline contributes nothing.
   close(fit.contrast([["a", "p", 5], ["a", "q", 1]]).estimate, q.coef, 1e-12);
+});
+
+test("held-out RMSE over given splits: from the cells as from one cell per row", () => {
+  const random = mulberry32(13);
+  const normal = gaussian(random);
+  const data: Row[] = Array.from({length: 1500}, () => {
+    const [a, b] = [String(Math.floor(random() * 4)), ["u", "v", "w"][Math.floor(random() * 3)]];
+    return {a, b, y: Number(a) * 0.2 - (b === "v" ? 0.3 : 0) + 0.5 * normal(), bucket: Math.floor(random() * 10)};
+  });
+  const options: OlsOptions<Row> = {features: [feature("a", "0"), feature("b", "u")], y: (r) => r.y as number};
+  // Split s tests the rows of buckets s and s + 5: a test set of about 20%.
+  const inTest = (i: number, s: number) => data[i].bucket === s || data[i].bucket === s + 5;
+  const perRow = data.map((row, i) => ({row, rows: 1, all: stats([row.y as number]), tests: Array.from({length: 5}, (_, s) => stats(inTest(i, s) ? [row.y as number] : []))}));
+  const cells = cellsOf(data, options, inTest, 5);
+  const fit = (list: Cell[]) =>
+    fitOneHotCells(list, {
+      features: options.features.map((f) => ({...f, level: (c: Cell) => f.level(c.row)})),
+      stats: (c) => c.all,
+      rows: (c) => c.rows,
+      holdout: {splits: 5, test: (c, s) => c.tests[s], test_fraction: 0.2, seed: 0},
+    });
+  const a = fit(perRow);
+  const b = fit(cells);
+  assert.equal(cells.length, 12);
+  assert.equal(a.rmse!.splits, 5);
+  close(b.rmse!.mean, a.rmse!.mean, 1e-9, "rmse mean");
+  close(b.rmse!.sd, a.rmse!.sd, 1e-9, "rmse sd");
+  // Split 0 by a second method: the row-level fit on the training rows, its predictions scored on the test rows one by one.
+  const train = data.filter((_, i) => !inTest(i, 0));
+  const trained = fitOneHot(train, {...options, holdout: false});
+  const predict = (r: Row) => trained.rows[0].coef + trained.rows.filter((x) => (x.feature === "a" && x.level === String(r.a)) || (x.feature === "b" && x.level === r.b)).reduce((s, x) => s + x.coef, 0);
+  const test = data.filter((_, i) => inTest(i, 0));
+  const rmse0 = Math.sqrt(test.reduce((s, r) => s + ((r.y as number) - predict(r)) ** 2, 0) / test.length);
+  const only0 = fitOneHotCells(cells, {
+    features: options.features.map((f) => ({...f, level: (c: Cell) => f.level(c.row)})),
+    stats: (c) => c.all,
+    rows: (c) => c.rows,
+    holdout: {splits: 1, test: (c) => c.tests[0], test_fraction: 0.2, seed: 0},
+  });
+  close(only0.rmse!.mean, rmse0, 1e-9, "split 0 by hand");
+  assert.equal(only0.rmse!.assignment, "hash");
 });

@@ -1,0 +1,103 @@
+/**
+ * Past one process: a scripted GLEE run (Table 1's full grid × every ordered
+ * pair of built-in agents, repeated until it reaches --games, default
+ * 1,000,000) played by `parley run` as one process and as 4 shards in 4
+ * parallel processes (`--shard i/4`, one directory). Prints games/s, peak
+ * memory (maxRSS) per process and Parquet bytes per game, then times
+ * `parley regress` on the shard directory (target < 2 s) and checks that it
+ * answers as on the one-process run.
+ *
+ *   npm run bench -- scale [--games N]
+ */
+import {spawn} from "node:child_process";
+import {mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {projectRoot} from "../loaders/config.js";
+import {parseRunConfig} from "../loaders/run/config.js";
+import {countGames} from "../loaders/run/grid.js";
+
+const GRID_GAMES = 56_040; // one game per configuration and ordered pair (bench/glee.bench.ts)
+
+interface Timed {
+  seconds: number;
+  maxRssMiB: number;
+  stdout: string;
+}
+
+/** Runs `parley <args>` under GNU time: wall seconds and the process's peak resident memory. */
+function timedParley(args: string[]): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("/usr/bin/time", ["-f", "%e %M", process.execPath, join(projectRoot, "bin/parley.js"), ...args], {stdio: ["ignore", "pipe", "pipe"]});
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("close", (code) => {
+      const last = stderr.trim().split("\n").at(-1) ?? "";
+      const [seconds, kib] = last.split(" ").map(Number);
+      if (code !== 0 || !Number.isFinite(seconds)) reject(new Error(`parley ${args.join(" ")} failed (${code}): ${stderr.trim()}`));
+      else resolve({seconds, maxRssMiB: kib / 1024, stdout});
+    });
+  });
+}
+
+/** Bytes of every Parquet file under `dir` (through the table sets' links). */
+function parquetBytes(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(".")) continue;
+    const path = join(dir, name);
+    const s = statSync(path);
+    if (s.isDirectory()) total += parquetBytes(path);
+    else if (name.endsWith(".parquet")) total += s.size;
+  }
+  return total;
+}
+
+function gamesOption(): number {
+  const i = process.argv.indexOf("--games");
+  if (i < 0) return 1_000_000;
+  const n = Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--games: expected a positive integer, got ${process.argv[i + 1]}`);
+  return n;
+}
+
+export default async function (): Promise<void> {
+  const wanted = gamesOption();
+  const raw = {family: "all", grid: "full", players: "all", pairs: "all", games_per_pair: Math.max(1, Math.ceil(wanted / GRID_GAMES)), seed: 1, run_id: "scale"};
+  const games = countGames(parseRunConfig(raw, "scale"));
+  const dir = mkdtempSync(join(tmpdir(), "parley-scale-bench-"));
+  try {
+    const config = join(dir, "scale.json");
+    writeFileSync(config, JSON.stringify(raw));
+    console.log(`run: GLEE full grid × all ordered pairs × ${raw.games_per_pair} = ${games.toLocaleString("en-US")} games (asked for ${wanted.toLocaleString("en-US")})`);
+
+    const one = join(dir, "one");
+    const single = await timedParley(["run", config, "--out", one, "--quiet", "--yes"]);
+    const oneBytes = parquetBytes(one);
+    console.log(`1 process:  ${single.seconds.toFixed(1)} s, ${Math.round(games / single.seconds).toLocaleString("en-US")} games/s, peak memory ${single.maxRssMiB.toFixed(0)} MiB, Parquet ${(oneBytes / games).toFixed(1)} bytes/game (${(oneBytes / 2 ** 20).toFixed(1)} MiB)`);
+
+    const sharded = join(dir, "shards");
+    const t0 = performance.now();
+    const shards = await Promise.all([0, 1, 2, 3].map((i) => timedParley(["run", config, "--out", sharded, "--shard", `${i}/4`, "--quiet", "--yes"])));
+    const wall = (performance.now() - t0) / 1000;
+    const shardBytes = parquetBytes(sharded);
+    console.log(
+      `4 shards:   ${wall.toFixed(1)} s, ${Math.round(games / wall).toLocaleString("en-US")} games/s (×${(single.seconds / wall).toFixed(2)} vs 1 process on ${(await import("node:os")).availableParallelism()} cores), ` +
+        `peak memory per process ${shards.map((s) => s.maxRssMiB.toFixed(0)).join(", ")} MiB, Parquet ${(shardBytes / games).toFixed(1)} bytes/game`,
+    );
+
+    const args = ["--family", "bargaining", "--metric", "alice_self_gain"];
+    const regress = await timedParley(["regress", sharded, ...args]);
+    const whole = await timedParley(["regress", one, ...args]);
+    const a = JSON.parse(regress.stdout);
+    const b = JSON.parse(whole.stdout);
+    const worst = Math.max(...a.rows.map((r: {coef: number}, i: number) => Math.abs(r.coef - b.rows[i].coef)), Math.abs(a.summary.rmse.mean - b.summary.rmse.mean));
+    console.log(`parley regress on the 4-shard directory (${a.summary.n.toLocaleString("en-US")} bargaining games): ${regress.seconds.toFixed(2)} s end to end (target < 2 s), peak memory ${regress.maxRssMiB.toFixed(0)} MiB; on the 1-process run ${whole.seconds.toFixed(2)} s; largest difference between the two ${worst.toExponential(1)}`);
+    const bare = await timedParley(["games"]);
+    console.log(`(the command line's own start-up, \`parley games\`: ${bare.seconds.toFixed(2)} s)`);
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
+}
