@@ -1,5 +1,7 @@
 /** `parley ingest <adapter> <path> --out <dir> [--strict]` */
+import {resolve} from "node:path";
 import {adapters} from "../ingest/adapters.js";
+import {buildManifest, writeManifest} from "../run/manifest.js";
 import {writeIngest} from "../ingest/write.js";
 import {formatProblem} from "../ingest/types.js";
 import {lockOutput, OutputLocked} from "../io/outputLock.js";
@@ -27,10 +29,13 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (lock.note) process.stderr.write(`parley ingest: ${lock.note}\n`);
   let result, written;
+  const started = new Date();
   try {
     result = await adapter.ingest(path);
     for (const problem of result.problems) process.stderr.write(`${printable(formatProblem(problem))}\n`); // problems quote the files' own bytes
     written = await writeIngest(result, values.out);
+    const counts = {...Object.fromEntries(result.tables.map((t) => [t.schema.name, t.rows.length])), problems: result.problems.length};
+    await writeManifest(values.out, buildManifest({kind: "ingest", config: {adapter: name, input: resolve(path), strict: values.strict}, started, counts}));
   } finally {
     lock.release();
   }

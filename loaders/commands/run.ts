@@ -1,4 +1,5 @@
 /** `parley run <config.json> --out <dir>`: play a run config's games and write their tables, partitioned by game. */
+import {buildManifest, writeManifest} from "../run/manifest.js";
 import {readFileSync} from "node:fs";
 import {basename, extname} from "node:path";
 import {parseRunConfig, ConfigError, type RunConfig} from "../run/config.js";
@@ -62,6 +63,14 @@ export async function run(argv: string[]): Promise<number> {
   const planned = countGames(config, shard);
   if (!values.quiet) process.stderr.write(`parley run: ${positionals[0]}: ${plan.text}${shard ? `; shard ${shardLabel(shard)} plays ${planned.toLocaleString("en-US")} of them` : ""}\n`);
   const started = performance.now();
+  const startedAt = new Date();
+  const configText = readFileSync(positionals[0], "utf8");
+  /** The manifest beside the tables (run/manifest.ts), with this invocation's counts. */
+  const manifest = (counts: Record<string, number>) =>
+    writeManifest(values.out!, buildManifest({
+      kind: "run", config: JSON.parse(configText), configText, seed: config.seed, started: startedAt, counts, shard: shard ? shardLabel(shard) : null,
+      llmPlayers: config.llm_players.map((p) => ({id: p.id, provider: p.provider, model: p.model, base_url: p.base_url})),
+    }), shard ? shard.index : null);
   const resumable = config.llm_players.length > 0 || values.resume === true;
   if (resumable) {
     try {
@@ -111,6 +120,7 @@ export async function run(argv: string[]): Promise<number> {
         throw error;
       }
       const s = llmStats;
+      await manifest({planned, games: r.games, players: r.players, turns: r.turns, failed_games: r.failed.length, llm_requests: s.requests, llm_calls: s.completions, llm_cached_calls: s.cacheHits, llm_rule_breaks: s.ruleBreaks, input_tokens: s.inputTokens, output_tokens: s.outputTokens});
       printJson({
         run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
         games: r.games, players: r.players, turns: r.turns,
@@ -133,6 +143,7 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     const files = await writeTournament(config, out, {concurrency, signal: interrupts.signal, shard});
+    await manifest({planned, games: files.games, players: files.players, turns: files.turns});
     printJson({run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, games: files.games, players: files.players, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, partitions: files.partitions});
     return 0;
   } finally {

@@ -46,6 +46,7 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
       text,
       usage: {input_tokens: response.usage?.input_tokens ?? 0, output_tokens: response.usage?.output_tokens ?? 0},
       finish_reason: response.stop_reason ?? null,
+      model: response.model ?? null,
     };
   };
 }

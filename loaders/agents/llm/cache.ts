@@ -51,6 +51,8 @@ interface Entry {
   text: string;
   usage: Completion["usage"];
   finish_reason: string | null;
+  /** The model the API reported (absent in entries written before it was kept). */
+  reported_model?: string | null;
   latency_ms: number;
   attempts: number;
   created: string;
@@ -107,7 +109,7 @@ export class ResponseCache {
       readSync(fd, buffer, 0, at.length, at.offset);
       const e = JSON.parse(buffer.toString("utf8")) as Entry;
       if (e.key !== key || typeof e.text !== "string") return null;
-      return {text: e.text, usage: e.usage, finish_reason: e.finish_reason, latency_ms: e.latency_ms, cached: true, attempts: 0};
+      return {text: e.text, usage: e.usage, finish_reason: e.finish_reason, model: e.reported_model ?? null, latency_ms: e.latency_ms, cached: true, attempts: 0};
     } catch {
       return null;
     }
@@ -123,6 +125,7 @@ export class ResponseCache {
       text: completion.text,
       usage: completion.usage,
       finish_reason: completion.finish_reason,
+      reported_model: completion.model ?? null,
       latency_ms: completion.latency_ms,
       attempts: completion.attempts,
       created: new Date().toISOString(),

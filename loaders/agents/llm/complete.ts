@@ -18,6 +18,7 @@
  * or the other player's prompt. A call that fails for good throws
  * `LlmCallError` (never containing a key).
  */
+import {recordCall} from "./promptLog.js";
 import {performance} from "node:perf_hooks";
 import type {ChatMessage, Completion, Provider, ProviderCall, Sampling} from "./types.js";
 import {LlmCallError} from "./types.js";
@@ -167,5 +168,10 @@ export function completerForSpec(spec: LlmPlayerSpec, cache: ResponseCache | nul
     ...(spec.max_concurrency !== null && {maxConcurrency: spec.max_concurrency}),
     ...(spec.requests_per_minute !== null && {requestsPerMinute: spec.requests_per_minute}),
   });
-  return createCompleter(endpoint, providerCall(endpoint, apiKey), {cache, limiter, ...extra});
+  const complete = createCompleter(endpoint, providerCall(endpoint, apiKey), {cache, limiter, ...extra});
+  return async (messages, sampling, sample) => {
+    const completion = await complete(messages, sampling, sample);
+    recordCall(spec.id, messages, completion);
+    return completion;
+  };
 }

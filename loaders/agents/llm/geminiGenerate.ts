@@ -50,6 +50,7 @@ export function geminiGenerate(model: string, settings: ClientSettings): Provide
         output_tokens: (meta?.candidatesTokenCount ?? 0) + (meta?.thoughtsTokenCount ?? 0),
       },
       finish_reason: candidate?.finishReason ?? null,
+      model: response.modelVersion ?? null,
     };
   };
 }

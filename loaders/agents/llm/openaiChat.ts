@@ -57,6 +57,7 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
       text: choice.message?.content ?? "",
       usage: {input_tokens: response.usage?.prompt_tokens ?? 0, output_tokens: response.usage?.completion_tokens ?? 0},
       finish_reason: choice.finish_reason ?? null,
+      model: response.model ?? null,
     };
   };
 }

@@ -36,6 +36,8 @@ export interface ProviderReply {
   usage: Usage;
   /** Provider's own stop reason ("stop", "end_turn", "STOP", "length", ...), when given. */
   finish_reason: string | null;
+  /** The model as the API reports it (a dated snapshot where the request named an alias), when given. */
+  model?: string | null;
 }
 
 /** One provider request: messages and sampling in, reply out; `signal` aborts it. */
