@@ -109,7 +109,7 @@ export class ResponseCache {
       readSync(fd, buffer, 0, at.length, at.offset);
       const e = JSON.parse(buffer.toString("utf8")) as Entry;
       if (e.key !== key || typeof e.text !== "string") return null;
-      return {text: e.text, usage: e.usage, finish_reason: e.finish_reason, model: e.reported_model ?? null, latency_ms: e.latency_ms, cached: true, attempts: 0};
+      return {text: e.text, usage: e.usage, finish_reason: e.finish_reason, ...(e.reported_model && {model: e.reported_model}), latency_ms: e.latency_ms, cached: true, attempts: 0};
     } catch {
       return null;
     }
