@@ -1,4 +1,5 @@
 /** `parley run <config.json> --out <dir>`: play a run config's games and write their tables, partitioned by game. */
+import {priceKey, readPrices, unpriced, type PriceTable} from "../run/cost.js";
 import {buildManifest, writeManifest} from "../run/manifest.js";
 import {readFileSync} from "node:fs";
 import {basename, extname} from "node:path";
@@ -48,11 +49,13 @@ export async function run(argv: string[]): Promise<number> {
     quiet: {type: "boolean"},
     yes: {type: "boolean"},
     shard: {type: "string"},
+    "max-cost": {type: "string"},
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const shard = values.shard === undefined ? null : shardUsage(() => parseShard(values.shard!));
   const config = readRunConfig(positionals[0]);
   const concurrency = intOption("run", "concurrency", values.concurrency, {min: 1, max: LIMITS.concurrency.max});
+  const {prices, maxCost} = costOptions(values["max-cost"], config);
   // Say what the config asks for before playing any of it; a huge plan (a typo in games_per_lineup) needs --yes.
   const plan = describePlan(config);
   if (plan.games > CONFIRM_ABOVE && !values.yes) {
@@ -114,17 +117,18 @@ export async function run(argv: string[]): Promise<number> {
       // LLM runs: per-game checkpoints, response cache, progress line on stderr (run/resume.ts).
       let r;
       try {
-        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal, shard});
+        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal, shard, prices, maxCost});
       } catch (error) {
         if (error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
         throw error;
       }
       const s = llmStats;
-      await manifest({planned, games: r.games, players: r.players, turns: r.turns, failed_games: r.failed.length, llm_requests: s.requests, llm_calls: s.completions, llm_cached_calls: s.cacheHits, llm_rule_breaks: s.ruleBreaks, input_tokens: s.inputTokens, output_tokens: s.outputTokens});
+      await manifest({planned, games: r.games, players: r.players, turns: r.turns, failed_games: r.failed.length, llm_requests: s.requests, llm_calls: s.completions, llm_cached_calls: s.cacheHits, llm_rule_breaks: s.ruleBreaks, input_tokens: s.inputTokens, output_tokens: s.outputTokens, ...(r.cost && {cost_usd: r.cost.total})});
       printJson({
         run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
         games: r.games, players: r.players, turns: r.turns,
         llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
+        ...(r.cost && {cost_usd: {total: r.cost.total, players: r.cost.players, max: maxCost}}), ...(r.budgetStopped && {stopped: "max-cost"}),
         seconds: Math.round(performance.now() - started) / 1000, partitions: r.partitions,
       });
       const signal = interrupts.received();
@@ -133,6 +137,10 @@ export async function run(argv: string[]): Promise<number> {
         // Calls still in flight past the grace period would keep the process alive until they time out.
         lock.release();
         process.exit(signalExitCode(signal));
+      }
+      if (r.budgetStopped) {
+        process.stderr.write(`parley run: stopped scheduling games: $${r.cost!.total.toFixed(4)} spent and the next game's projected cost would pass --max-cost $${maxCost}; ${r.games} of ${planned} games finished and written to ${out}; run again with a larger --max-cost to resume\n`);
+        return 1;
       }
       if (r.failed.length) {
         const first = r.failed[0];
@@ -164,3 +172,20 @@ function shardUsage<T>(fn: () => T): T {
 
 /** The summary's shard field: which shard of how many this process played. */
 const shardSummary = (shard: Shard | null) => (shard ? {shard: shardLabel(shard)} : {});
+
+/** The price table and the --max-cost budget; a budget needs a price for every LLM player. */
+function costOptions(raw: string | undefined, config: RunConfig): {prices: PriceTable; maxCost: number | null} {
+  let prices: PriceTable;
+  try {
+    prices = readPrices();
+  } catch (error) {
+    throw new UsageError(`parley run: ${(error as Error).message}`);
+  }
+  if (raw === undefined) return {prices, maxCost: null};
+  const maxCost = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!(maxCost > 0)) throw new UsageError(`parley run: --max-cost: expected an amount in US dollars above 0 (e.g. 5 or 0.25), got ${raw}`);
+  if (!config.llm_players.length) throw new UsageError("parley run: --max-cost applies to runs with LLM players; this config has none");
+  const missing = unpriced(config.llm_players, prices);
+  if (missing.length) throw new UsageError(`parley run: --max-cost needs a price for ${missing.map((p) => priceKey(p.provider, p.model)).join(", ")}: add it to "prices" in parley.config.json ({"input_per_million": ..., "output_per_million": ..., "as_of": "YYYY-MM-DD"})`);
+  return {prices, maxCost};
+}

@@ -68,6 +68,8 @@ export class ProgressLine {
     private readonly stats: LlmStats,
     private readonly out: NodeJS.WriteStream = process.stderr,
     private readonly intervalMs = out.isTTY ? 200 : 5000,
+    /** One more part of the line (the run's cost so far), or null. */
+    private readonly extra: (() => string) | null = null,
   ) {
     // A slow LLM game can take minutes: redraw on a clock too, not only when a game ends.
     this.timer = setInterval(() => this.update(), Math.max(this.intervalMs, 1000));
@@ -83,7 +85,8 @@ export class ProgressLine {
   private draw(final = false): void {
     this.last = Date.now();
     this.drawnWaits = this.stats.retryWaits;
-    const line = formatProgress(this.counts, this.stats, Date.now() - this.start);
+    const base = formatProgress(this.counts, this.stats, Date.now() - this.start);
+    const line = this.extra ? `${base} · ${this.extra()}` : base;
     if (this.out.isTTY) this.out.write(`\r\x1b[2K${line}${final ? "\n" : ""}`);
     else this.out.write(line + "\n");
   }

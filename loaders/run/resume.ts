@@ -17,6 +17,7 @@
  * is reported, counted as an error and not checkpointed, so the next run
  * plays it again; the other games go on.
  */
+import {previousSpend, saveSpend, spentNow, unpriced, type PriceTable} from "./cost.js";
 import {join} from "node:path";
 import {llmStats} from "../agents/llm/stats.js";
 import {redactSecrets} from "../agents/llm/secrets.js";
@@ -44,6 +45,14 @@ export interface ResumableOptions {
   graceMs?: number;
   /** Play only this shard of the plan, with its own state (run/shard.ts). */
   shard?: Shard | null;
+  /** Prices of the LLM players' models (run/cost.ts): cost on the progress line and in the result. */
+  prices?: PriceTable;
+  /**
+   * Budget in US dollars for the whole run (earlier processes' spend
+   * included): no new game starts when the spend plus the projected cost of
+   * the games in flight and the new one would exceed it.
+   */
+  maxCost?: number | null;
 }
 
 export interface ResumableResult {
@@ -59,6 +68,10 @@ export interface ResumableResult {
   turns: number;
   /** The partition directories written, by game id. */
   partitions: Record<string, string>;
+  /** Dollars spent on the run so far (all processes), null without prices; per player for this process. */
+  cost: {total: number; players: Record<string, number>} | null;
+  /** True when --max-cost stopped scheduling before every game was played. */
+  budgetStopped: boolean;
 }
 
 /** What decides the games of a run and their answers; `concurrency` and LLM limits do not. */
@@ -77,7 +90,22 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   let resumed = 0;
   for (const g of plannedGames(config, shard)) if (checkpoints.has(g.game_id)) resumed++;
   const counts = {total: planned, skipped: resumed, finished: 0, failed: 0, ruleBreaks: 0};
-  const progress = options.progress === null ? null : new ProgressLine(counts, llmStats, options.progress ?? process.stderr);
+  const prices = options.prices ?? new Map();
+  const priced = config.llm_players.length > 0 && prices.size > 0 && unpriced(config.llm_players, prices).length < config.llm_players.length;
+  const earlier = previousSpend(state);
+  const spend = () => earlier + spentNow(config.llm_players, prices).total;
+  const progress = options.progress === null ? null : new ProgressLine(counts, llmStats, options.progress ?? process.stderr, undefined, priced ? () => `cost $${spend().toFixed(2)}` : null);
+  let budgetStopped = false;
+  const maxCost = options.maxCost ?? null;
+  // Projected cost of a game: this process's spend per finished game (spend of games still in flight included, so it errs high).
+  const admit = (inFlight: number): boolean => {
+    if (maxCost === null) return true;
+    const spentHere = spentNow(config.llm_players, prices).total;
+    const perGame = counts.finished > 0 ? spentHere / counts.finished : 0;
+    const ok = earlier + spentHere + perGame * (inFlight + 1) <= maxCost && earlier + spentHere < maxCost;
+    if (!ok) budgetStopped = true;
+    return ok;
+  };
   // A failed attempt may have started a Retry-After wait, which the progress line shows at once.
   const seats = llmSeats(config.llm_players, options.cacheDir ?? join(state, "llm-cache"), config.seed, {onFailure: () => progress?.update()});
   const failed: ResumableResult["failed"] = [];
@@ -91,6 +119,7 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
       skip: (g) => checkpoints.has(g.game_id),
       signal,
       shard,
+      admit,
       onGame: async (record) => {
         if (closed) return;
         await checkpoints.save(record);
@@ -118,5 +147,7 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
     if (saved) tables.add(saved);
   }
   const written = await tables.finish();
-  return {planned, resumed, played: counts.finished, failed, ...written};
+  if (priced) await saveSpend(state, spend());
+  const cost = priced ? {total: spend(), players: spentNow(config.llm_players, prices).players} : null;
+  return {planned, resumed, played: counts.finished, failed, ...written, cost, budgetStopped};
 }

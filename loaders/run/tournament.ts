@@ -41,6 +41,8 @@ export interface TournamentOptions {
   concurrency?: number;
   /** Once aborted, no further game is started (games in flight go on); see run/interrupt.ts. */
   signal?: AbortSignal;
+  /** Asked before each game starts, with the number of games in flight; false stops scheduling (games in flight finish). */
+  admit?: (inFlight: number) => boolean;
   /** Play only this shard of the plan (run/shard.ts); default all games. */
   shard?: Shard | null;
 }
@@ -106,6 +108,7 @@ export async function runTournament(config: RunConfig, options: TournamentOption
       if (options.signal.aborted) break;
     }
     if (options.skip?.(g)) continue;
+    if (options.admit && !options.admit(running.size)) break;
     const onError = options.onError;
     const p: Promise<void> = (onError ? playOne(g).catch((error) => onError(g, error)) : playOne(g)).finally(() => running.delete(p));
     running.add(p);

@@ -3,7 +3,8 @@
  * the run's manifest (run/manifest.ts): per player, the sha256 of every
  * distinct system prompt (the rules and instructions a game's narrator or
  * GLEE's Appendix D.2 text puts there, so a changed template gives a new
- * hash) with its call count, and the model names the API reported. One
+ * hash) with its call count, the model names the API reported, and the
+ * tokens of the requests sent (run/cost.ts prices them). One
  * shared instance per process, like stats.ts.
  */
 import {createHash} from "node:crypto";
@@ -13,6 +14,9 @@ export interface PlayerPrompts {
   /** sha256 of the system prompt → calls that used it. */
   systemPrompts: Map<string, number>;
   reportedModels: Set<string>;
+  /** Tokens of the requests actually sent (a cached answer sends none and costs nothing). */
+  inputTokens: number;
+  outputTokens: number;
 }
 
 export const promptLog = new Map<string, PlayerPrompts>();
@@ -20,7 +24,11 @@ export const promptLog = new Map<string, PlayerPrompts>();
 /** Records one call of `player`. */
 export function recordCall(player: string, messages: readonly ChatMessage[], completion: Completion): void {
   let entry = promptLog.get(player);
-  if (!entry) promptLog.set(player, (entry = {systemPrompts: new Map(), reportedModels: new Set()}));
+  if (!entry) promptLog.set(player, (entry = {systemPrompts: new Map(), reportedModels: new Set(), inputTokens: 0, outputTokens: 0}));
+  if (!completion.cached) {
+    entry.inputTokens += completion.usage.input_tokens;
+    entry.outputTokens += completion.usage.output_tokens;
+  }
   const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
   const hash = createHash("sha256").update(system).digest("hex");
   entry.systemPrompts.set(hash, (entry.systemPrompts.get(hash) ?? 0) + 1);

@@ -1,0 +1,84 @@
+/**
+ * Cost accounting and `--max-cost` against a fake OpenAI server on
+ * 127.0.0.1: every reply is billed as 1,000 input tokens at $1,000 per
+ * million, so each call costs exactly $1 and the budget arithmetic can be
+ * checked by hand.
+ */
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {writeFileSync} from "node:fs";
+import {join} from "node:path";
+import {parley, scratch} from "../support/cli.js";
+import {startFakeLlm} from "../support/fakeLlm.js";
+import {gleeBot} from "../support/gleeBot.js";
+import {queryRun} from "../../loaders/io/parquet.js";
+
+const KEY = "sk-parley-" + "b0dget0000".repeat(4);
+const {dir: tempDir, keep} = scratch("parley-max-cost-");
+
+test("--max-cost stops starting games before the budget would be passed, and a larger budget resumes with no call repeated", async () => {
+  const bot = gleeBot();
+  const server = await startFakeLlm("openai", async (request) => ({...(await bot(request)), inputTokens: 1000, outputTokens: 0}));
+  keep(server);
+  const dir = tempDir();
+  const settings = join(dir, "parley.config.json");
+  writeFileSync(settings, JSON.stringify({prices: {"openai/fake-openai": {input_per_million: 1000, output_per_million: 5, as_of: "2026-11-22"}}}));
+  const config = join(dir, "run.json");
+  writeFileSync(config, JSON.stringify({
+    family: "bargaining",
+    grid: {delta_a: [0.9], delta_b: [0.8], money: [1000], horizon: [4], complete_information: [true], messages: [false]},
+    players: [{id: "oa", provider: "openai", model: "fake-openai", base_url: server.baseURL, api_key_env: "PARLEY_FAKE_KEY", max_tokens: 200}, "fair"],
+    pairs: [["oa", "fair"]], games_per_pair: 6, seed: 5, concurrency: 1,
+  }));
+  const env = {PARLEY_FAKE_KEY: KEY, PARLEY_CONFIG: settings};
+
+  // Without a budget: the cost of the whole run, and of one game (every game is the same).
+  const full = await parley(["run", config, "--out", join(dir, "full"), "--quiet"], env);
+  assert.equal(full.code, 0, full.stderr);
+  const whole = JSON.parse(full.stdout);
+  assert.equal(whole.cost_usd.total, whole.llm.completions, "one dollar per call");
+  const perGame = whole.cost_usd.total / 6;
+  assert.ok(Number.isInteger(perGame) && perGame > 0);
+
+  // Budget 2.5 games: game 1 starts (nothing spent), game 2 (spent 1 game + 1 projected = 2 ≤ 2.5), game 3 would make 3: stop.
+  const out = join(dir, "budget");
+  const stopped = await parley(["run", config, "--out", out, "--max-cost", String(2.5 * perGame)], env);
+  assert.equal(stopped.code, 1);
+  assert.match(stopped.stderr, /stopped scheduling games: \$[\d.]+ spent and the next game's projected cost would pass --max-cost \$[\d.]+; 2 of 6 games finished/);
+  assert.match(stopped.stderr, / · cost \$\d+\.\d\d/, "cost on the progress line");
+  const partial = JSON.parse(stopped.stdout);
+  assert.equal(partial.games, 2);
+  assert.equal(partial.stopped, "max-cost");
+  assert.equal(partial.cost_usd.total, 2 * perGame);
+  const [{n}] = await queryRun<{n: number}>(out, ["games"], "SELECT count(*)::INTEGER AS n FROM games");
+  assert.equal(n, 2, "the finished games are kept");
+
+  // A larger budget resumes: four more games, the spend counted across both processes, nothing asked twice.
+  const before = server.answered.length;
+  const resumed = await parley(["run", config, "--out", out, "--max-cost", String(100 * perGame), "--quiet"], env);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const done = JSON.parse(resumed.stdout);
+  assert.equal(done.games, 6);
+  assert.equal(done.resumed, 2);
+  assert.equal(done.cost_usd.total, 6 * perGame);
+  assert.equal(server.answered.length - before, 4 * perGame, "only the four new games' calls were sent");
+});
+
+test("--max-cost needs a price for every LLM player and an amount", async () => {
+  const dir = tempDir();
+  const settings = join(dir, "parley.config.json");
+  writeFileSync(settings, JSON.stringify({prices: {"openai/other": {input_per_million: 1, output_per_million: 1}}}));
+  const config = join(dir, "run.json");
+  writeFileSync(config, JSON.stringify({family: "bargaining", players: [{id: "oa", provider: "openai", model: "fake-openai", base_url: "http://127.0.0.1:9", api_key_env: "PARLEY_FAKE_KEY"}, "fair"], pairs: [["oa", "fair"]]}));
+  const env = {PARLEY_FAKE_KEY: KEY, PARLEY_CONFIG: settings};
+  const unpriced = await parley(["run", config, "--out", join(dir, "o"), "--max-cost", "5"], env);
+  assert.equal(unpriced.code, 2);
+  assert.match(unpriced.stderr.trim(), /^parley run: --max-cost needs a price for openai\/fake-openai: add it to "prices" in parley.config.json/);
+  const bad = await parley(["run", config, "--out", join(dir, "o"), "--max-cost", "five"], env);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr.trim(), /^parley run: --max-cost: expected an amount in US dollars above 0/);
+  writeFileSync(settings, JSON.stringify({prices: {"openai/fake-openai": {input_per_million: -1, output_per_million: 1}}}));
+  const negative = await parley(["run", config, "--out", join(dir, "o"), "--max-cost", "5"], env);
+  assert.equal(negative.code, 2);
+  assert.match(negative.stderr.trim(), /prices\["openai\/fake-openai"\]\.input_per_million: expected a number ≥ 0/);
+});
