@@ -29,7 +29,7 @@
  * Errors name the offending key, e.g. `grid.delta_a[1]`.
  */
 import type {GameDef, ParamSpec, ParamValue} from "../games/contract.js";
-import {gameDef, games, matchGames} from "../games/registry.js";
+import {gameDef, games, leftOut, matchGames} from "../games/registry.js";
 import {FAMILIES, type Family} from "../games/types.js";
 import {agentDef, agents, canSit} from "../agents/registry.js";
 import {expandGrid} from "./grid.js";
@@ -158,7 +158,7 @@ function parseGames(raw: Record<string, unknown>): {defs: GameDef[]; keyOf: (def
     const key = typeof g === "string" ? "game" : `game[${i}]`;
     if (typeof p !== "string") fail(key, `expected a game id, got ${JSON.stringify(p)}`);
     const found = matchGames(p);
-    if (!found.length) fail(key, `unknown game ${JSON.stringify(p)}; expected one of ${games.map((d) => d.id).join(", ")}`);
+    if (!found.length) fail(key, `unknown game ${JSON.stringify(p)}; expected one of ${games.map((d) => d.id).join(", ")}${leftOut()}`);
     for (const d of found) if (!defs.includes(d)) defs.push(d);
   });
   return {defs, keyOf: (def) => def.id, omitted: "default"};
