@@ -27,11 +27,34 @@ export interface AgentReply {
   raw?: string;
   usage?: Usage;
   parse_error?: string;
+  /**
+   * Further model calls the agent made for this decision before answering
+   * (a workflow's sub-questions): each becomes its own turns row, before the
+   * decision's, with `action` as its action and `fields` on the row where the
+   * game declares those columns.
+   */
+  calls?: SubCall[];
+}
+
+/** One model call behind a decision (see AgentReply.calls). */
+export interface SubCall {
+  action: string;
+  raw: string;
+  usage?: Usage;
+  fields?: Record<string, unknown>;
+  /** The answer could not be read: recorded as a rule break of the call (the decision goes on). */
+  parse_error?: string;
 }
 
 /** One seat at one game. Created fresh for every game, so it may keep state. */
 export interface Agent<V = unknown> {
   act(observation: GameObservation<V>, rng: Rng): AgentReply | Promise<AgentReply>;
+  /**
+   * Facts about who plays (an LLM's `model`, whether it uses a `workflow`),
+   * written to the games row as `<seat name>_<trait>` where the game declares
+   * such a column.
+   */
+  traits?: Record<string, unknown>;
   /** Called once when the game ends (e.g. to close a conversation). */
   finish?(result: GameResult): void | Promise<void>;
 }

@@ -7,6 +7,7 @@ import type {AgentDef, SeatContext} from "./contract.js";
 import {playsGame} from "./contract.js";
 import {gleeAgents} from "./gleeAgents.js";
 import {gamabenchAgents} from "./gamabench.js";
+import {gtllmAgents} from "./gtllm.js";
 
 /** Merges entries that share an id into one agent that plays all their games. */
 export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
@@ -34,7 +35,7 @@ export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
   });
 }
 
-export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents]);
+export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents, ...gtllmAgents]);
 
 /** The agent with this id; throws naming the known ids. */
 export function agentDef(id: string): AgentDef {

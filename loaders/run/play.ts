@@ -15,7 +15,7 @@
 import {deriveRng, type Rng} from "../../src/lib/rng.js";
 import type {Action, GameDef, GameObservation, GameResult, GameState, Params, Seat} from "../games/contract.js";
 import {seatName} from "../games/contract.js";
-import type {Agent, AgentReply} from "../agents/contract.js";
+import type {Agent, AgentReply, SubCall} from "../agents/contract.js";
 import {LlmCallError} from "../agents/llm/types.js";
 import {valueFits, type ColumnType} from "../io/schema.js";
 
@@ -106,6 +106,7 @@ class GameInPlay {
   /** Records one answer; returns the decision when it is final, else null (ask again). */
   private record(seat: Seat, rows: TurnRow[], obs: GameObservation, reply: AgentReply, attempt: number): Decision | null {
     const error = reply.parse_error ?? this.state.validate(seat, reply.action);
+    if (reply.calls) for (const call of reply.calls) rows.push(subCallRow(this.gameId, obs, call, this.def.columns.turns));
     rows.push(turnRow(this.gameId, obs, reply, attempt, error, this.def.columns.turns, this.state.turnInfo?.(seat)));
     if (error === null) return {rows, action: reply.action as Action, error: null};
     if (attempt >= this.maxAttempts) return {rows, action: null, error};
@@ -191,6 +192,22 @@ function columnTypes(columns: GameDef["columns"]["turns"]): Map<string, ColumnTy
   let types = turnColumnTypes.get(columns);
   if (!types) turnColumnTypes.set(columns, (types = new Map(columns.map((c) => [c.name, c.type]))));
   return types;
+}
+
+/** A turns row for a model call behind a decision (a workflow's sub-question): its own raw answer and tokens. */
+function subCallRow(gameId: string, obs: GameObservation, call: SubCall, columns: GameDef["columns"]["turns"]): TurnRow {
+  const types = columnTypes(columns);
+  const row: TurnRow = {game_id: gameId, turn: 0, round: obs.round, seat: obs.seat};
+  for (const k in call.fields ?? {}) if (types.has(k)) row[k] = call.fields![k];
+  row.action = call.action;
+  row.rule_break = call.parse_error !== undefined;
+  if (call.parse_error !== undefined) row.rule_break_reason = call.parse_error;
+  row.attempt = 1;
+  row.raw = call.raw;
+  if (call.usage?.input_tokens !== undefined) row.input_tokens = call.usage.input_tokens;
+  if (call.usage?.output_tokens !== undefined) row.output_tokens = call.usage.output_tokens;
+  if (call.usage?.latency_ms !== undefined) row.latency_ms = call.usage.latency_ms;
+  return row;
 }
 
 /**
