@@ -5,6 +5,7 @@
 import * as ingest from "./commands/ingest.js";
 import * as dondStats from "./commands/dondStats.js";
 import * as gamabenchScores from "./commands/gamabenchScores.js";
+import * as gtllmStats from "./commands/gtllmStats.js";
 import * as datasets from "./commands/datasets.js";
 import * as site from "./commands/site.js";
 import * as regress from "./commands/regress.js";
@@ -26,6 +27,7 @@ export const commands: Record<string, Command> = {
   ingest,
   "dond-stats": dondStats,
   "gamabench-scores": gamabenchScores,
+  "gtllm-stats": gtllmStats,
   datasets,
   equilibria,
   run: runGames,

@@ -207,7 +207,9 @@ export function treeWorkflowText(v: TreeView): string {
 
 // ---------------------------------------------------------------- registry entries
 
-const traits = (workflow: boolean) => ({workflow, model: null});
+/** The game-theory agents count as one "model" with and without the workflow, for the adoption meta-game (src/lib/gtllm.ts). */
+const SCRIPTED_MODEL = "scripted game theory";
+const traits = (workflow: boolean, model: string | null = SCRIPTED_MODEL) => ({workflow, model});
 
 export const gtllmAgents: AgentDef[] = [
   {
@@ -229,7 +231,7 @@ export const gtllmAgents: AgentDef[] = [
     games: allIds(),
     description: "Best reply to the other's latest announced choice (any message naming choice_k); without one, to a uniformly random opponent. Trees: the other's announced choice at its next move, uniform after, and my own best moves.",
     source: `${SOURCE}.4.1 (best responses); a textbook baseline`,
-    create: () => ({...scripted((v) => (v.kind === "matrix" ? bestResponseMatrix(v) : bestResponseTree(v))), traits: traits(false)}),
+    create: () => ({...scripted((v) => (v.kind === "matrix" ? bestResponseMatrix(v) : bestResponseTree(v))), traits: traits(false, null)}),
   },
   {
     id: "random",
@@ -238,7 +240,7 @@ export const gtllmAgents: AgentDef[] = [
     source: "baseline",
     create: () => ({
       ...scripted((v, rng) => rng.int(v.kind === "matrix" ? myCount(v) : (nodeAt(v.tree, v.moves) as {children: unknown[]}).children.length)),
-      traits: traits(false),
+      traits: traits(false, null),
     }),
   },
   {

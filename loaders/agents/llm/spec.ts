@@ -20,6 +20,7 @@
 import {providers, type Provider, type Sampling} from "./types.js";
 import {personaNames, type PersonaName} from "./personas.js";
 import {defaultMaxResponseBytes} from "./httpFetch.js";
+import {NEGOTIATION_SUFFIXES, PERSONALITIES, type Personality} from "./narrators/gtllm.js";
 
 export interface LlmPlayerSpec {
   id: string;
@@ -35,6 +36,12 @@ export interface LlmPlayerSpec {
   persona: PersonaName | null;
   /** Ask for step-by-step reasoning in a "reasoning" field before the answer (stored, never shown to the opponent). */
   chain_of_thought: boolean;
+  /** Matrix and tree games: the system prompt's personality (Hua et al. 2024 §6.3); null = "rational". */
+  personality: Personality | null;
+  /** Matrix and tree games: which of the six prompts of Hua et al. 2024 §6.5 ends every action prompt (1–6), or null. */
+  negotiation_suffix: number | null;
+  /** Matrix and tree games: run the game-theoretic workflow of Hua et al. 2024 §4.4 (sub-questions, then a strategy summary prepended to every later prompt). */
+  workflow: boolean;
   /** Per-HTTP-attempt timeout. */
   timeout_ms: number;
   /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
@@ -56,7 +63,7 @@ export const defaultKeyEnv: Record<Provider, string> = {
 
 const fields = new Set([
   "id", "provider", "model", "base_url", "api_key_env", "temperature", "max_tokens", "top_p", "seed", "persona",
-  "chain_of_thought", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute", "max_response_bytes",
+  "chain_of_thought", "personality", "negotiation_suffix", "workflow", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute", "max_response_bytes",
   "max_retry_wait_ms",
 ]);
 
@@ -126,6 +133,16 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
   }
   const cot = o.chain_of_thought ?? false;
   if (typeof cot !== "boolean") throw new Error(`${who}: "chain_of_thought" must be true or false`);
+  const personality = o.personality ?? null;
+  if (personality !== null && !PERSONALITIES.includes(personality as Personality)) {
+    throw new Error(`${who}: "personality" must be null or one of ${PERSONALITIES.join(", ")}, got ${JSON.stringify(personality)}`);
+  }
+  const suffix = o.negotiation_suffix ?? null;
+  if (suffix !== null && !(typeof suffix === "number" && Number.isInteger(suffix) && suffix >= 1 && suffix <= NEGOTIATION_SUFFIXES.length)) {
+    throw new Error(`${who}: "negotiation_suffix" must be null or an integer from 1 to ${NEGOTIATION_SUFFIXES.length} (the prompts of Hua et al. 2024 §6.5), got ${JSON.stringify(suffix)}`);
+  }
+  const workflow = o.workflow ?? false;
+  if (typeof workflow !== "boolean") throw new Error(`${who}: "workflow" must be true or false`);
   return {
     id,
     provider,
@@ -138,6 +155,9 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     seed: num("seed", null),
     persona: persona as PersonaName | null,
     chain_of_thought: cot,
+    personality: personality as Personality | null,
+    negotiation_suffix: suffix as number | null,
+    workflow,
     timeout_ms: num("timeout_ms", 60_000),
     max_retries: num("max_retries", 6),
     max_concurrency: num("max_concurrency", null),
