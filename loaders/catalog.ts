@@ -15,6 +15,11 @@ import {GLEE_GAMES, GLEE_TURNS} from "./games/schema.js";
 import {generateRun} from "./run/generate.js";
 import type {Row, TableSchema} from "./io/schema.js";
 import {runRows} from "./run/runRows.js";
+import {dataGameSchemas} from "./games/gtllm/index.js";
+import {gameDef} from "./games/registry.js";
+
+/** Every matrix and tree game has the same columns; the Prisoner's Dilemma's stand for all. */
+const GTLLM_SCHEMAS = dataGameSchemas(gameDef("gtllm/prisoners_dilemma"));
 import type {IngestResult} from "./ingest/types.js";
 
 export interface DatasetEntry {
@@ -51,12 +56,16 @@ export const catalog: DatasetEntry[] = [
   },
   {id: "negotiationarena", title: "NegotiationArena buy/sell games (GPT-4 vs GPT-4)", path: "negotiationarena", cite: "NegotiationArena (Bianchi et al. 2024) §2.1, §3", schemas: NA_SCHEMAS, ingest: ingestNegotiationArena},
   {id: "glee", title: "GLEE simulated tournament: full grid × every ordered pair of built-in agents", path: "data/runs/default.json", cite: "GLEE (Shapira et al. 2024) §2, Table 1", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: simulatedOnly("glee"), generate: (outDir) => generateRun("default", outDir)},
+  {
+    id: "gtllm", title: "Matrix and tree games: every ordered pair of built-in strategies, with and without talk", path: "data/runs/gtllm.json", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §4, Tables 5–8",
+    schemas: GTLLM_SCHEMAS, ingest: simulatedOnly("gtllm"), generate: (outDir) => generateRun("gtllm", outDir, process.env, GTLLM_SCHEMAS),
+  },
   {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: ingestGleeHuman},
 ];
 
 function simulatedOnly(id: string) {
   return (): never => {
-    throw new Error(`dataset "${id}" is simulated, not ingested: play it with "parley run data/runs/default.json --out <dir>"`);
+    throw new Error(`dataset "${id}" is simulated, not ingested: play it with "parley run ${datasetEntry(id).path} --out <dir>"`);
   };
 }
 

@@ -16,10 +16,10 @@ import {parseRunConfig} from "./config.js";
 import {writeTournament} from "./tournament.js";
 import {flattenRunTable} from "../io/parquet.js";
 import {GLEE_GAMES, GLEE_TURNS} from "../games/schema.js";
+import type {TableSchema} from "../io/schema.js";
 
 /** Source that decides a generated run's tables. */
-const INPUTS = ["loaders/games", "loaders/agents", "loaders/run", "loaders/io", "src/lib/rng.ts", "package-lock.json"];
-const TABLES = ["games.parquet", "turns.parquet"];
+const INPUTS = ["loaders/games", "loaders/agents", "loaders/run", "loaders/io", "src/lib", "data/games", "package-lock.json"];
 
 function files(path: string): string[] {
   if (!existsSync(path)) return [];
@@ -34,8 +34,13 @@ export function runFingerprint(configText: string): string {
   return hash.digest("hex").slice(0, 20);
 }
 
-/** Plays data/runs/<name>.json into `outDir` (games.parquet, turns.parquet), or copies a cached result; returns summary counts. */
-export async function generateRun(name: string, outDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Record<string, number>> {
+/**
+ * Plays data/runs/<name>.json into `outDir` (one flat <table>.parquet per
+ * schema, GLEE's games and turns by default), or copies a cached result;
+ * returns summary counts.
+ */
+export async function generateRun(name: string, outDir: string, env: NodeJS.ProcessEnv = process.env, schemas: readonly TableSchema[] = [GLEE_GAMES, GLEE_TURNS]): Promise<Record<string, number>> {
+  const TABLES = schemas.map((s) => `${s.name}.parquet`);
   const path = join(projectRoot, "data", "runs", `${name}.json`);
   const text = readFileSync(path, "utf8");
   const config = parseRunConfig(JSON.parse(text), name);
@@ -45,14 +50,13 @@ export async function generateRun(name: string, outDir: string, env: NodeJS.Proc
     for (const t of TABLES) copyFileSync(join(cached, t), join(outDir, t));
     return JSON.parse(readFileSync(join(cached, "summary.json"), "utf8"));
   }
-  // Play into a scratch run directory (partitioned by game), then flatten GLEE's two tables for the pages.
+  // Play into a scratch run directory (partitioned by game), then flatten the tables for the pages.
   const runDir = join(outDir, `.run-${process.pid}`);
   let summary: Record<string, number>;
   try {
     const files = await writeTournament(config, runDir);
     summary = {games: files.games, turns: files.turns};
-    await flattenRunTable(runDir, GLEE_GAMES, join(outDir, "games.parquet"));
-    await flattenRunTable(runDir, GLEE_TURNS, join(outDir, "turns.parquet"));
+    for (const schema of schemas) await flattenRunTable(runDir, schema, join(outDir, `${schema.name}.parquet`));
   } finally {
     rmSync(runDir, {recursive: true, force: true});
   }

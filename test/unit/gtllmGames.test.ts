@@ -14,6 +14,8 @@ import {parseTree, pathVerdict, spOutcomes, spPath, paretoLeaves, type TreeNode}
 import {findEquilibria} from "../../src/lib/equilibria.js";
 import {toBimatrix} from "../../src/lib/matrixGame.js";
 import {playGame} from "../../loaders/run/play.js";
+import {analyseMetaGame, PAPER_META_GAMES} from "../../src/lib/metaGame.js";
+import {columnMeans, PAPER_TABLES} from "../../src/lib/gtllm.js";
 
 const matrix = (id: string): MatrixGame => {
   const g = dataGame(id);
@@ -172,4 +174,31 @@ test("a game file that is not a valid game is left out with one line naming the 
   } finally {
     rmSync(dir, {recursive: true, force: true});
   }
+});
+
+test("Table 19 as printed: (not use, not use) for Claude-3.5 Sonnet, (use, use) for GPT-4o and Claude-3 Opus; from the source tables Sonnet's becomes (not use, use)", () => {
+  const byModel = Object.fromEntries(PAPER_META_GAMES.map((m) => [m.model, m]));
+  const printed = (model: string) => analyseMetaGame(byModel[model].printed);
+  const sources = (model: string) => analyseMetaGame(byModel[model].sources);
+  assert.deepEqual(printed("Claude-3.5 Sonnet").nash, [["not use", "not use"]]);
+  assert.deepEqual(printed("GPT-4o").nash, [["use", "use"]]);
+  assert.deepEqual(printed("Claude-3 Opus").nash, [["use", "use"]]);
+  // Sonnet as printed is a prisoner's dilemma: N strictly dominant for both, (U,U) Pareto-dominates (N,N).
+  assert.deepEqual(printed("Claude-3.5 Sonnet").dominant, {alice: {strict: 1, weak: [1]}, bob: {strict: 1, weak: [1]}});
+  assert.ok(!printed("Claude-3.5 Sonnet").pareto.some(([a, b]) => a === "not use" && b === "not use"));
+  // From Tables 12, 17, 18, 10: Bob's 5.70 > 5.57 makes U his best reply to N; N stays dominant for Alice only.
+  assert.deepEqual(sources("Claude-3.5 Sonnet").nash, [["not use", "use"]]);
+  assert.deepEqual(sources("Claude-3.5 Sonnet").dominant, {alice: {strict: 1, weak: [1]}, bob: {strict: null, weak: []}});
+  // GPT-4o: U dominant for Alice, Bob has none; Opus: U strictly dominant for both (either (N,N) cell).
+  assert.deepEqual(printed("GPT-4o").dominant, {alice: {strict: 0, weak: [0]}, bob: {strict: null, weak: []}});
+  for (const t of [byModel["Claude-3 Opus"].printed, byModel["Claude-3 Opus"].sources]) assert.deepEqual(analyseMetaGame(t).dominant, {alice: {strict: 0, weak: [0]}, bob: {strict: 0, weak: [0]}});
+  assert.deepEqual(sources("Claude-3 Opus").nash, [["use", "use"]]);
+});
+
+test("the printed averages of Tables 5 and 7 that are not the mean of their rows", () => {
+  const t5 = columnMeans(PAPER_TABLES["5"].ne).map((x) => Math.round(x * 100) / 100);
+  assert.deepEqual(t5, [0.48, 0.33, 0.59, 0.78]);
+  assert.deepEqual(PAPER_TABLES["5"].average, [0.45, 0.32, 0.59, 0.78]);
+  assert.equal(Math.round(columnMeans(PAPER_TABLES["7"].ne)[1] * 100) / 100, 0.75);
+  assert.equal(PAPER_TABLES["7"].average[1], 0.69);
 });

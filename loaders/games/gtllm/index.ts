@@ -10,6 +10,8 @@ import {projectRoot} from "../../config.js";
 import type {GameDef} from "../contract.js";
 import {dataGameDef} from "./dataGame.js";
 import {loadGameFiles, type GameFile} from "./files.js";
+import {gameTables} from "../../run/tables.js";
+import type {Column, TableSchema} from "../../io/schema.js";
 
 /** Where the game files are: data/games/ of the project, then the directory PARLEY_GAMES_DIR names, if any. */
 export const gameDirs = [join(projectRoot, "data", "games"), ...(process.env.PARLEY_GAMES_DIR ? [process.env.PARLEY_GAMES_DIR] : [])];
@@ -24,4 +26,14 @@ export function loadDataGames(taken: readonly string[]): {files: GameFile[]; def
     problems.push(...loaded.problems);
   }
   return {files, defs: files.map(dataGameDef), problems};
+}
+
+/**
+ * The flat games and turns tables of matrix and tree games (every data game
+ * has the same columns), with the `game` id as a column, as the site reads them.
+ */
+export function dataGameSchemas(def: GameDef): TableSchema[] {
+  const {games, turns} = gameTables(def);
+  const game: Column = {name: "game", type: "VARCHAR", doc: "game id"};
+  return [{...games, columns: [...games.columns, game]}, {...turns, columns: [...turns.columns, game]}];
 }
