@@ -10,6 +10,8 @@ export default {
   style: "style.css",
   globalStylesheets: [],
   pages: [
+    {name: "Complete-information games", path: "/gtllm"},
+    {name: "Adopt the workflow? (meta-game)", path: "/gtllm-metagame"},
     {name: "Deal or No Deal", path: "/dond"},
     {name: "gamma-Bench leaderboard", path: "/gamabench"},
     {name: "NegotiationArena buy/sell", path: "/negotiationarena"},
