@@ -76,6 +76,16 @@ export interface Outcome {
  * the mover (choose the other subgames' equilibria worst for the mover).
  */
 export function spOutcomes(node: TreeNode): Outcome[] {
+  let out = outcomesCache.get(node);
+  if (!out) outcomesCache.set(node, (out = computeOutcomes(node)));
+  return out;
+}
+
+/** Solutions by tree (agents ask at every move of every game; a game's tree is one object for the whole run). Shared: do not change them. */
+const outcomesCache = new WeakMap<TreeNode, Outcome[]>();
+const choiceCache = new WeakMap<TreeNode, Map<string, {choice: number; value: [number, number]}>>();
+
+function computeOutcomes(node: TreeNode): Outcome[] {
   if (isLeaf(node)) return [{path: [], payoff: node.payoff}];
   const m = node.mover;
   const sub = node.children.map(spOutcomes);
@@ -94,6 +104,15 @@ export function spOutcomes(node: TreeNode): Outcome[] {
  * Returns the choice index at `path` and the value (u_Alice, u_Bob) it leads to.
  */
 export function spChoice(root: TreeNode, path: readonly number[] = []): {choice: number; value: [number, number]} {
+  let byPath = choiceCache.get(root);
+  if (!byPath) choiceCache.set(root, (byPath = new Map()));
+  const key = path.join(",");
+  let hit = byPath.get(key);
+  if (!hit) byPath.set(key, (hit = computeChoice(root, path)));
+  return hit;
+}
+
+function computeChoice(root: TreeNode, path: readonly number[]): {choice: number; value: [number, number]} {
   const node = nodeAt(root, path);
   if (isLeaf(node)) throw new Error(`path [${path.join(", ")}] is a leaf`);
   const values = node.children.map((_, k) => spValue(root, [...path, k]));

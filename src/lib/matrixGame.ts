@@ -43,16 +43,31 @@ export function paretoCells(g: MatrixGame): Cell[] {
   return all.filter((c) => !all.some((d) => dominates(d.p, c.p))).map(({i, j}) => ({i, j}));
 }
 
+/**
+ * Solutions by payoff table: agents ask at every decision of every game, and
+ * a game's payoffs are one array for the whole run. The cached lists are
+ * shared; callers must not change them.
+ */
+const cache = new WeakMap<object, {nash?: PureEquilibrium[]; paretoNash?: Cell[]}>();
+const cached = (g: MatrixGame) => {
+  let entry = cache.get(g.payoffs);
+  if (!entry) cache.set(g.payoffs, (entry = {}));
+  return entry;
+};
+
 /** Every pure Nash equilibrium (exhaustive; exact for the integer payoffs of the paper's games). */
 export function nashCells(g: MatrixGame): PureEquilibrium[] {
-  return pureNash(toBimatrix(g), 0);
+  const entry = cached(g);
+  return (entry.nash ??= pureNash(toBimatrix(g), 0));
 }
 
 /** The pure equilibria no other pure equilibrium Pareto-dominates. */
 export function paretoNashCells(g: MatrixGame): Cell[] {
+  const entry = cached(g);
+  if (entry.paretoNash) return entry.paretoNash;
   const ne = nashCells(g);
   const pay = (c: Cell) => g.payoffs[c.i][c.j];
-  return ne.filter((c) => !ne.some((d) => dominates(pay(d), pay(c)))).map(({i, j}) => ({i, j}));
+  return (entry.paretoNash = ne.filter((c) => !ne.some((d) => dominates(pay(d), pay(c)))).map(({i, j}) => ({i, j})));
 }
 
 /** A player's dominant strategies: `strict` beats every other strategy against everything; `weak` is never worse and sometimes better than each other one. */

@@ -9,7 +9,7 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readdirSync, writeFileSync} from "node:fs";
+import {mkdirSync, readdirSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley, scratch, startParley} from "../support/cli.js";
 import {startFakeLlm, type FakeRequest, type Reply} from "../support/fakeLlm.js";
@@ -119,4 +119,32 @@ test("two LLM players talk and one runs the workflow; kill -9 mid-run, the same 
   assert.deepEqual(rows.find((r: {game: string; alice_agent: string}) => r.game === "gtllm/monopoly" && r.alice_agent === "wf"), {
     game: "gtllm/monopoly", alice_agent: "wf", bob_agent: "raw", negotiation_rounds: 2, workflow_alice: true, workflow_bob: false, n: 1, ne_rate: 0, po_ne_rate: 0,
   });
+});
+
+test("a game added as one JSON file (PARLEY_GAMES_DIR) is listed, played by built-in agents and scored; a broken file is named on one line", async () => {
+  const dir = tempDir();
+  const games = join(dir, "games");
+  mkdirSync(games);
+  const citation = {short: "textbook", title: "Coordination", authors: "Schelling", year: 1960, section: ""};
+  writeFileSync(join(games, "meet.json"), JSON.stringify({id: "mine/meet", title: "Meet", description: "Pick the same place.", citation, kind: "matrix", rows: ["north", "south", "east"], cols: ["north", "south"], payoffs: [[[2, 2], [0, 0]], [[0, 0], [1, 1]], [[0, 0], [0, 0]]]}));
+  writeFileSync(join(games, "broken.json"), JSON.stringify({id: "mine/broken", title: "B", description: "d", citation, kind: "matrix", rows: ["a"], cols: ["a"], payoffs: [[[1, 2, 3]]], extra: 1}));
+  const withGames = {...env, PARLEY_GAMES_DIR: games};
+  const listed = await parley(["games"], withGames);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.ok(JSON.parse(listed.stdout).some((g: {id: string}) => g.id === "mine/meet"));
+  assert.equal(listed.stderr, `parley games: ${join(games, "broken.json")}: extra: unknown key for a matrix game; expected id, title, description, citation, kind, rows, cols, payoffs; the game is left out\n`);
+
+  const config = join(dir, "meet-run.json");
+  writeFileSync(config, JSON.stringify({game: "mine/meet", grid: {negotiation_rounds: [0, 2]}, players: ["equilibrium", "best-response", "random"], games_per_lineup: 3, seed: 1}));
+  const out = join(dir, "out");
+  const run = await parley(["run", config, "--out", out, "--quiet"], withGames);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).games, 2 * 9 * 3);
+  const stats = JSON.parse((await parley(["gtllm-stats", out], withGames)).stdout);
+  const eq = stats.filter((r: {alice_agent: string; bob_agent: string}) => r.alice_agent === "equilibrium" && r.bob_agent === "equilibrium");
+  assert.deepEqual(eq.map((r: {negotiation_rounds: number; ne_rate: number; po_ne_rate: number}) => [r.negotiation_rounds, r.ne_rate, r.po_ne_rate]), [[0, 1, 1], [2, 1, 1]]);
+  // Without the directory the game is unknown, and the config error says so.
+  const unknown = await parley(["run", config, "--out", join(dir, "out2"), "--quiet"], env);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /game: unknown game "mine\/meet"/);
 });

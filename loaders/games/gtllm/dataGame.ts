@@ -55,6 +55,10 @@ const TURN_COLUMNS: Column[] = [
   col("workflow_step", "VARCHAR", "which workflow question a sub-call answered (§4.4)"),
 ];
 
+const chooseLists: ActionSpec[][] = [];
+/** The legal "choose" action among n neutral labels (one shared list per n). */
+const chooseSpecs = (n: number): ActionSpec[] => (chooseLists[n] ??= [{type: "choose", choices: {choice: neutralLabels(n)}}]);
+
 /** What both kinds share: the talk before each move, validation, the rule-break fallback, the result. */
 abstract class DataGameState implements GameState<DataGameView> {
   readonly nSeats = 2;
@@ -108,7 +112,7 @@ abstract class DataGameState implements GameState<DataGameView> {
   legal(seat: Seat): ActionSpec[] {
     if (this.over) return [];
     if (!this.talk.over) return seat === this.talk.speaker ? TALK_SPECS : [];
-    return this.choosers().includes(seat) ? [{type: "choose", choices: {choice: neutralLabels(this.options(seat))}}] : [];
+    return this.choosers().includes(seat) ? chooseSpecs(this.options(seat)) : [];
   }
 
   validate(seat: Seat, action: unknown): string | null {

@@ -50,8 +50,10 @@ export interface TreeView extends TalkView {
 
 export type DataGameView = MatrixView | TreeView;
 
-/** choice_1, choice_2, ... */
-export const neutralLabels = (n: number): string[] => Array.from({length: n}, (_, k) => `choice_${k + 1}`);
+const labelLists: string[][] = [];
+
+/** choice_1, choice_2, ... (one shared list per length: do not change it) */
+export const neutralLabels = (n: number): string[] => (labelLists[n] ??= Array.from({length: n}, (_, k) => `choice_${k + 1}`));
 
 /** The index of a neutral label, or -1. */
 export const labelIndex = (label: string): number => {
