@@ -3,7 +3,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {gameDef} from "../../loaders/games/registry.js";
-import type {DataGameView} from "../../loaders/games/gtllm/views.js";
+import type {DataGameView, TreeView} from "../../loaders/games/gtllm/views.js";
 import {actionPrompt, gameSetting, negotiatePrompt, systemPrompt, tagged, treeNodePrompt} from "../../loaders/agents/llm/narrators/gtllm.js";
 
 function viewOf(game: string, seat: number, params: Record<string, unknown> = {}, moves: {type: string; [k: string]: unknown}[][] = []): DataGameView {
@@ -44,7 +44,7 @@ test("tree games: every outcome by number of moves, the talk log before each act
   assert.match(talk, /### Previous Actions Done in the Game\n\nThe previous actions done in the game are presented below:\nAlice chooses choice_2\n/);
   assert.match(talk, /The previous rounds of negotiation are presented below:\nAlice said in round 1 before the first action:\nLet us stop\.\nBob replied in round 1 before the first action:\nFine\.$/);
   const decided = new Map([["1,1", {mover: 0 as const, choice: 1, reason: "-1 beats -2"}]]);
-  const q = treeNodePrompt(v, [1], decided);
+  const q = treeNodePrompt(v as TreeView, [1], decided);
   assert.match(q, /### Your Potential Action Given Previous Actions\n\nSuppose the previous actions are: First, Alice chooses choice_2\.\nThere are 2 possible actions that you can take: choice_1, choice_2\n\nNotice that if you choose choice_1, the game will finish with rewards obtained defined by the game rules\.\nNotice that if you choose choice_2, Alice will choose choice_2 because -1 beats -2\./);
   assert.equal(tagged("I think <r>because</r> so <s> choice_2 </s> and <s>x</s>", "s"), "choice_2");
   assert.equal(tagged("no tags", "s"), null);
