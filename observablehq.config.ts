@@ -10,8 +10,6 @@ export default {
   style: "style.css",
   globalStylesheets: [],
   pages: [
-    {name: "Complete-information games", path: "/gtllm"},
-    {name: "Adopt the workflow? (meta-game)", path: "/gtllm-metagame"},
     {name: "Deal or No Deal", path: "/dond"},
     {name: "gamma-Bench leaderboard", path: "/gamabench"},
     {name: "NegotiationArena buy/sell", path: "/negotiationarena"},
@@ -21,6 +19,8 @@ export default {
     {name: "GLEE: persuasion", path: "/glee-persuasion"},
     {name: "GLEE: what moves the outcome", path: "/glee-regression"},
     {name: "GLEE: model pairs and the meta-game", path: "/glee-pairs"},
+    {name: "Complete-information games", path: "/gtllm"},
+    {name: "Adopt the workflow? (meta-game)", path: "/gtllm-metagame"},
     {name: "Datasets", path: "/datasets"},
     {name: "References", path: "/references"},
   ],
