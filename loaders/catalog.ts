@@ -17,6 +17,11 @@ import {adapters} from "./ingest/adapters.js";
 import {flatTables} from "./run/tables.js";
 import {econarenaGames} from "./games/econarena/index.js";
 import type {Row, TableSchema} from "./io/schema.js";
+import {dataGameSchemas} from "./games/gtllm/index.js";
+import {gameDef} from "./games/registry.js";
+
+/** Every matrix and tree game has the same columns; the Prisoner's Dilemma's stand for all. */
+const GTLLM_SCHEMAS = dataGameSchemas(gameDef("gtllm/prisoners_dilemma"));
 import type {IngestResult} from "./ingest/types.js";
 
 export interface DatasetEntry {
@@ -74,6 +79,10 @@ export const catalog: DatasetEntry[] = [
     // Pages read one row per seat and run (where the game settles its results) and every rule break; the English clock's other steps stay out.
     generate: async (outDir) => (await import("./run/generate.js")).generateRun("econarena", outDir, process.env, {schemas: ECONARENA_SCHEMAS, where: {turns: "payoff IS NOT NULL OR rule_break"}}),
   },
+  {
+    id: "gtllm", title: "Matrix and tree games: every ordered pair of built-in strategies, with and without talk", path: "data/runs/gtllm.json", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §4, Tables 5–8",
+    schemas: GTLLM_SCHEMAS, ingest: simulatedOnly("gtllm"), generate: async (outDir) => (await import("./run/generate.js")).generateRun("gtllm", outDir, process.env, {schemas: GTLLM_SCHEMAS}),
+  },
   {id: "glee-human", title: "GLEE human-vs-LLM games (sample of 75)", path: "glee-human", source: "data/sources/glee-human.json", cite: "GLEE (Shapira et al. 2024) §4, App. E", schemas: [GLEE_GAMES, GLEE_TURNS], ingest: adapters.glee.ingest},
 ];
 
@@ -98,7 +107,7 @@ async function dondSupplement(): Promise<Record<string, Row[]>> {
 
 function simulatedOnly(id: string) {
   return (): never => {
-    throw new Error(`dataset "${id}" is simulated, not ingested: play it with "parley run data/runs/default.json --out <dir>"`);
+    throw new Error(`dataset "${id}" is simulated, not ingested: play it with "parley run ${datasetEntry(id).path} --out <dir>"`);
   };
 }
 

@@ -35,13 +35,15 @@ export interface AgentReply {
 
 /**
  * One auxiliary model call of a decision (a workflow sub-question). It is
- * stored as a turns row with action "workflow" before the decision's row; an
- * answer the workflow could not read is a rule break of that row (the
- * decision itself goes on).
+ * stored as a turns row before the decision's row, with `action` as its
+ * action (default "workflow") and `record`'s fields where the game declares
+ * those columns; an answer the workflow could not read (`error`) is a rule
+ * break of that row (the decision itself goes on).
  */
 export interface SubCall {
   raw: string;
   usage?: Usage;
+  action?: string;
   error?: string | null;
   record?: Record<string, unknown>;
 }
@@ -49,6 +51,12 @@ export interface SubCall {
 /** One seat at one game. Created fresh for every game, so it may keep state. */
 export interface Agent<V = unknown> {
   act(observation: GameObservation<V>, rng: Rng): AgentReply | Promise<AgentReply>;
+  /**
+   * Facts about who plays (an LLM's `model`, whether it uses a `workflow`),
+   * written to the games row as `<seat name>_<trait>` where the game declares
+   * such a column.
+   */
+  traits?: Record<string, unknown>;
   /** Called once when the game ends (e.g. to close a conversation). */
   finish?(result: GameResult): void | Promise<void>;
 }

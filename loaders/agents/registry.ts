@@ -10,6 +10,7 @@ import {gamabenchAgents} from "./gamabench.js";
 import {dondAgents} from "./dond.js";
 import {econarenaAgents} from "./econarena.js";
 import {negotiationArenaAgents} from "./negotiationarena.js";
+import {gtllmAgents} from "./gtllm.js";
 
 /** Merges entries that share an id into one agent that plays all their games. */
 export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
@@ -37,7 +38,7 @@ export function mergeAgents(defs: readonly AgentDef[]): AgentDef[] {
   });
 }
 
-export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents, ...dondAgents, ...econarenaAgents, ...negotiationArenaAgents]);
+export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents, ...dondAgents, ...econarenaAgents, ...negotiationArenaAgents, ...gtllmAgents]);
 
 /** The agent with this id; throws naming the known ids. */
 export function agentDef(id: string): AgentDef {

@@ -1,5 +1,6 @@
 /** `parley games`: every registered game as JSON (id, title, citation, seats, moves, parameters with defaults and grids). */
-import {games} from "../games/registry.js";
+import {gameFileProblems, games} from "../games/registry.js";
+import {printable} from "../printable.js";
 import {printJson} from "./args.js";
 import {commands} from "./index.js";
 
@@ -30,6 +31,8 @@ export function gameList() {
 }
 
 export async function run(): Promise<number> {
+  // A game file that is not a valid game: one line each on stderr, the others are listed.
+  for (const line of gameFileProblems) process.stderr.write(`${printable(`parley games: ${line}`)}\n`);
   printJson(gameList());
   return 0;
 }

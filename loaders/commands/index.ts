@@ -36,6 +36,10 @@ export const commands = {
     usage: "negotiationarena-stats <dir>                      NegotiationArena (Bianchi et al. 2024) §3 win rates (ties excluded) and mean payoffs per ordered pair (JSON Lines)",
     load: async () => (await import("./negotiationarenaStats.js")).run,
   },
+  "gtllm-stats": {
+    usage: "gtllm-stats <dir>                                 NE and Pareto-optimal NE rates of matrix and tree games (JSON)",
+    load: async () => (await import("./gtllmStats.js")).run,
+  },
   datasets: {
     usage:
       "datasets                                          list catalog datasets and whether they are present (JSON)\n" +

@@ -1,6 +1,7 @@
 /**
  * Every playable game, by id (`parley games`). A new game is one module that
- * exports a GameDef, listed here.
+ * exports a GameDef, listed here, or one JSON file in data/games/ (a matrix
+ * or tree game; loaders/games/gtllm/).
  */
 import type {GameDef} from "./contract.js";
 import {gleeGames} from "./glee.js";
@@ -8,13 +9,25 @@ import {gamabenchGames} from "./gamabench/index.js";
 import {dond} from "./dond.js";
 import {econarenaGames} from "./econarena/index.js";
 import {negotiationArenaGames} from "./negotiationarena/index.js";
+import {loadDataGames} from "./gtllm/index.js";
+import type {GameFile} from "./gtllm/files.js";
 
-export const games: readonly GameDef[] = [...gleeGames, ...gamabenchGames, dond, ...econarenaGames, ...negotiationArenaGames];
+const coded: GameDef[] = [...gleeGames, ...gamabenchGames, dond, ...econarenaGames, ...negotiationArenaGames];
+const data = loadDataGames(coded.map((g) => g.id));
+
+export const games: readonly GameDef[] = [...coded, ...data.defs];
+
+/** The matrix and tree games read from data files, and one line per file left out. */
+export const dataGames: readonly GameFile[] = data.files;
+export const gameFileProblems: readonly string[] = data.problems;
+
+/** The data file of a matrix or tree game, or undefined for a game written in code. */
+export const dataGame = (id: string): GameFile | undefined => dataGames.find((g) => g.id === id);
 
 /** The game with this id; throws naming the known ids. */
 export function gameDef(id: string): GameDef {
   const def = games.find((g) => g.id === id);
-  if (!def) throw new Error(`unknown game "${id}"; expected one of ${games.map((g) => g.id).join(", ")}`);
+  if (!def) throw new Error(`unknown game "${id}"; expected one of ${games.map((g) => g.id).join(", ")}${leftOut()}`);
   return def;
 }
 
@@ -23,3 +36,6 @@ export function matchGames(pattern: string): GameDef[] {
   if (pattern.endsWith("/*")) return games.filter((g) => g.id.startsWith(pattern.slice(0, -1)));
   return games.filter((g) => g.id === pattern);
 }
+
+/** Notes the game files left out, for "unknown game" messages. */
+export const leftOut = (): string => (gameFileProblems.length ? ` (left out: ${gameFileProblems.join("; ")})` : "");

@@ -13,7 +13,8 @@
  *   paper's grid; an object of parameter → list of values (parameters left
  *   out take their default). With `family`, an omitted grid or parameter
  *   takes Table 1's values instead, as GLEE configs always did. With several
- *   games the object may be keyed by game id (or GLEE family).
+ *   games the object may be keyed by game id (or GLEE family), or list only
+ *   parameters that every one of the games has (then it applies to each).
  * - n_players: seats per game (default: the game's, e.g. 10 in gamma-Bench).
  * - players: "all" (every built-in agent that plays the game) or a list of
  *   built-in agent ids and LLM player objects (fields: agents/llm/spec.ts);
@@ -31,7 +32,7 @@
  * Errors name the offending key, e.g. `grid.delta_a[1]`.
  */
 import type {GameDef, ParamSpec, ParamValue} from "../games/contract.js";
-import {gameDef, games, matchGames} from "../games/registry.js";
+import {gameDef, games, leftOut, matchGames} from "../games/registry.js";
 import {FAMILIES, type Family} from "../games/types.js";
 import {agentDef, agents, canSit} from "../agents/registry.js";
 import {expandGrid} from "./grid.js";
@@ -168,11 +169,15 @@ function parseGames(raw: Record<string, unknown>): {defs: GameDef[]; keyOf: (def
     const key = typeof g === "string" ? "game" : `game[${i}]`;
     if (typeof p !== "string") fail(key, `expected a game id, got ${JSON.stringify(p)}`);
     const found = matchGames(p);
-    if (!found.length) fail(key, `unknown game ${JSON.stringify(p)}; expected one of ${games.map((d) => d.id).join(", ")}`);
+    if (!found.length) fail(key, `unknown game ${JSON.stringify(p)}; expected one of ${games.map((d) => d.id).join(", ")}${leftOut()}`);
     for (const d of found) if (!defs.includes(d)) defs.push(d);
   });
   return {defs, keyOf: (def) => def.id, omitted: "default"};
 }
+
+/** Whether `grid` is an object of parameters that every game in `defs` declares (then it applies to each of them). */
+const sharedParams = (defs: readonly GameDef[], grid: unknown): boolean =>
+  isObject(grid) && Object.keys(grid).length > 0 && Object.keys(grid).every((k) => defs.every((d) => d.params.some((p) => p.name === k)));
 
 /** Validates a parsed JSON config; throws ConfigError naming the bad key. */
 export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
@@ -190,7 +195,7 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     if (keyedByGame) {
       const own = (g as Record<string, unknown>)[keyOf(def)];
       grid = parseGrid(def, own === undefined && omitted === "full" ? "full" : own, `grid.${keyOf(def)}`, omitted);
-    } else if (defs.length > 1 && g !== "full" && g !== undefined) fail("grid", `with several games, use "full" or an object keyed by game${omitted === "full" ? " family" : " id"}`);
+    } else if (defs.length > 1 && g !== "full" && g !== undefined && !sharedParams(defs, g)) fail("grid", `with several games, use "full", an object keyed by game${omitted === "full" ? " family" : " id"}, or an object of parameters every listed game has`);
     else grid = parseGrid(def, g, "grid", omitted);
     const nKey = "n_players";
     const n = raw[nKey] === undefined ? def.seats.default : raw[nKey];

@@ -77,6 +77,7 @@ export function stopAgentsOnAbort(factory: (id: string, context: SeatContext) =>
         return agent.act(observation, rng);
       },
       finish: agent.finish?.bind(agent),
+      traits: agent.traits,
     };
   };
 }

@@ -254,7 +254,7 @@ function recordFields(row: TurnRow, record: Record<string, unknown>, columns: Ga
 
 /** A turns row for a workflow sub-call made before a decision's answer: action "workflow", a rule break when the workflow could not read it. */
 export function subCallRow(gameId: string, obs: GameObservation, call: SubCall, attempt: number, columns: GameDef["columns"]["turns"]): TurnRow {
-  const row: TurnRow = {game_id: gameId, turn: 0, round: obs.round, seat: obs.seat, action: "workflow"};
+  const row: TurnRow = {game_id: gameId, turn: 0, round: obs.round, seat: obs.seat, action: call.action ?? "workflow"};
   if (call.record) recordFields(row, call.record, columns);
   row.rule_break = !!call.error;
   row.attempt = attempt;

@@ -50,7 +50,7 @@ export interface TournamentOptions {
 const builtinFactory = (id: string, context: SeatContext) => agentDef(id).create(context);
 
 /** The games row of a finished game: identity, parameters, outcome, and `<seat name>_agent` where the game has such columns. */
-export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" | "seed">, result: GameResult): GameRecord["row"] {
+export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" | "seed">, result: GameResult, traits: readonly (Record<string, unknown> | undefined)[] = []): GameRecord["row"] {
   const {def} = planned;
   const row: GameRecord["row"] = {
     game_id: planned.game_id,
@@ -69,6 +69,9 @@ export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" |
     planned.lineup.forEach((id, s) => {
       const column = `${seatName(def, s)}_agent`;
       if (def.columns.games.some((c) => c.name === column)) row[column] = id;
+      for (const [trait, value] of Object.entries(traits[s] ?? {})) {
+        if (def.columns.games.some((c) => c.name === `${seatName(def, s)}_${trait}`)) row[`${seatName(def, s)}_${trait}`] = value;
+      }
     });
   }
   for (const k in result.game) if (result.game[k] !== null && result.game[k] !== undefined) row[k] = result.game[k];
@@ -98,7 +101,7 @@ export async function runTournament(config: RunConfig, options: TournamentOption
     const seats = g.lineup.map((id, seat) => factory(id, {game: g.def.id, gameId: g.game_id, seat, seatName: g.def.seats.names?.[seat] ?? null, nSeats: n, params: g.params}));
     const {result, turns} = await playGame(g.def, g.params, g.game_id, seats, {seed: config.seed, maxAttempts: config.max_attempts});
     played++;
-    await options.onGame?.({game: g.def.id, row: gameRow(g, config, result), players: playerRows(g, result), turns});
+    await options.onGame?.({game: g.def.id, row: gameRow(g, config, result, seats.map((a) => a.traits)), players: playerRows(g, result), turns});
   };
   let scheduled = 0;
   for (const g of plannedGames(config, options.shard)) {

@@ -99,3 +99,21 @@ test("Deal or No Deal played: the Best row, the human row from the 50 points, Pa
   await beliefs.page.context().close();
   assert.deepEqual([...problems, ...beliefs.problems], []);
 });
+
+test("the complete-information games page draws Tables 5–8 with the paper's rows and the build-time run's; the meta-game page shows Table 19 both ways", async () => {
+  const {page, problems} = await visit(browser, server, "/gtllm");
+  const text = (await page.locator("main").textContent()) ?? "";
+  assert.match(text, /Claude-3\.5 Sonnet/);
+  assert.match(text, /scripted game theory/);
+  assert.match(text, /is not the mean of its rows for Claude-3\.5 Sonnet \(printed 0\.45, mean 0\.48\)/);
+  assert.ok((await page.locator(".parley-transcript .parley-turn").count()) > 0, "a talk transcript is shown");
+  await page.context().close();
+  assert.deepEqual(problems, []);
+  const meta = await visit(browser, server, "/gtllm-metagame");
+  const metaText = (await meta.page.locator("main").textContent()) ?? "";
+  await meta.page.context().close();
+  assert.match(metaText, /Pure equilibria: \(not use, not use\)/);
+  assert.match(metaText, /Pure equilibria: \(not use, use\)/);
+  assert.match(metaText, /Table 18 gives 5\.70/);
+  assert.deepEqual(meta.problems, []);
+});

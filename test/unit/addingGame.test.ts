@@ -4,6 +4,12 @@ import assert from "node:assert/strict";
 import type {GameDef, GameState} from "../../loaders/games/contract.js";
 import {checkAction} from "../../loaders/games/legal.js";
 import {playGame} from "../../loaders/run/play.js";
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {loadGameFiles} from "../../loaders/games/gtllm/files.js";
+import {dataGameDef} from "../../loaders/games/gtllm/dataGame.js";
+import {gtllmAgents} from "../../loaders/agents/gtllm.js";
 
 const PAYOFF: Record<string, [number, number]> = {"C,C": [3, 3], "C,D": [0, 5], "D,C": [5, 0], "D,D": [1, 1]};
 const MOVE = [{type: "move", choices: {choice: ["C", "D"]}}];
@@ -45,4 +51,29 @@ test("the README's Prisoner's Dilemma plays through the runner: payoffs, turns a
     [2, 1, 1, false, "D"],
   ]);
   assert.match(String(turns[0].rule_break_reason), /choice: expected one of "C", "D", got "maybe"/);
+});
+
+test("the README's matrix and tree game files, as written there, load with no code and play through the runner", async () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf("**A matrix or tree game is one JSON file**"), readme.indexOf("Any other game is one file of rules"));
+  const files = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.equal(files.length, 2);
+  const dir = mkdtempSync(join(tmpdir(), "parley-readme-games-"));
+  try {
+    files.forEach((text, k) => writeFileSync(join(dir, `game${k}.json`), text));
+    const {games, problems} = loadGameFiles(dir);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(games.map((g) => [g.id, g.kind]), [["mine/chicken", "matrix"], ["mine/entry", "tree"]]);
+    // A game added at run time is not in the registry's lists; the matrix and tree games' own agent plays any of them.
+    const eq = (def: GameDef, seat: number) => gtllmAgents.find((a) => a.id === "equilibrium")!.create({game: def.id, gameId: "x", seat, seatName: null, nSeats: 2, params: {}});
+    // Chicken: two undominated equilibria; the convention picks Alice's favourite (she dares, Bob swerves).
+    const chicken = dataGameDef(games[0]);
+    const c = await playGame(chicken, {negotiation_rounds: 1}, "c", [eq(chicken, 0), eq(chicken, 1)], {seed: 1});
+    assert.deepEqual([c.result.game.path_names, c.result.returns, c.result.game.is_ne], ["dare / swerve", [1, -1], true]);
+    const entry = dataGameDef(games[1]);
+    const e = await playGame(entry, {}, "e", [eq(entry, 0), eq(entry, 1)], {seed: 1});
+    assert.deepEqual([e.result.game.path_names, e.result.returns, e.result.game.is_ne], ["enter / accommodate", [2, 1], true]);
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
 });

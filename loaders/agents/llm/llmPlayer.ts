@@ -22,6 +22,8 @@ import type {Narrator, PastTurn} from "./narrators/narrator.js";
 import {narratorFor} from "./narrators/index.js";
 import type {ChatMessage} from "./types.js";
 import {hasWorkflow, workflowFor, type Workflow} from "./workflow.js";
+import {GtLlmAgent} from "./gtllmPlayer.js";
+import {dataGame, dataGames} from "../../games/registry.js";
 
 export class NarratedLlmAgent implements Agent {
   private past: PastTurn[] = [];
@@ -87,8 +89,8 @@ export class NarratedLlmAgent implements Agent {
   }
 }
 
-/** Whether an LLM player can play `game` (a narrator exists for it). */
-export const llmPlays = (game: string): boolean => game.startsWith("glee/") || narratorFor(game) !== null;
+/** Whether an LLM player can play `game` (a narrator exists for it; matrix and tree games share theirs). */
+export const llmPlays = (game: string): boolean => game.startsWith("glee/") || narratorFor(game) !== null || dataGame(game) !== undefined;
 
 /** Whether `spec` can play `game`: a narrator, and a workflow when it asks for one. */
 const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game) && (!spec.workflow || hasWorkflow(game));
@@ -97,15 +99,16 @@ const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game)
 export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {
   return {
     id: spec.id,
-    games: ["glee/*", "gamabench/*", "gtllm/*", "econarena/*", "negotiationarena/*"],
+    games: ["glee/*", "gamabench/*", "gtllm/*", "econarena/*", "negotiationarena/*", ...dataGames.map((g) => g.id)],
     canSit: (game) => specPlays(spec, game),
-    description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}${spec.workflow ? " with the workflow" : ""}`,
-    source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts, or the game's narrator; personas NegotiationArena (Bianchi et al. 2024) §4",
+    description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}${spec.workflow ? " with the game-theoretic workflow" : ""}`,
+    source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts, or the game's narrator (matrix and tree games: Game-theoretic LLM workflows (Hua et al. 2024) §4); personas NegotiationArena (Bianchi et al. 2024) §4",
     create: (c) => {
       if (c.game.startsWith("glee/")) {
         const family = c.game.slice("glee/".length) as Family;
         return contractAgent(new LlmAgent(spec, {family, player: c.seatName as Player, gameId: c.gameId}, complete, samplePrefix)) as Agent;
       }
+      if (dataGame(c.game)) return new GtLlmAgent(spec, c, complete, samplePrefix);
       const narrator = narratorFor(c.game);
       if (!narrator) throw new Error(`no narrator for ${c.game}: LLM players cannot play it yet`);
       return new NarratedLlmAgent(spec, c, narrator, complete, samplePrefix, spec.workflow ? workflowFor(c.game) : null);

@@ -20,6 +20,7 @@
 import {providers, type Provider, type Sampling} from "./types.js";
 import {personaNames, type PersonaName} from "./personas.js";
 import {defaultMaxResponseBytes} from "./httpFetch.js";
+import {NEGOTIATION_SUFFIXES, PERSONALITIES, type Personality} from "./narrators/gtllm.js";
 
 export interface LlmPlayerSpec {
   id: string;
@@ -37,11 +38,16 @@ export interface LlmPlayerSpec {
   chain_of_thought: boolean;
   /**
    * Play with the game's workflow (Game-theoretic LLM workflows (Hua et al.
-   * 2024) §4.4, §5.2): its sub-calls run before each answer and their summary
-   * goes into the prompt. Present only when true, so older configs keep
+   * 2024) §4.4, §5.2): matrix and tree games ask the sub-questions, then a
+   * strategy summary prepended to every later prompt; Deal or No Deal runs
+   * the belief workflow. Present only when true, so older configs keep
    * their fingerprints.
    */
   workflow?: boolean;
+  /** Matrix and tree games: the system prompt's personality (Hua et al. 2024 §6.3); absent = "rational". Present only when set. */
+  personality?: Personality;
+  /** Matrix and tree games: which of the six prompts of Hua et al. 2024 §6.5 ends every action prompt (1–6). Present only when set. */
+  negotiation_suffix?: number;
   /** Per-HTTP-attempt timeout. */
   timeout_ms: number;
   /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
@@ -63,7 +69,7 @@ export const defaultKeyEnv: Record<Provider, string> = {
 
 const fields = new Set([
   "id", "provider", "model", "base_url", "api_key_env", "temperature", "max_tokens", "top_p", "seed", "persona",
-  "chain_of_thought", "workflow", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute", "max_response_bytes",
+  "chain_of_thought", "personality", "negotiation_suffix", "workflow", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute", "max_response_bytes",
   "max_retry_wait_ms",
 ]);
 
@@ -133,10 +139,20 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
   }
   const cot = o.chain_of_thought ?? false;
   if (typeof cot !== "boolean") throw new Error(`${who}: "chain_of_thought" must be true or false`);
+  const personality = o.personality ?? null;
+  if (personality !== null && !PERSONALITIES.includes(personality as Personality)) {
+    throw new Error(`${who}: "personality" must be null or one of ${PERSONALITIES.join(", ")}, got ${JSON.stringify(personality)}`);
+  }
+  const suffix = o.negotiation_suffix ?? null;
+  if (suffix !== null && !(typeof suffix === "number" && Number.isInteger(suffix) && suffix >= 1 && suffix <= NEGOTIATION_SUFFIXES.length)) {
+    throw new Error(`${who}: "negotiation_suffix" must be null or an integer from 1 to ${NEGOTIATION_SUFFIXES.length} (the prompts of Hua et al. 2024 §6.5), got ${JSON.stringify(suffix)}`);
+  }
   const workflow = o.workflow ?? false;
   if (typeof workflow !== "boolean") throw new Error(`${who}: "workflow" must be true or false`);
   return {
     ...(workflow && {workflow: true}),
+    ...(personality !== null && {personality: personality as Personality}),
+    ...(suffix !== null && {negotiation_suffix: suffix as number}),
     id,
     provider,
     model: str("model", false)!,

@@ -5,6 +5,7 @@
  * into the prompt. Workflows are per game and per seat (a fresh one for each
  * game, so it may keep state); `workflowFor` names the games that have one.
  */
+import {dataGame} from "../../games/registry.js";
 import type {GameObservation} from "../../games/contract.js";
 import type {SubCall} from "../contract.js";
 import type {ChatMessage} from "./types.js";
@@ -26,6 +27,7 @@ export function workflowFor(game: string): Workflow | null {
   return workflows[game]?.() ?? null;
 }
 
-export const hasWorkflow = (game: string): boolean => game in workflows;
+/** Deal or No Deal has the belief workflow here; every matrix and tree game has the game-theoretic one (gtllmPlayer.ts). */
+export const hasWorkflow = (game: string): boolean => game in workflows || dataGame(game) !== undefined;
 
-export const workflowGames: readonly string[] = Object.keys(workflows);
+export const workflowGames: readonly string[] = [...Object.keys(workflows), "every matrix and tree game"];
