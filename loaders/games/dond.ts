@@ -17,7 +17,7 @@
  *
  * A seat that keeps breaking the rules ends the game without a deal
  * (`ended_by = "rule_break"`, both 0). The points are the 50 hard ones of
- * §5.3 (data/games/dond-hard50.json), chosen by the `point` parameter.
+ * §5.3 (data/dond/hard50.json), chosen by the `point` parameter.
  *
  * The games table has the columns of the ingested human dialogues
  * (loaders/ingest/dond.ts), so one SQL (src/lib/dond.ts) scores both.
@@ -43,7 +43,7 @@ export interface DondPoint {
   human_alloc_a: number[] | null;
 }
 
-export const HARD50_FILE = "data/games/dond-hard50.json";
+export const HARD50_FILE = "data/dond/hard50.json";
 
 /** Reads and checks the 50 hard points; throws naming the file and point. */
 export function loadPoints(path = join(projectRoot, HARD50_FILE)): DondPoint[] {
@@ -233,7 +233,7 @@ export const dond: GameDef = {
   moves: "sequential",
   description: "Alice and Bob divide books, hats and balls they value privately: free-text rounds, then each writes the deal it believes was agreed; 0 for both without agreement.",
   params: [
-    {name: "point", label: "Point of the 50 hard ones (§5.3)", type: "integer", min: 0, max: 49, default: 0, grid: Array.from({length: 50}, (_, i) => i), doc: "row of data/games/dond-hard50.json"},
+    {name: "point", label: "Point of the 50 hard ones (§5.3)", type: "integer", min: 0, max: 49, default: 0, grid: Array.from({length: 50}, (_, i) => i), doc: "row of data/dond/hard50.json"},
     {name: "max_rounds", label: "Round cap", type: "integer", min: 1, max: 100, default: 20, grid: [20], doc: "the authors' repository stops the talk after 20 rounds"},
   ],
   columns: {

@@ -19,7 +19,7 @@ import {GLEE_GAMES, GLEE_TURNS} from "../games/schema.js";
 import type {TableSchema} from "../io/schema.js";
 
 /** Source that decides a generated run's tables. */
-const INPUTS = ["loaders/games", "loaders/agents", "loaders/run", "loaders/io", "src/lib", "data/games", "package-lock.json"];
+const INPUTS = ["loaders/games", "loaders/agents", "loaders/run", "loaders/io", "src/lib", "data/games", "data/dond", "package-lock.json"];
 /** What a generated dataset writes: the flat tables (GLEE's two by default), optionally only some rows of each. */
 export interface GeneratedTables {
   schemas: readonly TableSchema[];
