@@ -18,10 +18,10 @@ FROM (${gleeMetricsSQL("games")}) m JOIN games g USING (game_id)
 WHERE m.family = '${family}'`;
 }
 
-/** agent (in `seat`) and the metric's value per game, for box plots. */
+/** agent (in `seat`) and the metric's value per game, for box plots (in game order, so every engine gives the same rows). */
 export function metricValuesSQL(family: GleeFamily, metric: string, seat: "alice" | "bob"): string {
   const m = checkMetric(metric);
-  return `SELECT ${seat}_agent AS agent, ${m} AS value FROM (${familyMetricsSQL(family)}) WHERE ${m} IS NOT NULL`;
+  return `SELECT ${seat}_agent AS agent, ${m} AS value FROM (${familyMetricsSQL(family)}) WHERE ${m} IS NOT NULL ORDER BY game_id`;
 }
 
 /** Mean metric by parameter value and agent in `seat`; values as text ('∞' for a null horizon), in parameter order. */
