@@ -10,8 +10,9 @@
  *   (an <svg> drawn by Plot, with a non-empty box) or a visible table with at
  *   least one body row. Pages with neither print "–".
  * - fully drawn: the time of the last DOM change before the page stays
- *   unchanged for 1 s while no DuckDB work is pending (src/components/duckdb.ts
- *   counts it) and no section shows a loading state (.parley-loading); the
+ *   unchanged for 1 s after its load event, while no data is pending
+ *   (globalThis.__parleyPending, counted by src/components/duckdb.ts and
+ *   pageData.ts) and no section shows a loading state (.parley-loading); the
  *   quiet second itself is not counted.
  * Targets: first view ≤ 1.5 s, fully drawn ≤ 3 s, cold; each page is the
  * median of PARLEY_BENCH_RUNS cold visits (default 3). PARLEY_BENCH_PAGES=/dond,/gamabench
@@ -60,10 +61,13 @@ const probe = `(() => {
 // Resolves once the page is quiet (see the header); returns the two times.
 const quiet = `new Promise((resolve) => {
   const timing = globalThis.__parleyTiming;
-  let lastSeen = timing.last, since = performance.now();
+  let lastSeen = timing.last, since = performance.now(), tick = since;
   const poll = setInterval(() => {
     const now = performance.now();
-    const busy = (globalThis.__parleyPending ?? 0) > 0 || document.querySelector(".parley-loading") !== null;
+    // A late tick means the main thread was busy (drawing): that is not quiet.
+    const late = now - tick > 200;
+    tick = now;
+    const busy = late || document.readyState !== "complete" || (globalThis.__parleyPending ?? 0) > 0 || document.querySelector(".parley-loading") !== null;
     if (busy || timing.last !== lastSeen) { lastSeen = timing.last; since = now; }
     if (now - since >= 1000 || now > 60000) { clearInterval(poll); resolve({first: timing.first, full: timing.last}); }
   }, 25);

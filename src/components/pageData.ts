@@ -5,12 +5,15 @@
  * question is not in the snapshot.
  *
  * `pageData({first: FileAttachment("data/dond/first-dond.json"), tables: {games: ...href}})`
- * starts compiling DuckDB's wasm at once, in its worker, so that the first
- * changed input finds it ready; the tables are fetched on the first miss.
+ * starts loading DuckDB (its module, Apache Arrow, and compiling its 34 MB
+ * wasm in a worker) as soon as the visitor moves the pointer, focuses or
+ * types anywhere, or 2 s after the page has loaded, so that the first changed
+ * input finds it ready; not before, because on a small machine the compile
+ * takes every core the first view needs. The tables are fetched on the first
+ * question the snapshot cannot answer (which also starts DuckDB at once).
  * `prepare` (the page's FirstView.prepare) runs once on the opened database.
  * A snapshot that cannot be read is treated as empty (everything is asked of
- * DuckDB). DuckDB's module (with Apache Arrow) is imported dynamically, so a
- * page's first view does not wait for it to load either.
+ * DuckDB).
  *
  * While any answer is on the way, a "Loading data…" badge (class
  * parley-loading) shows in the corner, so that a cell waiting on data is
@@ -48,13 +51,30 @@ async function busy<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Calls `start` once: on the visitor's first sign of interaction, or `delay` ms after the page has loaded. */
+function soon(start: () => void, delay = 2000): void {
+  const events = ["pointermove", "pointerdown", "focusin", "keydown", "touchstart"];
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    for (const e of events) document.removeEventListener(e, once, true);
+    start();
+  };
+  for (const e of events) document.addEventListener(e, once, {capture: true, passive: true});
+  const later = () => setTimeout(once, delay);
+  if (document.readyState === "complete") later();
+  else addEventListener("load", later, {once: true});
+}
+
 export function pageData({first, tables, prepare}: {first?: {json(): Promise<unknown>}; tables: Record<string, Source>; prepare?: (query: Query) => Promise<void>}): PageData {
-  const duck = import("./duckdb.js");
-  duck.then((d) => d.startDuckDB(), () => {}); // a failure is reported to whoever queries
+  let module: Promise<typeof import("./duckdb.js")> | null = null;
+  const duckdb = () => (module ??= import("./duckdb.js"));
+  soon(() => duckdb().then((d) => d.startDuckDB(), () => {})); // a failure is reported to whoever queries
   let snapshot: Promise<Snapshot> | null = null;
   const known = () => (snapshot ??= first ? first.json().then((s) => (s ?? {}) as Snapshot, () => ({})) : Promise.resolve({}));
   let db: Promise<Database> | null = null;
-  const database = () => (db ??= duck.then(async (d) => {
+  const database = () => (db ??= duckdb().then(async (d) => {
     const opened = await d.openDatabase(tables);
     await prepare?.((sql, params) => opened.query(sql, params));
     return opened;
