@@ -16,7 +16,9 @@
  *   quiet second itself is not counted.
  * Targets: first view ≤ 1.5 s, fully drawn ≤ 3 s, cold; each page is the
  * median of PARLEY_BENCH_RUNS cold visits (default 3). PARLEY_BENCH_PAGES=/dond,/gamabench
- * measures only those pages.
+ * measures only those pages; PARLEY_BENCH_BEFORE=<a dist built from an
+ * earlier commit> measures each page there too, alternating, for a fair
+ * before/after under the same machine load.
  */
 import {existsSync} from "node:fs";
 import {performance} from "node:perf_hooks";
@@ -111,31 +113,37 @@ export default async function (): Promise<void> {
   const started = performance.now();
   const dist = process.env.PARLEY_BENCH_DIST ?? (await buildInto(datasetsConfig().dir ?? "/nonexistent"));
   if (!process.env.PARLEY_BENCH_DIST) console.log(`site build: ${((performance.now() - started) / 1000).toFixed(1)} s (set PARLEY_BENCH_DIST to reuse a build)`);
-  const server = await serveStatic(dist);
+  // PARLEY_BENCH_BEFORE=<another built dist>: each page is measured on it too, in turn with this one, so both see the same machine load.
+  const sites: [string, StaticServer][] = [["", await serveStatic(dist)]];
+  if (process.env.PARLEY_BENCH_BEFORE) sites.unshift(["before", await serveStatic(process.env.PARLEY_BENCH_BEFORE)]);
+  if (sites.length > 1) sites[1][0] = "after";
   const browser = await launch();
   console.log(`cold = fresh browser context, median of ${runs}; revisit = same context again. Targets: first view ≤ ${FIRST_TARGET / 1000} s, fully drawn ≤ ${FULL_TARGET / 1000} s (cold).`);
-  console.log(`${"page".padEnd(20)} first view    ratio  fully drawn  ratio  | revisit: first  full  | problems`);
+  console.log(`${"page".padEnd(27)} first view    ratio  fully drawn  ratio  | revisit: first  full  | problems`);
   let misses = 0;
   try {
     const only = process.env.PARLEY_BENCH_PAGES?.split(",");
     for (const path of sitePages().filter((p) => !only || only.includes(p))) {
-      const visits = [];
-      for (let r = 0; r < runs; r++) visits.push(await measure(browser, server, path));
-      const firsts = visits.map((v) => v.cold.first);
-      const first = firsts.some((f) => f === null) ? null : median(firsts as number[]);
-      const full = median(visits.map((v) => v.cold.full));
-      const warmFirst = visits.some((v) => v.warm.first === null) ? null : median(visits.map((v) => v.warm.first!));
-      const warmFull = median(visits.map((v) => v.warm.full));
-      const problems = [...new Set(visits.flatMap((v) => [...v.cold.problems, ...v.warm.problems]))];
-      const miss = (first !== null && first > FIRST_TARGET) || full > FULL_TARGET;
-      if (miss) misses++;
-      console.log(
-        `${path.padEnd(20)} ${seconds(first)} s  ${ratio(first, FIRST_TARGET).padStart(6)}  ${seconds(full)} s    ${ratio(full, FULL_TARGET).padStart(6)}  |        ${seconds(warmFirst)} ${seconds(warmFull)}  | ${miss ? "OVER TARGET " : ""}${problems.join("; ")}`,
-      );
+      const visits = new Map<string, {cold: Timing; warm: Timing}[]>(sites.map(([name]) => [name, []]));
+      for (let r = 0; r < runs; r++) for (const [name, server] of sites) visits.get(name)!.push(await measure(browser, server, path));
+      for (const [name, all] of visits) {
+        const firsts = all.map((v) => v.cold.first);
+        const first = firsts.some((f) => f === null) ? null : median(firsts as number[]);
+        const full = median(all.map((v) => v.cold.full));
+        const warmFirst = all.some((v) => v.warm.first === null) ? null : median(all.map((v) => v.warm.first!));
+        const warmFull = median(all.map((v) => v.warm.full));
+        const problems = [...new Set(all.flatMap((v) => [...v.cold.problems, ...v.warm.problems]))];
+        const miss = (first !== null && first > FIRST_TARGET) || full > FULL_TARGET;
+        if (miss && name !== "before") misses++;
+        const label = name ? `${path} (${name})` : path;
+        console.log(
+          `${label.padEnd(27)} ${seconds(first)} s  ${ratio(first, FIRST_TARGET).padStart(6)}  ${seconds(full)} s    ${ratio(full, FULL_TARGET).padStart(6)}  |        ${seconds(warmFirst)} ${seconds(warmFull)}  | ${miss ? "OVER TARGET " : ""}${problems.join("; ")}`,
+        );
+      }
     }
   } finally {
     await browser.close();
-    await server.close();
+    for (const [, server] of sites) await server.close();
   }
   console.log(`${misses ? `${misses} page(s) over target` : "every page within target"}; machine load average ${(await import("node:os")).loadavg().map((x) => x.toFixed(1)).join(" ")}`);
 }
