@@ -10,6 +10,7 @@ import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
 import {buildInto, launch, scratchDatasets, settle, visit} from "./harness.js";
+import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
 
 let dist: string;
 let browser: Browser;
@@ -161,6 +162,21 @@ test("an HTML table (GLEE market effects) downloads as CSV cell for cell", async
   assert.deepEqual(csv, shown);
   await page.context().close();
   assert.deepEqual(problems, []);
+});
+
+test("every page with a build-time first view draws it without fetching a table", async () => {
+  for (const path of FIRST_VIEWS.map((v) => `/${v.page}`)) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const tables: string[] = [];
+    page.on("request", (r) => /\.parquet(\?|$)/.test(r.url()) && tables.push(r.url()));
+    await page.goto(server.url + path);
+    await settle(page);
+    assert.deepEqual(tables, [], `${path} fetched tables for its first view`);
+    assert.ok((await page.locator("main svg, main table").count()) > 0, `${path} drew something`);
+    assert.deepEqual(await errorsOf(page), [], path);
+    await context.close();
+  }
 });
 
 test("a section waiting for data says so, then draws", async () => {
