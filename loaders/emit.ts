@@ -15,6 +15,9 @@ import {tar} from "./io/tar.js";
 import {printable} from "./printable.js";
 import {removeStaleTemps} from "./io/staleFiles.js";
 import type {DatasetStatus} from "../src/lib/datasetStatus.js";
+import {FIRST_VIEWS} from "../src/lib/firstViews.js";
+import {recordSnapshot, type FirstView, type Snapshot} from "../src/lib/snapshot.js";
+import {withParquetViews} from "./io/parquet.js";
 
 /**
  * An ingested catalog dataset's tables (empty when its raw files are absent),
@@ -34,36 +37,67 @@ export async function datasetTables(id: string): Promise<{location: DatasetLocat
   return {location, result};
 }
 
-export async function datasetArchive(id: string): Promise<Buffer> {
+/**
+ * Writes dataset `id`'s tables into `dir` (one Parquet file per table: the
+ * ingest of its raw files, or the generated run) and returns the status pages
+ * read and the files written.
+ */
+export async function writeDataset(id: string, dir: string): Promise<{status: DatasetStatus; paths: string[]}> {
   const {location, result} = await datasetTables(id);
   const {entry} = location;
   for (const p of result.problems) process.stderr.write(`${printable(`${id}: ${formatProblem(p)}`)}\n`);
+  let paths: string[];
+  if (entry.generate) {
+    // Simulated: the generator writes the tables itself (streaming, so big runs stay out of memory).
+    result.summary = await entry.generate(dir);
+    paths = entry.schemas.map((s) => join(dir, `${s.name}.parquet`));
+  } else paths = await writeIngest(result, dir);
+  const status: DatasetStatus = {
+    id,
+    title: entry.supplementNote ? `${entry.title}, ${entry.supplementNote}` : entry.title,
+    cite: entry.cite,
+    available: location.available,
+    path: entry.path,
+    hint: location.available ? null : location.hint,
+    summary: result.summary,
+    problems: result.problems.map((p) => formatProblem({...p, file: basename(p.file)})),
+  };
+  return {status, paths};
+}
+
+/** The archive a data loader emits: status.json, the tables, and the first view of every page that reads them. */
+export async function datasetArchive(id: string): Promise<Buffer> {
   // Named with the pid so that the next build removes what a killed one left (staleFiles.ts).
   removeStaleTemps(tmpdir(), "parley-");
   const dir = join(tmpdir(), `parley-${id}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
   mkdirSync(dir, {mode: 0o700});
   try {
-    let paths: string[];
-    if (entry.generate) {
-      // Simulated: the generator writes the tables itself (streaming, so big runs stay out of memory).
-      result.summary = await entry.generate(dir);
-      paths = entry.schemas.map((s) => join(dir, `${s.name}.parquet`));
-    } else paths = await writeIngest(result, dir);
-    const status: DatasetStatus = {
-      id,
-      title: entry.supplementNote ? `${entry.title}, ${entry.supplementNote}` : entry.title,
-      cite: entry.cite,
-      available: location.available,
-      path: entry.path,
-      hint: location.available ? null : location.hint,
-      summary: result.summary,
-      problems: result.problems.map((p) => formatProblem({...p, file: basename(p.file)})),
-    };
+    const {status, paths} = await writeDataset(id, dir);
     const members: Record<string, Uint8Array | string> = {"status.json": JSON.stringify(status, null, 2)};
     for (const path of paths) members[basename(path)] = readFileSync(path);
+    for (const view of FIRST_VIEWS.filter((v) => v.dataset === id)) members[`first-${view.page}.json`] = JSON.stringify(await firstView(view, dir));
     return tar(members);
   } finally {
     rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+/**
+ * A page's first view (src/lib/snapshot.ts), answered by native DuckDB over
+ * the Parquet files in `dir`. A script that fails gives an empty snapshot and
+ * one line on stderr: the page then asks DuckDB-WASM for everything.
+ */
+export async function firstView(view: FirstView, dir: string): Promise<Snapshot> {
+  const tables = Object.fromEntries(view.tables.map((t) => [t, join(dir, `${t}.parquet`)]));
+  try {
+    return await withParquetViews(tables, async (db) => {
+      const query = (sql: string, params?: unknown[]) => db.query(sql, params);
+      await view.prepare?.(query);
+      return recordSnapshot(query, (ask) => view.script(ask));
+    });
+  } catch (error) {
+    process.stderr.write(`${printable(`first view of /${view.page}: ${(error as Error).message} (the page will query in the browser)`)}\n`);
+    return {};
   }
 }
 

@@ -3,7 +3,7 @@
  * used to write Parquet, to read it back, and to run the shared metric SQL of
  * src/lib exactly as the pages run it in DuckDB-WASM.
  */
-import {DuckDBInstance, type DuckDBConnection} from "@duckdb/node-api";
+import {DuckDBInstance, type DuckDBConnection, type DuckDBValue} from "@duckdb/node-api";
 
 export type SqlRow = Record<string, unknown>;
 
@@ -14,9 +14,9 @@ export class Db {
     await this.connection.run(sql);
   }
 
-  /** Rows as plain objects; BIGINT and HUGEINT become numbers when they fit exactly, lists become arrays. */
-  async query<T extends SqlRow = SqlRow>(sql: string): Promise<T[]> {
-    const reader = await this.connection.runAndReadAll(sql);
+  /** Rows as plain objects; BIGINT and HUGEINT become numbers when they fit exactly, lists become arrays. `params` fill `?` placeholders. */
+  async query<T extends SqlRow = SqlRow>(sql: string, params?: unknown[]): Promise<T[]> {
+    const reader = await this.connection.runAndReadAll(sql, params?.length ? (params as DuckDBValue[]) : undefined);
     return reader.getRowObjectsJS().map((row) => plain(row) as T);
   }
 

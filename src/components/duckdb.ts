@@ -51,6 +51,16 @@ function duckdbInstance(): Promise<duckdb.AsyncDuckDB> {
   })());
 }
 
+/**
+ * Starts fetching and compiling DuckDB's wasm in its worker without waiting
+ * for it (a page that draws its first view from a snapshot calls this at
+ * once, so that DuckDB is ready by the time an input changes). Not counted
+ * as pending work: nothing on the page waits for it.
+ */
+export function startDuckDB(): void {
+  duckdbInstance().catch(() => {}); // a failure is reported to whoever queries
+}
+
 async function urlOf(source: Source): Promise<string> {
   if (typeof source === "string") return source;
   if (source instanceof URL) return source.href;

@@ -1,52 +1,11 @@
 /**
- * SQL used by the three GLEE family pages, kept out of the Markdown so each
- * page stays prose plus short cells. Parameter and metric names are checked
- * against fixed lists before they reach SQL.
+ * Text and transcript lines of the three GLEE family pages. Their SQL lives
+ * in src/lib/pages/gleeFamily.ts (shared with the build, which answers the
+ * first view ahead of time) and is re-exported here.
  */
-import {GLEE_METRICS, GLEE_PARAMETERS, gleeMetricsSQL, type GleeConventions, type GleeFamily, type GleeMetric} from "../lib/gleeMetrics.js";
+import type {GleeFamily} from "../lib/gleeMetrics.js";
 
-const checkMetric = (m: string): GleeMetric => {
-  if (!(GLEE_METRICS as readonly string[]).includes(m)) throw new Error(`unknown metric ${m}`);
-  return m as GleeMetric;
-};
-
-/** Per-game metrics of one family (in `conventions`, see gleeMetrics.ts) joined to the game's parameters. */
-export function familyMetricsSQL(family: GleeFamily, conventions: GleeConventions = "paper"): string {
-  return `SELECT m.*, g.* EXCLUDE (game_id, family, alice_agent, bob_agent)
-FROM (${gleeMetricsSQL("games", {conventions})}) m JOIN games g USING (game_id)
-WHERE m.family = '${family}'`;
-}
-
-/** agent (in `seat`) and the metric's value per game, for box plots. */
-export function metricValuesSQL(family: GleeFamily, metric: string, seat: "alice" | "bob", conventions: GleeConventions = "paper"): string {
-  const m = checkMetric(metric);
-  return `SELECT ${seat}_agent AS agent, ${m} AS value FROM (${familyMetricsSQL(family, conventions)}) WHERE ${m} IS NOT NULL`;
-}
-
-/** Mean metric by parameter value and agent in `seat`; values as text ('∞' for a null horizon), in parameter order. */
-export function parameterImpactSQL(family: GleeFamily, parameter: string, metric: string, seat: "alice" | "bob", conventions: GleeConventions = "paper"): string {
-  const m = checkMetric(metric);
-  if (!GLEE_PARAMETERS[family].some((p) => p.column === parameter)) throw new Error(`unknown ${family} parameter ${parameter}`);
-  return `SELECT coalesce(CAST(${parameter} AS VARCHAR), '∞') AS value, ${seat}_agent AS agent,
-       avg(${m})::DOUBLE AS mean, count(${m})::INTEGER AS n, min(${parameter}) AS sort_key
-FROM (${familyMetricsSQL(family, conventions)})
-WHERE ${m} IS NOT NULL
-GROUP BY ALL
-ORDER BY sort_key NULLS LAST, agent`;
-}
-
-/** Distinct agents that sat in `seat` in this family, sorted. */
-export function seatAgentsSQL(family: GleeFamily, seat: "alice" | "bob"): string {
-  return `SELECT DISTINCT ${seat === "alice" ? "alice_agent" : "bob_agent"} AS agent FROM games WHERE family = '${family}' AND ${seat}_agent IS NOT NULL ORDER BY agent`;
-}
-
-/** Games of one ordered pair (bind alice, bob as parameters), with a one-line label. */
-export function pairGamesSQL(family: GleeFamily): string {
-  const params = GLEE_PARAMETERS[family].map((p) => `'${p.column}=' || coalesce(CAST(${p.column} AS VARCHAR), '∞')`).join(" || ', ' || ");
-  return `SELECT game_id, ${params} AS parameters, rounds, ended_by, agreement, alice_share, price, sales
-FROM games WHERE family = '${family}' AND alice_agent = ? AND bob_agent = ?
-ORDER BY config_id, repetition, game_id LIMIT 2000`;
-}
+export {familyMetricsSQL, metricValuesSQL, parameterImpactSQL, seatAgentsSQL, pairGamesSQL} from "../lib/pages/gleeFamily.js";
 
 export interface GleeTurn {
   turn: number;

@@ -117,7 +117,8 @@ export async function visit(browser: Browser, server: StaticServer, path: string
 
 /**
  * Waits until the page has settled: no DuckDB work under way (the counter that
- * src/components/duckdb.ts keeps) and no DOM mutation, both for `quietMs`.
+ * src/components/duckdb.ts keeps), no section showing a loading state
+ * (.parley-loading, src/components/loading.ts) and no DOM mutation, all for `quietMs`.
  * Network idleness alone is not enough: compiling DuckDB's wasm and running
  * queries make neither requests nor mutations.
  */
@@ -130,7 +131,7 @@ export async function settle(page: Page, quietMs = 1000, timeoutMs = 60_000): Pr
     const start = performance.now();
     const poll = setInterval(() => {
       const now = performance.now();
-      if ((globalThis.__parleyPending ?? 0) > 0) last = now;
+      if ((globalThis.__parleyPending ?? 0) > 0 || document.querySelector(".parley-loading")) last = now;
       if (now - last >= ${quietMs} || now - start >= ${timeoutMs}) {
         clearInterval(poll);
         observer.disconnect();

@@ -24,11 +24,14 @@ function plain(value: any): any {
 
 type Rows = Record<string, unknown>[];
 
-/**
- * Runs `sql` in DuckDB-WASM after loading each Parquet file of `tables` (name -> path) as a table.
- * `sql` may be a function that first runs statements of its own through `query` (e.g. to create views) and returns the SQL.
- */
-export async function queryWasm(tables: Record<string, string>, sql: string | ((query: (q: string) => Promise<Rows>) => Promise<string>)): Promise<Rows> {
+export interface WasmDatabase {
+  /** Rows as plain objects; `params` fill `?` placeholders through a prepared statement. */
+  query(sql: string, params?: unknown[]): Promise<Rows>;
+  close(): void;
+}
+
+/** DuckDB-WASM with each Parquet file of `tables` (name -> path) loaded as a table, as pages load them. */
+export async function openWasm(tables: Record<string, string>): Promise<WasmDatabase> {
   const db = await duckdb.createDuckDB(
     {mvp: {mainModule: join(dist, "duckdb-mvp.wasm"), mainWorker: ""}, eh: {mainModule: join(dist, "duckdb-eh.wasm"), mainWorker: ""}},
     new duckdb.VoidLogger(),
@@ -36,19 +39,41 @@ export async function queryWasm(tables: Record<string, string>, sql: string | ((
   );
   await db.instantiate();
   const conn = db.connect();
+  for (const [name, path] of Object.entries(tables)) {
+    const ipc = parquet.readParquet(new Uint8Array(readFileSync(path))).intoIPCStream();
+    conn.insertArrowFromIPCStream(ipc, {name});
+  }
+  const rows = (table: any): Rows => {
+    const names: string[] = table.schema.fields.map((f: {name: string}) => f.name);
+    return table.toArray().map((row: any) => Object.fromEntries(names.map((n) => [n, plain(row[n])])));
+  };
+  return {
+    async query(sql, params = []) {
+      if (!params.length) return rows(conn.query(sql));
+      const statement = conn.prepare(sql);
+      try {
+        return rows(statement.query(...params));
+      } finally {
+        statement.close();
+      }
+    },
+    close() {
+      conn.close();
+      db.reset?.();
+    },
+  };
+}
+
+/**
+ * Runs `sql` in DuckDB-WASM after loading each Parquet file of `tables` (name -> path) as a table.
+ * `sql` may be a function that first runs statements of its own through `query` (e.g. to create views) and returns the SQL.
+ */
+export async function queryWasm(tables: Record<string, string>, sql: string | ((query: (q: string) => Promise<Rows>) => Promise<string>)): Promise<Rows> {
+  const db = await openWasm(tables);
   try {
-    for (const [name, path] of Object.entries(tables)) {
-      const ipc = parquet.readParquet(new Uint8Array(readFileSync(path))).intoIPCStream();
-      conn.insertArrowFromIPCStream(ipc, {name});
-    }
-    const run = async (q: string): Promise<Rows> => {
-      const table = conn.query(q);
-      const names: string[] = table.schema.fields.map((f: {name: string}) => f.name);
-      return table.toArray().map((row: any) => Object.fromEntries(names.map((n) => [n, plain(row[n])])));
-    };
+    const run = (q: string) => db.query(q);
     return await run(typeof sql === "string" ? sql : await sql(run));
   } finally {
-    conn.close();
-    db.reset?.();
+    db.close();
   }
 }

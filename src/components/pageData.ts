@@ -1,0 +1,91 @@
+/**
+ * A page's data: answers from the page's first-view snapshot (computed at
+ * build time in native DuckDB, src/lib/snapshot.ts) when it has them, else
+ * from DuckDB-WASM, which is opened (and its tables fetched) only when a
+ * question is not in the snapshot.
+ *
+ * `pageData({first: FileAttachment("data/dond/first-dond.json"), tables: {games: ...href}})`
+ * starts loading DuckDB (its module, Apache Arrow, and compiling its 34 MB
+ * wasm in a worker) as soon as the visitor moves the pointer, focuses or
+ * types anywhere, or 2 s after the page has loaded, so that the first changed
+ * input finds it ready; not before, because on a small machine the compile
+ * takes every core the first view needs. The tables are fetched on the first
+ * question the snapshot cannot answer (which also starts DuckDB at once).
+ * `prepare` (the page's FirstView.prepare) runs once on the opened database.
+ * A snapshot that cannot be read is treated as empty (everything is asked of
+ * DuckDB).
+ *
+ * While any answer is on the way, a "Loading data…" badge (class
+ * parley-loading) shows in the corner, so that a cell waiting on data is
+ * never silent, and globalThis.__parleyPending counts it (tests and the bench
+ * wait for it to reach 0).
+ */
+import type {Database, Row} from "./duckdb.js";
+import {snapshotAsker, type Asker, type Query, type Snapshot} from "../lib/snapshot.js";
+
+type Source = string | URL | {href: string};
+
+export interface PageData extends Asker {
+  /** Tagged template: values are bound as parameters (same keys as `query(sql, params)`). */
+  sql(strings: TemplateStringsArray, ...values: unknown[]): Promise<Row[]>;
+  /** The DuckDB database with the page's tables (opened on first call). */
+  database(): Promise<Database>;
+}
+
+const state = globalThis as typeof globalThis & {__parleyPending?: number};
+let waiting = 0;
+let badge: HTMLElement | null = null;
+
+/** Counts `work` as pending while it runs, with the badge shown. */
+async function busy<T>(work: () => Promise<T>): Promise<T> {
+  state.__parleyPending = (state.__parleyPending ?? 0) + 1;
+  if (waiting++ === 0) {
+    badge ??= Object.assign(document.createElement("div"), {className: "parley-loading parley-busy", textContent: "Loading data…", role: "status"});
+    document.body.append(badge);
+  }
+  try {
+    return await work();
+  } finally {
+    state.__parleyPending!--;
+    if (--waiting === 0) badge?.remove();
+  }
+}
+
+/** Calls `start` once: on the visitor's first sign of interaction, or `delay` ms after the page has loaded. */
+function soon(start: () => void, delay = 2000): void {
+  const events = ["pointermove", "pointerdown", "focusin", "keydown", "touchstart"];
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    for (const e of events) document.removeEventListener(e, once, true);
+    start();
+  };
+  for (const e of events) document.addEventListener(e, once, {capture: true, passive: true});
+  const later = () => setTimeout(once, delay);
+  if (document.readyState === "complete") later();
+  else addEventListener("load", later, {once: true});
+}
+
+export function pageData({first, tables, prepare}: {first?: {json(): Promise<unknown>}; tables: Record<string, Source>; prepare?: (query: Query) => Promise<void>}): PageData {
+  let module: Promise<typeof import("./duckdb.js")> | null = null;
+  const duckdb = () => (module ??= import("./duckdb.js"));
+  soon(() => duckdb().then((d) => d.startDuckDB(), () => {})); // a failure is reported to whoever queries
+  let snapshot: Promise<Snapshot> | null = null;
+  const known = () => (snapshot ??= first ? first.json().then((s) => (s ?? {}) as Snapshot, () => ({})) : Promise.resolve({}));
+  let db: Promise<Database> | null = null;
+  const database = () => (db ??= duckdb().then(async (d) => {
+    const opened = await d.openDatabase(tables);
+    await prepare?.((sql, params) => opened.query(sql, params));
+    return opened;
+  }));
+  const fallback: Query = async (sql, params = []) => (await database()).query(sql, params);
+  const asker = snapshotAsker(known, fallback);
+  const query: Query = (sql, params) => busy(() => asker.query(sql, params));
+  return {
+    query,
+    memo: (computation, input) => busy(() => asker.memo(computation, input)),
+    sql: (strings, ...values) => query(strings.join("?"), values),
+    database: () => busy(database),
+  };
+}

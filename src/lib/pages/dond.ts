@@ -1,0 +1,36 @@
+/** What /dond asks its tables (games, turns of Deal or No Deal: human dialogues, the 50 points' human outcomes, played games), and its first view. */
+import {dondGameMetricsSQL, dondStatsSQL} from "../dond.js";
+import type {FirstView} from "../snapshot.js";
+
+/** Who produced the games: the ingested split, the 50 hard points' recorded outcomes, Parley's runs. */
+export const DOND_SOURCES_SQL = `SELECT DISTINCT source FROM games ORDER BY source`;
+
+/** The source the page opens on: the human dialogues when present. */
+export const defaultSource = (sources: readonly string[]): string | undefined => (sources.includes("dealornodeal") ? "dealornodeal" : sources[0]);
+
+/** One source's games, as a subquery the shared SQL reads like a table. */
+export const sourceTable = (source: string): string => `(SELECT * FROM games WHERE source = '${source.replaceAll("'", "''")}')`;
+
+/** Every dialogue of `table` with its metrics, most difficult first. */
+export const dondGamesSQL = (table: string): string => `
+  SELECT g.game_id, g.outcome, g.counts, g.values_a, g.values_b, g.alloc_a, g.alloc_b, g.messages,
+         m.difficulty, m.score_a, m.score_b, m.total, m.envy_free, m.pareto_optimal
+  FROM ${table} g JOIN (${dondGameMetricsSQL(table)}) m USING (game_id)
+  ORDER BY m.difficulty DESC, g.game_id`;
+
+/** One dialogue's turns (bind the game id). */
+export const DOND_TURNS_SQL = `SELECT turn, player, action, text FROM turns WHERE game_id = ? ORDER BY turn`;
+
+export const dondFirstView: FirstView = {
+  page: "dond",
+  dataset: "dond",
+  tables: ["games", "turns"],
+  async script({query}) {
+    const source = defaultSource((await query(DOND_SOURCES_SQL)).map((r) => String(r.source)));
+    if (source === undefined) return;
+    const table = sourceTable(source);
+    await query(dondStatsSQL(table, {cumulative: false}));
+    const [first] = await query(dondGamesSQL(table));
+    if (first) await query(DOND_TURNS_SQL, [first.game_id]);
+  },
+};

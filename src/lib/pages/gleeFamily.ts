@@ -1,0 +1,72 @@
+/**
+ * What the three GLEE family pages ask their tables (the simulated
+ * tournament's games and turns), and their first views. Parameter and metric
+ * names are checked against fixed lists before they reach SQL.
+ */
+import {GLEE_METRICS, GLEE_PARAMETERS, gleeMetricsSQL, gleeStatsSQL, type GleeConventions, type GleeFamily, type GleeMetric} from "../gleeMetrics.js";
+import type {FirstView} from "../snapshot.js";
+
+const checkMetric = (m: string): GleeMetric => {
+  if (!(GLEE_METRICS as readonly string[]).includes(m)) throw new Error(`unknown metric ${m}`);
+  return m as GleeMetric;
+};
+
+/** Per-game metrics of one family (in `conventions`, see gleeMetrics.ts) joined to the game's parameters. */
+export function familyMetricsSQL(family: GleeFamily, conventions: GleeConventions = "paper"): string {
+  return `SELECT m.*, g.* EXCLUDE (game_id, family, alice_agent, bob_agent)
+FROM (${gleeMetricsSQL("games", {conventions})}) m JOIN games g USING (game_id)
+WHERE m.family = '${family}'`;
+}
+
+/** agent (in `seat`) and the metric's value per game, for box plots (in game order, so every engine gives the same rows). */
+export function metricValuesSQL(family: GleeFamily, metric: string, seat: "alice" | "bob", conventions: GleeConventions = "paper"): string {
+  const m = checkMetric(metric);
+  return `SELECT ${seat}_agent AS agent, ${m} AS value FROM (${familyMetricsSQL(family, conventions)}) WHERE ${m} IS NOT NULL ORDER BY game_id`;
+}
+
+/** Mean metric by parameter value and agent in `seat`; values as text ('∞' for a null horizon), in parameter order. */
+export function parameterImpactSQL(family: GleeFamily, parameter: string, metric: string, seat: "alice" | "bob", conventions: GleeConventions = "paper"): string {
+  const m = checkMetric(metric);
+  if (!GLEE_PARAMETERS[family].some((p) => p.column === parameter)) throw new Error(`unknown ${family} parameter ${parameter}`);
+  return `SELECT coalesce(CAST(${parameter} AS VARCHAR), '∞') AS value, ${seat}_agent AS agent,
+       avg(${m})::DOUBLE AS mean, count(${m})::INTEGER AS n, min(${parameter}) AS sort_key
+FROM (${familyMetricsSQL(family, conventions)})
+WHERE ${m} IS NOT NULL
+GROUP BY ALL
+ORDER BY sort_key NULLS LAST, agent`;
+}
+
+/** Distinct agents that sat in `seat` in this family, sorted. */
+export function seatAgentsSQL(family: GleeFamily, seat: "alice" | "bob"): string {
+  return `SELECT DISTINCT ${seat === "alice" ? "alice_agent" : "bob_agent"} AS agent FROM games WHERE family = '${family}' AND ${seat}_agent IS NOT NULL ORDER BY agent`;
+}
+
+/** Games of one ordered pair (bind alice, bob as parameters), with a one-line label. */
+export function pairGamesSQL(family: GleeFamily): string {
+  const params = GLEE_PARAMETERS[family].map((p) => `'${p.column}=' || coalesce(CAST(${p.column} AS VARCHAR), '∞')`).join(" || ', ' || ");
+  return `SELECT game_id, ${params} AS parameters, rounds, ended_by, agreement, alice_share, price, sales
+FROM games WHERE family = '${family}' AND alice_agent = ? AND bob_agent = ?
+ORDER BY config_id, repetition, game_id LIMIT 2000`;
+}
+
+/** One game's turns (bind the game id). */
+export const GLEE_TURNS_SQL = `SELECT turn, round, player, action, alice_gain, bob_gain, price, claim, quality, message, decision, reasoning, rule_break, rule_break_reason FROM turns WHERE game_id = ? ORDER BY turn`;
+
+/** The questions a family page asks before any input is touched (its inputs' defaults). */
+export function gleeFamilyFirstView(family: GleeFamily): FirstView {
+  return {
+    page: `glee-${family}`,
+    dataset: "glee",
+    tables: ["games", "turns"],
+    async script({query}) {
+      await query(gleeStatsSQL("games", "turns"));
+      await query(metricValuesSQL(family, GLEE_METRICS[0], "alice"));
+      await query(parameterImpactSQL(family, GLEE_PARAMETERS[family][0].column, GLEE_METRICS[0], "alice"));
+      const [alice] = await query(seatAgentsSQL(family, "alice"));
+      const [bob] = await query(seatAgentsSQL(family, "bob"));
+      if (!alice || !bob) return;
+      const [game] = await query(pairGamesSQL(family), [alice.agent, bob.agent]);
+      if (game) await query(GLEE_TURNS_SQL, [game.game_id]);
+    },
+  };
+}
