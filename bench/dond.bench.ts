@@ -17,13 +17,13 @@ const NEGOTIATORS = ["greedy", "fair", "workflow-bayes"];
 
 async function playPoints(): Promise<void> {
   // Warm-up: every pair once, untimed, so the first pairs timed do not pay for the JIT.
-  await runTournament(parseRunConfig({game: "gtllm/dond", grid: "full", players: NEGOTIATORS, seed: 1, concurrency: 1}), {onGame: () => {}});
+  await runTournament(parseRunConfig({game: "dond/negotiation", grid: "full", players: NEGOTIATORS, seed: 1, concurrency: 1}), {onGame: () => {}});
   console.log("dond play: 50 points × ordered pair, in memory (3 repetitions, after one untimed pass)");
   console.log("alice            bob              games   seconds   games/s   turns/s");
   const rates: Record<string, number> = {};
   for (const alice of NEGOTIATORS) {
     for (const bob of NEGOTIATORS) {
-      const config = parseRunConfig({game: "gtllm/dond", grid: "full", players: [alice, bob].filter((x, i, a) => a.indexOf(x) === i), lineups: [[alice, bob]], games_per_lineup: 3, seed: 1, concurrency: 1});
+      const config = parseRunConfig({game: "dond/negotiation", grid: "full", players: [alice, bob].filter((x, i, a) => a.indexOf(x) === i), lineups: [[alice, bob]], games_per_lineup: 3, seed: 1, concurrency: 1});
       let games = 0;
       let turns = 0;
       const t0 = performance.now();

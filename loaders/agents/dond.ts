@@ -23,7 +23,7 @@ import {allocations, ITEMS, noEnvy, rest, value, type Bundle} from "../../src/li
 import {BeliefTracker} from "../../src/lib/dondBelief.js";
 import type {Agent, AgentDef, AgentReply} from "./contract.js";
 
-const GAME = "gtllm/dond";
+const GAME = "dond/negotiation";
 
 /** "2 books, 1 hat and 0 balls". */
 export function bundleText(x: Bundle): string {

@@ -1,4 +1,4 @@
-/** `parley dond-stats <dir> [--cumulative]`: Game-theoretic LLM workflows (Hua et al. 2024) Table 9 rates from an ingested Deal-or-No-Deal directory or a run of gtllm/dond. */
+/** `parley dond-stats <dir> [--cumulative]`: Game-theoretic LLM workflows (Hua et al. 2024) Table 9 rates from an ingested Deal-or-No-Deal directory or a run of dond/negotiation. */
 import {join} from "node:path";
 import {existsSync} from "node:fs";
 import {inputPath, queryInputs, withRunInputs} from "./inputs.js";
@@ -12,7 +12,7 @@ export const usage = commands["dond-stats"].usage;
 
 /**
  * Reads an ingest directory (flat games.parquet) or a `parley run` directory
- * (its gtllm/dond partition), so human dialogues and played games are
+ * (its dond/negotiation partition), so human dialogues and played games are
  * scored by the same SQL.
  */
 export async function dondStats(dir: string, cumulative = false): Promise<DondStatsRow[]> {

@@ -226,7 +226,7 @@ class DondState implements GameState<DondView> {
 const integerParam = (params: Params, name: string, fallback: number): number => (typeof params[name] === "number" ? (params[name] as number) : fallback);
 
 export const dond: GameDef = {
-  id: "gtllm/dond",
+  id: "dond/negotiation",
   title: "Deal or No Deal",
   citation: {short: "Game-theoretic LLM workflows (Hua et al. 2024)", title: "Game-theoretic LLM: Agent Workflow for Negotiation Games", authors: "Hua et al.", year: 2024, section: "§5, Def. 9; the 50 points of §5.3"},
   seats: {min: 2, max: 2, default: 2, names: SEAT_NAMES},

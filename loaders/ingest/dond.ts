@@ -34,7 +34,7 @@ export const DOND_GAMES: TableSchema = {
     {name: "alloc_b", type: "INTEGER[]"},
     {name: "messages", type: "INTEGER"},
     {name: "selection_by", type: "VARCHAR", doc: "who ended the chat by pressing selection (played games: who halted the talk)"},
-    // Played games (gtllm/dond, loaders/games/dond.ts) and the human outcomes of the 50 hard points.
+    // Played games (dond/negotiation, loaders/games/dond.ts) and the human outcomes of the 50 hard points.
     {name: "point", type: "INTEGER", doc: "row of the 50 hard points (Hua et al. 2024 §5.3)"},
     {name: "run_id", type: "VARCHAR"},
     {name: "rounds", type: "INTEGER", doc: "played games: rounds of talk"},
@@ -217,12 +217,12 @@ export function ingestDond(path: string): IngestResult {
 }
 
 /**
- * Played Deal-or-No-Deal games (rows of a gtllm/dond run) in the tables of
+ * Played Deal-or-No-Deal games (rows of a dond/negotiation run) in the tables of
  * the human dialogues, so the same SQL and pages read both.
  */
 export function playedDondRows(run: {games: Row[]; turns: Row[]}): {games: Row[]; turns: Row[]} {
   const names = DOND_GAMES.columns.map((c) => c.name);
-  const games = run.games.filter((g) => g.game === "gtllm/dond").map((g) => Object.fromEntries(names.map((n) => [n, g[n] ?? null])));
+  const games = run.games.filter((g) => g.game === "dond/negotiation").map((g) => Object.fromEntries(names.map((n) => [n, g[n] ?? null])));
   const ids = new Set<unknown>(games.map((g) => g.game_id));
   const turns = run.turns
     .filter((t) => ids.has(t.game_id))

@@ -17,7 +17,7 @@
  * This file is the one definition: pages run the SQL in DuckDB-WASM, the CLI
  * and tests run it in native DuckDB. `games` must have the columns of the
  * ingested games table (counts, values_a, values_b, agreement, alloc_a,
- * alloc_b), which played games (gtllm/dond) share.
+ * alloc_b), which played games (dond/negotiation) share.
  */
 
 export interface DondStatsRow {

@@ -65,10 +65,10 @@ test("the shared validation split: 1,087 lines, every dialogue counted once", {s
   assert.equal(stats.reduce((s, r) => s + r.n, 0), 562);
 });
 
-test("played games (parley run of gtllm/dond) are scored by dond-stats like human dialogues; the SQL agrees with the TypeScript definitions", async () => {
+test("played games (parley run of dond/negotiation) are scored by dond-stats like human dialogues; the SQL agrees with the TypeScript definitions", async () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-cli-"));
   const config = join(dir, "dond.json");
-  writeFileSync(config, JSON.stringify({game: "gtllm/dond", grid: {point: [0, 2, 5, 30, 47]}, players: ["workflow-bayes", "fair", "greedy"], seed: 4}));
+  writeFileSync(config, JSON.stringify({game: "dond/negotiation", grid: {point: [0, 2, 5, 30, 47]}, players: ["workflow-bayes", "fair", "greedy"], seed: 4}));
   const out = join(dir, "out");
   const run = parley("run", config, "--out", out, "--quiet");
   assert.equal(run.code, 0, run.stderr);

@@ -67,7 +67,7 @@ test("two LLM players, one with the belief workflow: sub-calls stored, malformed
   const out = join(dir, "out");
   const config = join(dir, "dond-llm.json");
   writeFileSync(config, JSON.stringify({
-    game: "gtllm/dond", grid: {point: [0, 1]}, players: [player("wf", server.baseURL, true), player("raw", server.baseURL, false)],
+    game: "dond/negotiation", grid: {point: [0, 1]}, players: [player("wf", server.baseURL, true), player("raw", server.baseURL, false)],
     lineups: [["wf", "raw"]], seed: 2, concurrency: 1,
   }));
 

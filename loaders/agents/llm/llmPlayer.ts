@@ -99,7 +99,7 @@ const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game)
 export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {
   return {
     id: spec.id,
-    games: ["glee/*", "gamabench/*", "gtllm/*", "econarena/*", "negotiationarena/*", ...dataGames.map((g) => g.id)],
+    games: ["glee/*", "gamabench/*", "gtllm/*", "dond/*", "econarena/*", "negotiationarena/*", ...dataGames.map((g) => g.id)],
     canSit: (game) => specPlays(spec, game),
     description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}${spec.workflow ? " with the game-theoretic workflow" : ""}`,
     source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts, or the game's narrator (matrix and tree games: Game-theoretic LLM workflows (Hua et al. 2024) §4); personas NegotiationArena (Bianchi et al. 2024) §4",

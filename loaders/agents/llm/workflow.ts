@@ -19,7 +19,7 @@ export interface Workflow<V = unknown> {
 }
 
 const workflows: Record<string, () => Workflow> = {
-  "gtllm/dond": dondWorkflow as () => Workflow,
+  "dond/negotiation": dondWorkflow as () => Workflow,
 };
 
 /** A fresh workflow for one seat of `game`, or null when the game has none. */

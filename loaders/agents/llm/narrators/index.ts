@@ -9,7 +9,7 @@ import {negotiationArenaGames} from "../../../games/negotiationarena/index.js";
 const narrators: Record<string, Narrator> = {
   ...gamabenchNarrators,
   ...econarenaNarrators,
-  "gtllm/dond": dondNarrator as Narrator,
+  "dond/negotiation": dondNarrator as Narrator,
   ...Object.fromEntries(negotiationArenaGames.map((g) => [g.id, negotiationArenaNarrator as Narrator])),
 };
 
