@@ -99,5 +99,5 @@ test("an LLM player asking for a workflow in a game without one is a config erro
   writeFileSync(config, JSON.stringify({game: "gamabench/guessing", players: [{id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:9/v1", workflow: true}], lineups: "self"}));
   const r = parley("run", config, "--out", join(dir, "out"));
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /players: m asks for "workflow": true, but gamabench\/guessing has no workflow \(games with one: gtllm\/dond\)/);
+  assert.match(r.stderr, /players: m asks for "workflow": true, but gamabench\/guessing has no workflow \(games with one: dond\/negotiation, every matrix and tree game\)/);
 });
