@@ -23,9 +23,13 @@ const servers = {push: (...list: FakeLlmServer[]) => list.forEach(keep)};
 const start = (args: string[]) => startParley(args, {PARLEY_FAKE_KEY: "sk-test"});
 const parley = (args: string[]) => start(args).done;
 
+/** Waits until `condition` has been seen true once (staged files come and go: asking again could miss it). */
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 6000 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(condition(), `timed out waiting for ${what}`);
+  for (let i = 0; i < 6000; i++) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.fail(`timed out waiting for ${what}`);
 }
 
 const llm = (id: string, server: FakeLlmServer) => ({id, provider: server.wire, model: "fake", base_url: server.baseURL, api_key_env: "PARLEY_FAKE_KEY", timeout_ms: 20000, max_retries: 2});
