@@ -51,6 +51,8 @@ export interface RatedGame {
   /** The resampling unit within the family (e.g. the configuration). */
   cluster: string;
   seats: RatedSeat[];
+  /** How many identical games this one stands for (compactGames); 1 when absent. */
+  count?: number;
 }
 
 export interface RatingOptions {
@@ -125,10 +127,11 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   // Seat-order counts per family and ordered pair (first seat, second seat), for balancing.
   const orderCount = new Map<number, number>();
   const orderKey = (f: number, first: number, second: number) => (f * k + first) * k + second;
+  const countOf = games.map((g) => g.count ?? 1);
   seatsOf.forEach((seats, n) => {
     if (seats.length !== 2 || seats[0].i === seats[1].i) return;
     const key = orderKey(familyOf[n], seats[0].i, seats[1].i);
-    orderCount.set(key, (orderCount.get(key) ?? 0) + 1);
+    orderCount.set(key, (orderCount.get(key) ?? 0) + countOf[n]);
   });
   const orderWeight = (f: number, first: number, second: number): number => {
     const here = orderCount.get(orderKey(f, first, second)) ?? 0;
@@ -157,16 +160,17 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
     });
   };
   seatsOf.forEach((seats, n) => {
-    familyStats[familyOf[n]].games++;
+    familyStats[familyOf[n]].games += countOf[n];
     const seen = new Set<number>();
-    for (const s of seats) if (!seen.has(s.i)) seen.add(s.i), agentGames[s.i]++;
+    for (const s of seats) if (!seen.has(s.i)) seen.add(s.i), (agentGames[s.i] += countOf[n]);
   });
   visit((n, i, j, w) => {
     const stats = familyStats[familyOf[n]];
-    stats.comparisons++;
-    stats.weight += w;
-    agentComparisons[i]++;
-    agentComparisons[j]++;
+    const c = countOf[n];
+    stats.comparisons += c;
+    stats.weight += w * c;
+    agentComparisons[i] += c;
+    agentComparisons[j] += c;
   });
   // Equal weight: no family weighs more than the mean family; a small
   // family is not inflated beyond the comparisons it holds.
@@ -183,13 +187,54 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   });
   visit((n, i, j, w, win) => {
     const {wins} = cellOf[n];
-    const sw = w * scale[familyOf[n]];
+    const sw = w * scale[familyOf[n]] * countOf[n];
     if (win > 0) wins.set(i * k + j, (wins.get(i * k + j) ?? 0) + sw * win);
     if (win < 1) wins.set(j * k + i, (wins.get(j * k + i) ?? 0) + sw * (1 - win));
   });
   familyStats.forEach((s, f) => (s.weight *= scale[f]));
   const sparse: Cell[] = [...cells.values()].map(({family, wins}) => ({family, at: Int32Array.from(wins.keys()), w: Float64Array.from(wins.values())}));
   return {cells: sparse, families: familyStats.map((s, f) => ({...s, clusters: clustersOf[f].size})), agentGames, agentComparisons};
+}
+
+/**
+ * The same games in fewer rows, for shipping to a page: a two-seat game is
+ * reduced to its outcome (1, ½ or 0 per seat: all rateAgents reads of it),
+ * and identical games of one family and cluster are merged into one with a
+ * `count`, placed where the first of them was (so clusters keep their order
+ * and a seeded bootstrap draws the same configurations). Games of a family
+ * with a single cluster are left apart: the bootstrap resamples those one
+ * by one. rateAgents gives the same result on the compact games (sums
+ * taken in another order: equal to rounding, about 1e-15).
+ */
+export function compactGames(games: readonly RatedGame[]): RatedGame[] {
+  const clusters = new Map<string, Set<string>>();
+  for (const g of games) {
+    if (!clusters.has(g.family)) clusters.set(g.family, new Set());
+    clusters.get(g.family)!.add(g.cluster);
+  }
+  const merged = new Map<string, RatedGame>();
+  const out: RatedGame[] = [];
+  for (const g of games) {
+    let seats = [...g.seats].sort((x, y) => x.seat - y.seat);
+    if (seats.length === 2) {
+      const win = seats[0].score > seats[1].score ? 1 : seats[0].score < seats[1].score ? 0 : 0.5;
+      seats = [{...seats[0], score: win}, {...seats[1], score: 1 - win}];
+    }
+    const game = {family: g.family, cluster: g.cluster, seats: seats.map(({agent, seat, score}) => ({agent, seat, score}))};
+    if (clusters.get(g.family)!.size < 2) {
+      out.push({...game, count: g.count ?? 1});
+      continue;
+    }
+    const key = JSON.stringify([g.family, g.cluster, game.seats.map((s) => [s.agent, s.seat, s.score])]);
+    const seen = merged.get(key);
+    if (seen) seen.count! += g.count ?? 1;
+    else {
+      const first = {...game, count: g.count ?? 1};
+      merged.set(key, first);
+      out.push(first);
+    }
+  }
+  return out;
 }
 
 /** Connected sets of agents (an edge wherever two agents were compared), largest first. */
@@ -287,25 +332,41 @@ export function fitBradleyTerry(k: number, wins: Float64Array, prior = 1, start?
   return theta;
 }
 
-/** Solves A x = b for a symmetric positive definite A (k×k, flattened) by Gaussian elimination with pivoting. */
+/**
+ * Solves A x = b for a symmetric positive definite A (k×k, flattened) by
+ * Gaussian elimination with partial pivoting, in one scratch array of k
+ * rows of k + 1 (the bootstrap solves thousands of these; rows of their own
+ * made most of its garbage).
+ */
 function solveSymmetric(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
-  const a = Array.from({length: k}, (_, i) => [...matrix.subarray(i * k, i * k + k), b[i]]);
+  const w = k + 1;
+  const a = new Float64Array(k * w);
+  for (let i = 0; i < k; i++) {
+    a.set(matrix.subarray(i * k, i * k + k), i * w);
+    a[i * w + k] = b[i];
+  }
   for (let col = 0; col < k; col++) {
     let pivot = col;
-    for (let r = col + 1; r < k; r++) if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) pivot = r;
-    [a[col], a[pivot]] = [a[pivot], a[col]];
-    const d = a[col][col];
+    for (let r = col + 1; r < k; r++) if (Math.abs(a[r * w + col]) > Math.abs(a[pivot * w + col])) pivot = r;
+    if (pivot !== col) {
+      for (let c = 0; c < w; c++) {
+        const t = a[col * w + c];
+        a[col * w + c] = a[pivot * w + c];
+        a[pivot * w + c] = t;
+      }
+    }
+    const d = a[col * w + col];
     if (Math.abs(d) < 1e-300) continue;
     for (let r = col + 1; r < k; r++) {
-      const f = a[r][col] / d;
-      if (f !== 0) for (let c = col; c <= k; c++) a[r][c] -= f * a[col][c];
+      const f = a[r * w + col] / d;
+      if (f !== 0) for (let c = col; c <= k; c++) a[r * w + c] -= f * a[col * w + c];
     }
   }
   const x = new Float64Array(k);
   for (let r = k - 1; r >= 0; r--) {
-    let v = a[r][k];
-    for (let c = r + 1; c < k; c++) v -= a[r][c] * x[c];
-    x[r] = Math.abs(a[r][r]) < 1e-300 ? 0 : v / a[r][r];
+    let v = a[r * w + k];
+    for (let c = r + 1; c < k; c++) v -= a[r * w + c] * x[c];
+    x[r] = Math.abs(a[r * w + r]) < 1e-300 ? 0 : v / a[r * w + r];
   }
   return x;
 }
@@ -372,9 +433,12 @@ export function rateAgents(games: readonly RatedGame[], options: RatingOptions =
     }
   }
   const alpha = (1 - level) / 2;
-  const above = draws.length
-    ? names.map((_, i) => names.map((_, j) => (i === j || componentOf[i] !== componentOf[j] ? NaN : draws.filter((d) => d[i] > d[j]).length / draws.length)))
-    : null;
+  let above: number[][] | null = null;
+  if (draws.length) {
+    const counts = new Float64Array(k * k);
+    for (const d of draws) for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) if (d[i] > d[j]) counts[i * k + j]++;
+    above = names.map((_, i) => names.map((_, j) => (i === j || componentOf[i] !== componentOf[j] ? NaN : counts[i * k + j] / draws.length)));
+  }
   const drawRanks = draws.map((d) => ranksOf(d, groups));
 
   // Tiers within each component, walking down the point ranking.
