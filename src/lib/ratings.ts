@@ -104,6 +104,14 @@ interface Cell {
 }
 
 const ELO = 400 / Math.LN10;
+/**
+ * A bootstrap draw stops when Newton's step is below this: its error is then
+ * of the order of the step squared (Newton converges quadratically), about
+ * 1e-12, far below the intervals' resolution, one iteration sooner.
+ */
+const DRAW_TOLERANCE = 1e-6;
+/** Newton steps longer than this (in log-strength) are checked against the likelihood and halved if need be. */
+const LONG_STEP = 0.5;
 
 /** Sorted distinct agents of a set of games. */
 function agentsOf(games: readonly RatedGame[]): string[] {
@@ -283,7 +291,7 @@ export function fitBradleyTerry(k: number, wins: Float64Array, prior = 1, start?
   };
   const grad = new Float64Array(k);
   const hess = new Float64Array(k * k);
-  let current = loglik(theta);
+  let current: number | undefined;
   for (let iteration = 0; iteration < maxIterations; iteration++) {
     grad.fill(0);
     hess.fill(0);
@@ -318,55 +326,79 @@ export function fitBradleyTerry(k: number, wins: Float64Array, prior = 1, start?
     const step = solveSymmetric(k, hess, grad);
     let scale = 1;
     let next = theta.map((t, i) => t + step[i]);
-    let value = loglik(next);
-    while (value < current - 1e-12 * Math.abs(current) && scale > 1e-6) {
-      scale /= 2;
-      next = theta.map((t, i) => t + scale * step[i]);
-      value = loglik(next);
-    }
+    // The likelihood is concave, so a short Newton step (near the optimum, as
+    // every warm-started bootstrap draw is) never needs halving; checking it
+    // costs k² logarithms, most of a draw's time. Long steps are checked.
+    if (step.reduce((m, d) => Math.max(m, Math.abs(d)), 0) > LONG_STEP) {
+      current ??= loglik(theta);
+      let value = loglik(next);
+      while (value < current - 1e-12 * Math.abs(current) && scale > 1e-6) {
+        scale /= 2;
+        next = theta.map((t, i) => t + scale * step[i]);
+        value = loglik(next);
+      }
+      current = value;
+    } else current = undefined;
     const change = step.reduce((m, d) => Math.max(m, Math.abs(scale * d)), 0);
     theta.set(next);
-    current = value;
     if (change < tolerance) break;
   }
   return theta;
 }
 
 /**
- * Solves A x = b for a symmetric positive definite A (k×k, flattened) by
- * Gaussian elimination with partial pivoting, in one scratch array of k
- * rows of k + 1 (the bootstrap solves thousands of these; rows of their own
- * made most of its garbage).
+ * Solves A x = b for a symmetric positive definite A (k×k, flattened): by
+ * Cholesky's factorisation (A = L Lᵀ, half the work of elimination, and
+ * the bootstrap solves thousands of these), or by Gaussian elimination with
+ * partial pivoting when A is not positive definite to rounding.
  */
 function solveSymmetric(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
-  const w = k + 1;
-  const a = new Float64Array(k * w);
-  for (let i = 0; i < k; i++) {
-    a.set(matrix.subarray(i * k, i * k + k), i * w);
-    a[i * w + k] = b[i];
+  const l = new Float64Array(k * k);
+  for (let j = 0; j < k; j++) {
+    let d = matrix[j * k + j];
+    for (let m = 0; m < j; m++) d -= l[j * k + m] * l[j * k + m];
+    if (!(d > 1e-300)) return solveByElimination(k, matrix, b);
+    const root = Math.sqrt(d);
+    l[j * k + j] = root;
+    for (let i = j + 1; i < k; i++) {
+      let v = matrix[i * k + j];
+      for (let m = 0; m < j; m++) v -= l[i * k + m] * l[j * k + m];
+      l[i * k + j] = v / root;
+    }
   }
+  const x = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
+    let v = b[i];
+    for (let m = 0; m < i; m++) v -= l[i * k + m] * x[m];
+    x[i] = v / l[i * k + i];
+  }
+  for (let i = k - 1; i >= 0; i--) {
+    let v = x[i];
+    for (let m = i + 1; m < k; m++) v -= l[m * k + i] * x[m];
+    x[i] = v / l[i * k + i];
+  }
+  return x;
+}
+
+/** Gaussian elimination with partial pivoting (a singular direction gets 0). */
+function solveByElimination(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
+  const a = Array.from({length: k}, (_, i) => [...matrix.subarray(i * k, i * k + k), b[i]]);
   for (let col = 0; col < k; col++) {
     let pivot = col;
-    for (let r = col + 1; r < k; r++) if (Math.abs(a[r * w + col]) > Math.abs(a[pivot * w + col])) pivot = r;
-    if (pivot !== col) {
-      for (let c = 0; c < w; c++) {
-        const t = a[col * w + c];
-        a[col * w + c] = a[pivot * w + c];
-        a[pivot * w + c] = t;
-      }
-    }
-    const d = a[col * w + col];
+    for (let r = col + 1; r < k; r++) if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) pivot = r;
+    [a[col], a[pivot]] = [a[pivot], a[col]];
+    const d = a[col][col];
     if (Math.abs(d) < 1e-300) continue;
     for (let r = col + 1; r < k; r++) {
-      const f = a[r * w + col] / d;
-      if (f !== 0) for (let c = col; c <= k; c++) a[r * w + c] -= f * a[col * w + c];
+      const f = a[r][col] / d;
+      if (f !== 0) for (let c = col; c <= k; c++) a[r][c] -= f * a[col][c];
     }
   }
   const x = new Float64Array(k);
   for (let r = k - 1; r >= 0; r--) {
-    let v = a[r * w + k];
-    for (let c = r + 1; c < k; c++) v -= a[r * w + c] * x[c];
-    x[r] = Math.abs(a[r * w + r]) < 1e-300 ? 0 : v / a[r * w + r];
+    let v = a[r][k];
+    for (let c = r + 1; c < k; c++) v -= a[r][c] * x[c];
+    x[r] = Math.abs(a[r][r]) < 1e-300 ? 0 : v / a[r][r];
   }
   return x;
 }
@@ -388,15 +420,36 @@ function quantile(sorted: readonly number[], p: number): number {
   return sorted[lo] + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? sorted[lo]) - sorted[lo]);
 }
 
-/** The win matrix of `cells`, each taken `times[c]` times (once each without it). */
-function sumCells(k: number, cells: readonly Cell[], times?: Int32Array): Float64Array {
+/**
+ * The win matrix of `cells`, each taken `times[c]` times (once each without
+ * it). The cells' entries are laid end to end (`flat`) because a bootstrap
+ * sums them a thousand times: one pass over two typed arrays.
+ */
+function sumCells(k: number, flat: FlatCells, times?: Int32Array): Float64Array {
   const wins = new Float64Array(k * k);
-  cells.forEach((cell, c) => {
+  const {start, at, w} = flat;
+  for (let c = 0; c + 1 < start.length; c++) {
     const t = times ? times[c] : 1;
-    if (t === 0) return;
-    for (let n = 0; n < cell.at.length; n++) wins[cell.at[n]] += t * cell.w[n];
-  });
+    if (t === 0) continue;
+    for (let n = start[c]; n < start[c + 1]; n++) wins[at[n]] += t * w[n];
+  }
   return wins;
+}
+
+interface FlatCells {
+  /** Cell c's entries are start[c] … start[c + 1] − 1 of `at` and `w`. */
+  start: Int32Array;
+  at: Int32Array;
+  w: Float64Array;
+}
+
+function flatten(cells: readonly Cell[]): FlatCells {
+  const start = new Int32Array(cells.length + 1);
+  cells.forEach((cell, c) => (start[c + 1] = start[c] + cell.at.length));
+  const at = new Int32Array(start[cells.length]);
+  const w = new Float64Array(start[cells.length]);
+  cells.forEach((cell, c) => (at.set(cell.at, start[c]), w.set(cell.w, start[c])));
+  return {start, at, w};
 }
 
 /** Ranks (1 = best) of `theta` within each component. */
@@ -413,7 +466,8 @@ export function rateAgents(games: readonly RatedGame[], options: RatingOptions =
   const index = new Map(names.map((a, i) => [a, i]));
   const k = names.length;
   const built = buildCells(games, index, weighting);
-  const wins = sumCells(k, built.cells);
+  const flat = flatten(built.cells);
+  const wins = sumCells(k, flat);
   // Agents never compared are left out of the components (and so of ranks).
   const groups = components(k, wins).filter((g) => g.length > 1);
   const componentOf = new Array<number>(k);
@@ -429,7 +483,7 @@ export function rateAgents(games: readonly RatedGame[], options: RatingOptions =
     for (let b = 0; b < resamples; b++) {
       times.fill(0);
       for (const cells of byFamily) for (let n = 0; n < cells.length; n++) times[cells[rng.int(cells.length)]]++;
-      draws.push(centre(fitBradleyTerry(k, sumCells(k, built.cells, times), prior, point), groups));
+      draws.push(centre(fitBradleyTerry(k, sumCells(k, flat, times), prior, point, DRAW_TOLERANCE), groups));
     }
   }
   const alpha = (1 - level) / 2;

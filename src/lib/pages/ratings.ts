@@ -3,13 +3,14 @@
  * the dataset's first view (src/lib/snapshot.ts; `first-ratings.json` in
  * the GLEE and gamma-Bench archives): the rated games, compacted and packed
  * (src/lib/ratings.ts compactGames, ratingsData.ts packGames), the number of
- * seats they came from, and the meta-game of every two-seat family for
- * α-Rank. The page then fits in the browser without DuckDB-WASM (whose 34 MB
+ * seats they came from, the meta-game of every two-seat family for α-Rank,
+ * and each agent's recorded tokens (for rating against cost per game). The page then fits in the browser without DuckDB-WASM (whose 34 MB
  * start and the transfer of some 100,000 seat rows took most of its time).
  */
 import {compactGames} from "../ratings.js";
 import {commonSeatsSQL, gleeSeatsSQL, packGames, ratedGames, seatMetaGame, type PackedGames, type SeatRow} from "../ratingsData.js";
 import type {Bimatrix} from "../bimatrix.js";
+import {commonTokensSQL, gleeTokensSQL, type AgentTokens} from "../agentCost.js";
 import type {Computation, FirstView, Query} from "../snapshot.js";
 
 export type RatingSourceId = "glee" | "gamabench";
@@ -19,6 +20,8 @@ export interface RatingSource {
   games: PackedGames;
   /** Two-seat families whose payoff table has at least two agents per seat. */
   metaGames: {family: string; game: Bimatrix & {n: number[][]}}[];
+  /** Recorded tokens per agent, for cost per game (agentCost.ts). */
+  tokens: AgentTokens[];
 }
 
 /** The same seat SQL as `parley ratings` (ratingsData.ts), on the dataset's `games` (and `players`) tables. */
@@ -36,12 +39,13 @@ export const ratingSource: Computation<{source: RatingSourceId}, RatingSource> =
       .sort()
       .map((family) => ({family, game: seatMetaGame(rows, family)}))
       .filter(({game}) => game.rows.length > 1 && game.cols.length > 1);
-    return {seats: rows.length, games: packGames(compactGames(ratedGames(rows))), metaGames};
+    const tokens = (await query(source === "glee" ? gleeTokensSQL("games", "turns") : commonTokensSQL("players", "turns"))) as AgentTokens[];
+    return {seats: rows.length, games: packGames(compactGames(ratedGames(rows))), metaGames, tokens};
   },
 };
 
 /** The tables each source's page data opens (its dataset's archive members). */
-export const RATING_TABLES: Record<RatingSourceId, string[]> = {glee: ["games"], gamabench: ["games", "players"]};
+export const RATING_TABLES: Record<RatingSourceId, string[]> = {glee: ["games", "turns"], gamabench: ["games", "players", "turns"]};
 
 export const ratingsFirstViews: FirstView[] = (Object.keys(RATING_TABLES) as RatingSourceId[]).map((source) => ({
   page: "ratings",
