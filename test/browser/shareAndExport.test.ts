@@ -4,13 +4,11 @@
 // data says so, and one whose file is missing says what went wrong.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
-import {cpSync, mkdtempSync, readFileSync, readdirSync, rmSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
 import {buildInto, launch, scratchDatasets, settle, visit} from "./harness.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
+import {chosen, download, errorsOf, parseCsv, withoutFile} from "./checks.js";
 
 let dist: string;
 let browser: Browser;
@@ -27,38 +25,6 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** The text of a select's chosen option (Inputs.select's option values are indices). */
-const chosen = (select: ReturnType<Page["locator"]>) => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? "");
-
-const errorsOf = (page: Page) => page.locator(".observablehq--error, .parley-error").allTextContents();
-
-/** Clicks a download button and returns the file's name and bytes. */
-async function download(page: Page, button: ReturnType<Page["locator"]>): Promise<{name: string; bytes: Buffer}> {
-  const [file] = await Promise.all([page.waitForEvent("download"), button.click()]);
-  return {name: file.suggestedFilename(), bytes: readFileSync((await file.path())!)};
-}
-
-/** Parses CSV (RFC 4180: quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") row.push(field), (field = "");
-    else if (c === "\n") row.push(field), rows.push(row), (row = []), (field = "");
-    else if (c !== "\r") field += c;
-  }
-  if (field || row.length) row.push(field), rows.push(row);
-  return rows;
-}
 
 test("a copied URL opens the same view (GLEE regression: family, metric, pair feature, agents)", async () => {
   const first = await visit(browser, server, "/glee-regression");
@@ -202,27 +168,15 @@ test("a section waiting for data says so, then draws", async () => {
 });
 
 test("a missing file gives an error state that names it", async () => {
-  const copy = mkdtempSync(join(tmpdir(), "parley-dist-broken-"));
-  try {
-    cpSync(dist, copy, {recursive: true});
-    const folder = join(copy, "_file/data/dond");
-    const games = readdirSync(folder).find((f) => f.startsWith("games.") && f.endsWith(".parquet"))!;
-    rmSync(join(folder, games));
-    const broken = await serveStatic(copy);
-    try {
-      const {page, problems} = await visit(browser, broken, "/dond?cumulative=true");
-      const error = (await page.locator(".parley-error").first().textContent())!;
-      assert.match(error, /Could not load the rates: .*games\.[0-9a-f]+\.parquet.*HTTP 404/);
-      // The first view's other sections still draw from the build's answers.
-      assert.ok((await page.locator(".parley-transcript").count()) === 1, "the transcript still shows");
-      await page.context().close();
-      // The one failure is that file (the browser also logs the 404 itself).
-      assert.ok(problems.some((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet/.test(p)), problems.join("\n"));
-      assert.ok(problems.every((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet|console error: Failed to load resource: .* 404/.test(p)), problems.join("\n"));
-    } finally {
-      await broken.close();
-    }
-  } finally {
-    rmSync(copy, {recursive: true, force: true});
-  }
+  await withoutFile(dist, "data/dond", "games.", async (broken) => {
+    const {page, problems} = await visit(browser, broken, "/dond?cumulative=true");
+    const error = (await page.locator(".parley-error").first().textContent())!;
+    assert.match(error, /Could not load the rates: .*games\.[0-9a-f]+\.parquet.*HTTP 404/);
+    // The first view's other sections still draw from the build's answers.
+    assert.ok((await page.locator(".parley-transcript").count()) === 1, "the transcript still shows");
+    await page.context().close();
+    // The one failure is that file (the browser also logs the 404 itself).
+    assert.ok(problems.some((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet/.test(p)), problems.join("\n"));
+    assert.ok(problems.every((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet|console error: Failed to load resource: .* 404/.test(p)), problems.join("\n"));
+  });
 });
