@@ -137,6 +137,8 @@ test("every page with a build-time first view draws it without fetching a table"
     const tables: string[] = [];
     page.on("request", (r) => /\.parquet(\?|$)/.test(r.url()) && tables.push(r.url()));
     await page.goto(server.url + path);
+    // On a busy machine a page can be quiet for a while before it draws: wait for the drawing itself.
+    await page.locator("main svg, main table").first().waitFor({state: "attached", timeout: 30_000}).catch(() => {});
     await settle(page);
     assert.deepEqual(tables, [], `${path} fetched tables for its first view`);
     assert.ok((await page.locator("main svg, main table").count()) > 0, `${path} drew something`);
