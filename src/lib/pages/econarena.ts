@@ -29,9 +29,10 @@ const splitKey = (key: string): [string, string] => {
 
 const WHERE = `game = ? AND coalesce(format, '') = ?`;
 /** The per-game sections' questions, with their parameters, for a game key. */
-export const deviationsQuery = (key: string): [string, unknown[]] => [`SELECT agent, deviation AS value FROM decisions WHERE ${WHERE} AND deviation IS NOT NULL`, splitKey(key)];
-export const convergenceQuery = (key: string): [string, unknown[]] => [`SELECT * FROM (${convergenceSQL(VIEWS)}) WHERE ${WHERE}`, splitKey(key)];
-export const adaptivityQuery = (key: string): [string, unknown[]] => [`SELECT * FROM (${adaptivitySQL(VIEWS)}) WHERE ${WHERE}`, splitKey(key)];
+// Each ordered in full, so that every engine gives the same rows in the same order (the build's answers are looked up, not recomputed).
+export const deviationsQuery = (key: string): [string, unknown[]] => [`SELECT agent, deviation AS value FROM decisions WHERE ${WHERE} AND deviation IS NOT NULL ORDER BY game_id, run, seat`, splitKey(key)];
+export const convergenceQuery = (key: string): [string, unknown[]] => [`SELECT * FROM (${convergenceSQL(VIEWS)}) WHERE ${WHERE} ORDER BY environment, agent, run`, splitKey(key)];
+export const adaptivityQuery = (key: string): [string, unknown[]] => [`SELECT * FROM (${adaptivitySQL(VIEWS)}) WHERE ${WHERE} ORDER BY agent, configuration`, splitKey(key)];
 
 export const econarenaFirstView: FirstView = {
   page: "econarena",
