@@ -1,9 +1,11 @@
-/** What the browser tests read off a page (a select's chosen option, errors shown, downloads, CSV, SVG, PNG), and a site with a file missing. */
+/** The site browser tests open, what they read off a page (a select's chosen option, errors shown, downloads, CSV, SVG, PNG), and a site with a file missing. */
 import {cpSync, mkdtempSync, readFileSync, readdirSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import type {Locator, Page} from "playwright-core";
+import {after, before} from "node:test";
+import type {Browser, Locator, Page} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import {buildInto, launch, scratchDatasets} from "./harness.js";
 
 /** The text of a select's chosen option (Inputs.select's option values are indices). */
 export const chosen = (select: Locator): Promise<string> => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? "");
@@ -73,4 +75,41 @@ export async function withoutFile<T>(dist: string, folder: string, prefix: strin
   } finally {
     rmSync(copy, {recursive: true, force: true});
   }
+}
+
+export interface TestSite {
+  dist: string;
+  server: StaticServer;
+  browser: Browser;
+}
+
+/**
+ * The site a browser test file works on: built (or PARLEY_TEST_DIST, a site
+ * built before, for working on a test), served on loopback, with Chromium;
+ * opened before the file's tests and closed after them.
+ */
+export function testSite(): TestSite {
+  const site = {} as TestSite;
+  before(async () => {
+    site.dist = process.env.PARLEY_TEST_DIST ?? (await buildInto(scratchDatasets()));
+    site.server = await serveStatic(site.dist);
+    site.browser = await launch();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+  });
+  return site;
+}
+
+/** A page in a fresh browser context whose Parquet requests wait until `release()`: sections that need a table show their loading state meanwhile. */
+export async function heldBackPage(browser: Browser): Promise<{page: Page; release: () => void; close: () => Promise<void>}> {
+  const context = await browser.newContext();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route("**/*.parquet", async (route) => {
+    await held;
+    await route.continue();
+  });
+  return {page: await context.newPage(), release, close: () => context.close()};
 }

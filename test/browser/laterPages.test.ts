@@ -2,35 +2,20 @@
 // after the first ones (NegotiationArena, Economics Arena, the
 // complete-information games and their meta-game, Deal or No Deal played and
 // its valuation estimates), in headless Chromium on a real build.
-import {after, before, test} from "node:test";
+import {test} from "node:test";
 import assert from "node:assert/strict";
-import type {Browser, Page} from "playwright-core";
-import {serveStatic, type StaticServer} from "../../loaders/serve.js";
-import {buildInto, launch, scratchDatasets, settle, visit} from "./harness.js";
-import {chosen, download, errorsOf, parseCsv, parseSvg, pngSize, withoutFile} from "./checks.js";
+import type {Page} from "playwright-core";
+import {settle, visit} from "./harness.js";
+import {chosen, download, errorsOf, parseCsv, parseSvg, pngSize, heldBackPage, testSite, withoutFile} from "./checks.js";
 
-let dist: string;
-let browser: Browser;
-let server: StaticServer;
-
-before(async () => {
-  // PARLEY_TEST_DIST reuses a built site (for working on this file); otherwise the site is built here.
-  dist = process.env.PARLEY_TEST_DIST ?? (await buildInto(scratchDatasets()));
-  server = await serveStatic(dist);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = testSite();
 
 /**
  * Sets inputs with `change`, checks the URL names them (`expect`), then opens
  * the URL in a fresh browser context and checks `read` gives the same there.
  */
 async function restores(path: string, change: (page: Page) => Promise<unknown>, expect: RegExp[], read: (page: Page) => Promise<unknown>): Promise<void> {
-  const first = await visit(browser, server, path);
+  const first = await visit(site.browser, site.server, path);
   await change(first.page);
   await settle(first.page);
   const url = first.page.url();
@@ -40,7 +25,7 @@ async function restores(path: string, change: (page: Page) => Promise<unknown>, 
   await first.page.context().close();
   assert.deepEqual(first.problems, []);
 
-  const again = await visit(browser, server, url.slice(server.url.length));
+  const again = await visit(site.browser, site.server, url.slice(site.server.url.length));
   assert.deepEqual(await read(again.page), shown, `${path}: the copied link shows the same`);
   assert.deepEqual(await errorsOf(again.page), []);
   await again.page.context().close();
@@ -94,7 +79,7 @@ test("a copied URL restores the buy/sell transcript and the valuation metric", a
 });
 
 test("charts download as valid SVG and PNG and tables as CSV on the new pages", async () => {
-  const {page, problems} = await visit(browser, server, "/negotiationarena-ultimatum");
+  const {page, problems} = await visit(site.browser, site.server, "/negotiationarena-ultimatum");
   const chart = page.locator(".parley-exportable").filter({has: page.locator("svg [aria-label=line]")}).first();
   const svg = await download(page, chart.getByRole("button", {name: "SVG"}));
   assert.equal(svg.name, "negotiationarena-ultimatum-acceptance.svg");
@@ -113,7 +98,7 @@ test("charts download as valid SVG and PNG and tables as CSV on the new pages", 
   assert.deepEqual(problems, []);
 
   // An HTML table (the meta-game's 2×2): cell for cell.
-  const meta = await visit(browser, server, "/gtllm-metagame");
+  const meta = await visit(site.browser, site.server, "/gtllm-metagame");
   const block = meta.page.locator(".parley-exportable").first();
   const cells = parseCsv((await download(meta.page, block.getByRole("button", {name: "CSV"}))).bytes.toString("utf8"));
   assert.deepEqual(cells, await block.locator("table tr").evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll("th, td")).map((c) => c.textContent!.trim()))));
@@ -123,15 +108,8 @@ test("charts download as valid SVG and PNG and tables as CSV on the new pages", 
 });
 
 test("a section waiting for data says so, then draws (Economics Arena, a game not in the first view)", async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await context.route("**/*.parquet", async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto(`${server.url}/econarena?game=${encodeURIComponent("econarena/auction:first")}`);
+  const {page, release, close} = await heldBackPage(site.browser);
+  await page.goto(`${site.server.url}/econarena?game=${encodeURIComponent("econarena/auction:first")}`);
   await page.locator("h2:has-text('Deviation') ~ div .parley-loading").first().waitFor({state: "visible", timeout: 30_000});
   assert.match((await page.locator("h2:has-text('Deviation') ~ div .parley-loading").first().textContent())!, /Loading the deviations/);
   // The first view's tables do not wait.
@@ -141,13 +119,13 @@ test("a section waiting for data says so, then draws (Economics Arena, a game no
   assert.equal(await page.locator(".parley-loading").count(), 0, "no loading state left");
   assert.ok((await page.locator("h2:has-text('Deviation') ~ div .parley-exportable svg").count()) > 0, "the chart is drawn");
   assert.deepEqual(await errorsOf(page), []);
-  await context.close();
+  await close();
 });
 
 test("a missing file gives an error state that names it (NegotiationArena turns)", async () => {
-  await withoutFile(dist, "data/negotiationarena", "turns.", async (broken, removed) => {
+  await withoutFile(site.dist, "data/negotiationarena", "turns.", async (broken, removed) => {
     // Game index 0 is in the first view; another one needs the turns table.
-    const {page, problems} = await visit(browser, broken, "/negotiationarena-resource-exchange");
+    const {page, problems} = await visit(site.browser, broken, "/negotiationarena-resource-exchange");
     await page.getByLabel("Game").selectOption({index: 2});
     await settle(page);
     const error = (await page.locator(".parley-error").first().textContent())!;
