@@ -67,6 +67,8 @@ export async function measure(browser: Browser, server: StaticServer, path: stri
   const once = async (): Promise<Timing> => {
     problems.length = 0;
     await page.goto(server.url + path, {waitUntil: "commit"});
+    // Quiet means nothing left to fetch too: on a busy machine a page can sit a second between its load event and its data.
+    await page.waitForLoadState("networkidle").catch(() => {});
     const t = (await page.evaluate(quiet)) as {first: number | null; full: number};
     const errors = await page.locator(".observablehq--error, .parley-error").count();
     return {...t, problems: [...problems, ...(errors ? [`${errors} error(s) shown`] : [])], ...(extra && {extra: await page.evaluate(extra)})};

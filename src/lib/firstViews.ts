@@ -7,19 +7,28 @@
  */
 import type {FirstView} from "./snapshot.js";
 import {GLEE_FAMILIES} from "./gleeMetrics.js";
-import {dondFirstView} from "./pages/dond.js";
+import {dondBeliefsFirstView, dondFirstView, dondPlayedFirstView} from "./pages/dond.js";
 import {gleeHumanFirstView} from "./pages/gleeHuman.js";
 import {gleeFamilyFirstView} from "./pages/gleeFamily.js";
 import {gleeRegressionFirstView, gleePairsFirstView} from "./pages/gleeAnalysis.js";
 import {gamabenchFirstView} from "./pages/gamabench.js";
 import {ratingsFirstViews} from "./pages/ratings.js";
+import {negotiationArenaFirstViews} from "./pages/negotiationArena.js";
+import {econarenaFirstView} from "./pages/econarena.js";
+import {gtllmFirstView, gtllmMetagameFirstView} from "./pages/gtllm.js";
 
 export const FIRST_VIEWS: FirstView[] = [
   dondFirstView,
+  dondPlayedFirstView,
+  dondBeliefsFirstView,
   gamabenchFirstView,
   gleeHumanFirstView,
   ...GLEE_FAMILIES.map(gleeFamilyFirstView),
   gleeRegressionFirstView,
   gleePairsFirstView,
   ...ratingsFirstViews,
+  ...negotiationArenaFirstViews,
+  econarenaFirstView,
+  gtllmFirstView,
+  gtllmMetagameFirstView,
 ];

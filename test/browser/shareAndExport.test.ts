@@ -2,66 +2,17 @@
 // on a real build: a copied URL restores the inputs and what they show; SVG,
 // PNG and CSV downloads are valid and match the page; a section waiting for
 // data says so, and one whose file is missing says what went wrong.
-import {after, before, test} from "node:test";
+import {test} from "node:test";
 import assert from "node:assert/strict";
-import {cpSync, mkdtempSync, readFileSync, readdirSync, rmSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {join} from "node:path";
-import type {Browser, Page} from "playwright-core";
-import {serveStatic, type StaticServer} from "../../loaders/serve.js";
-import {buildInto, launch, scratchDatasets, settle, visit} from "./harness.js";
+import type {Page} from "playwright-core";
+import {settle, visit} from "./harness.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
+import {chosen, download, errorsOf, parseCsv, heldBackPage, testSite, withoutFile} from "./checks.js";
 
-let dist: string;
-let browser: Browser;
-let server: StaticServer;
-
-before(async () => {
-  // PARLEY_TEST_DIST reuses a built site (for working on this file); otherwise the site is built here.
-  dist = process.env.PARLEY_TEST_DIST ?? (await buildInto(scratchDatasets()));
-  server = await serveStatic(dist);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** The text of a select's chosen option (Inputs.select's option values are indices). */
-const chosen = (select: ReturnType<Page["locator"]>) => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? "");
-
-const errorsOf = (page: Page) => page.locator(".observablehq--error, .parley-error").allTextContents();
-
-/** Clicks a download button and returns the file's name and bytes. */
-async function download(page: Page, button: ReturnType<Page["locator"]>): Promise<{name: string; bytes: Buffer}> {
-  const [file] = await Promise.all([page.waitForEvent("download"), button.click()]);
-  return {name: file.suggestedFilename(), bytes: readFileSync((await file.path())!)};
-}
-
-/** Parses CSV (RFC 4180: quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") row.push(field), (field = "");
-    else if (c === "\n") row.push(field), rows.push(row), (row = []), (field = "");
-    else if (c !== "\r") field += c;
-  }
-  if (field || row.length) row.push(field), rows.push(row);
-  return rows;
-}
+const site = testSite();
 
 test("a copied URL opens the same view (GLEE regression: family, metric, pair feature, agents)", async () => {
-  const first = await visit(browser, server, "/glee-regression");
+  const first = await visit(site.browser, site.server, "/glee-regression");
   const {page} = first;
   const fitFamily = (p: Page) => p.locator("select:has(option:text-is('persuasion'))");
   await fitFamily(page).selectOption({label: "persuasion"});
@@ -80,7 +31,7 @@ test("a copied URL opens the same view (GLEE regression: family, metric, pair fe
   assert.deepEqual(first.problems, []);
 
   // The copied link, in a fresh browser context (nothing shared but the URL).
-  const again = await visit(browser, server, url.slice(server.url.length));
+  const again = await visit(site.browser, site.server, url.slice(site.server.url.length));
   const p2 = again.page;
   assert.equal(await chosen(fitFamily(p2)), "persuasion");
   assert.equal(await chosen(p2.getByLabel("Metric")), "Fairness");
@@ -94,7 +45,7 @@ test("a copied URL opens the same view (GLEE regression: family, metric, pair fe
 });
 
 test("a copied URL opens the same dialogue and table on /dond", async () => {
-  const {page, problems} = await visit(browser, server, "/dond");
+  const {page, problems} = await visit(site.browser, site.server, "/dond");
   await page.getByLabel("Cumulative (as Table 9)").check();
   await page.getByLabel("Dialogue").selectOption({index: 3});
   await settle(page);
@@ -106,7 +57,7 @@ test("a copied URL opens the same dialogue and table on /dond", async () => {
   assert.deepEqual(problems, []);
   assert.match(url, /cumulative=true/);
   assert.match(url, new RegExp(`game=${dialogue}`));
-  const again = await visit(browser, server, url.slice(server.url.length));
+  const again = await visit(site.browser, site.server, url.slice(site.server.url.length));
   assert.equal((await chosen(again.page.getByLabel("Dialogue"))).split(" · ")[0], dialogue);
   assert.equal(await again.page.getByLabel("Cumulative (as Table 9)").isChecked(), true);
   assert.equal(await again.page.locator("table").first().locator("tbody").textContent(), rates);
@@ -116,7 +67,7 @@ test("a copied URL opens the same dialogue and table on /dond", async () => {
 });
 
 test("charts download as valid SVG and PNG, tables as CSV matching what is shown", async () => {
-  const {page, problems} = await visit(browser, server, "/dond");
+  const {page, problems} = await visit(site.browser, site.server, "/dond");
   const chart = page.locator(".parley-exportable").filter({has: page.locator("svg")}).first();
   const svg = await download(page, chart.getByRole("button", {name: "SVG"}));
   assert.equal(svg.name, "dond-rates-by-difficulty.svg");
@@ -154,7 +105,7 @@ test("charts download as valid SVG and PNG, tables as CSV matching what is shown
 });
 
 test("an HTML table (GLEE market effects) downloads as CSV cell for cell", async () => {
-  const {page, problems} = await visit(browser, server, "/glee-regression");
+  const {page, problems} = await visit(site.browser, site.server, "/glee-regression");
   const block = page.locator("h2:has-text('Market effects') ~ div .parley-exportable").first();
   const csv = parseCsv((await download(page, block.getByRole("button", {name: "CSV"}))).bytes.toString("utf8"));
   const shown = await block.locator("table tr").evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll("th, td")).map((c) => c.textContent!.trim())));
@@ -166,11 +117,13 @@ test("an HTML table (GLEE market effects) downloads as CSV cell for cell", async
 
 test("every page with a build-time first view draws it without fetching a table", async () => {
   for (const path of FIRST_VIEWS.map((v) => `/${v.page}`)) {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await context.newPage();
     const tables: string[] = [];
     page.on("request", (r) => /\.parquet(\?|$)/.test(r.url()) && tables.push(r.url()));
-    await page.goto(server.url + path);
+    await page.goto(site.server.url + path);
+    // On a busy machine a page can be quiet for a while before it draws: wait for the drawing itself.
+    await page.locator("main svg, main table").first().waitFor({state: "attached", timeout: 30_000}).catch(() => {});
     await settle(page);
     assert.deepEqual(tables, [], `${path} fetched tables for its first view`);
     assert.ok((await page.locator("main svg, main table").count()) > 0, `${path} drew something`);
@@ -180,16 +133,9 @@ test("every page with a build-time first view draws it without fetching a table"
 });
 
 test("a section waiting for data says so, then draws", async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
   // Hold the Parquet files back: the rates of a cumulative view are not in the first view and need DuckDB.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await context.route("**/*.parquet", async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto(`${server.url}/dond?cumulative=true`);
+  const {page, release, close} = await heldBackPage(site.browser);
+  await page.goto(`${site.server.url}/dond?cumulative=true`);
   const waiting = page.locator(".parley-loading").first();
   await waiting.waitFor({state: "visible", timeout: 30_000});
   assert.match((await page.locator("h2:has-text('Rates by difficulty') ~ div .parley-loading").first().textContent())!, /Loading the rates/);
@@ -198,31 +144,19 @@ test("a section waiting for data says so, then draws", async () => {
   assert.equal(await page.locator(".parley-loading").count(), 0, "no loading state left");
   assert.equal(await page.locator("svg [aria-label=line] path").count(), 4, "the chart is drawn");
   assert.deepEqual(await errorsOf(page), []);
-  await context.close();
+  await close();
 });
 
 test("a missing file gives an error state that names it", async () => {
-  const copy = mkdtempSync(join(tmpdir(), "parley-dist-broken-"));
-  try {
-    cpSync(dist, copy, {recursive: true});
-    const folder = join(copy, "_file/data/dond");
-    const games = readdirSync(folder).find((f) => f.startsWith("games.") && f.endsWith(".parquet"))!;
-    rmSync(join(folder, games));
-    const broken = await serveStatic(copy);
-    try {
-      const {page, problems} = await visit(browser, broken, "/dond?cumulative=true");
-      const error = (await page.locator(".parley-error").first().textContent())!;
-      assert.match(error, /Could not load the rates: .*games\.[0-9a-f]+\.parquet.*HTTP 404/);
-      // The first view's other sections still draw from the build's answers.
-      assert.ok((await page.locator(".parley-transcript").count()) === 1, "the transcript still shows");
-      await page.context().close();
-      // The one failure is that file (the browser also logs the 404 itself).
-      assert.ok(problems.some((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet/.test(p)), problems.join("\n"));
-      assert.ok(problems.every((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet|console error: Failed to load resource: .* 404/.test(p)), problems.join("\n"));
-    } finally {
-      await broken.close();
-    }
-  } finally {
-    rmSync(copy, {recursive: true, force: true});
-  }
+  await withoutFile(site.dist, "data/dond", "games.", async (broken) => {
+    const {page, problems} = await visit(site.browser, broken, "/dond?cumulative=true");
+    const error = (await page.locator(".parley-error").first().textContent())!;
+    assert.match(error, /Could not load the rates: .*games\.[0-9a-f]+\.parquet.*HTTP 404/);
+    // The first view's other sections still draw from the build's answers.
+    assert.ok((await page.locator(".parley-transcript").count()) === 1, "the transcript still shows");
+    await page.context().close();
+    // The one failure is that file (the browser also logs the 404 itself).
+    assert.ok(problems.some((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet/.test(p)), problems.join("\n"));
+    assert.ok(problems.every((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet|console error: Failed to load resource: .* 404/.test(p)), problems.join("\n"));
+  });
 });

@@ -85,15 +85,21 @@ test("bin/parley.js prints what the TypeScript entry prints, and falls back to t
   assert.match(help.stdout, /parley datasets fetch/);
 });
 
-/** The packages a compiled chunk loads before it runs: its static imports, followed through the chunks it imports. */
+/**
+ * The packages a compiled chunk loads before it runs: its static imports and
+ * the packages it requires through createRequire (loaders/io/duckdb.ts loads
+ * DuckDB so), followed through the chunks it imports.
+ */
 function staticPackages(file: string, seen = new Set<string>()): Set<string> {
   const packages = new Set<string>();
   if (seen.has(file)) return packages;
   seen.add(file);
-  for (const [, from] of readFileSync(file, "utf8").matchAll(/^import\s(?:[^;]*?\sfrom\s*)?"([^"]+)"/gm)) {
+  const text = readFileSync(file, "utf8");
+  for (const [, from] of text.matchAll(/^import\s(?:[^;]*?\sfrom\s*)?"([^"]+)"/gm)) {
     if (from.startsWith("./")) for (const p of staticPackages(join(dirname(file), from), seen)) packages.add(p);
     else if (!from.startsWith("node:")) packages.add(from);
   }
+  for (const [, name] of text.matchAll(/createRequire\([^()]*\)\(\s*"([^"]+)"\s*\)/g)) packages.add(name);
   return packages;
 }
 

@@ -1,6 +1,7 @@
-/** What /dond asks its tables (games, turns of Deal or No Deal: human dialogues, the 50 points' human outcomes, played games), and its first view. */
-import {dondGameMetricsSQL, dondStatsSQL} from "../dond.js";
-import type {FirstView} from "../snapshot.js";
+/** What /dond, /dond-played and /dond-beliefs ask their tables (games, turns of Deal or No Deal: human dialogues, the 50 points' human outcomes, played games), and its first view. */
+import {dondBeliefSQL, dondGameMetricsSQL, dondPairingSQL, dondStatsSQL} from "../dond.js";
+import {valuationSummary, type BeliefRow, type ValuationSummary} from "../dondBelief.js";
+import type {Computation, FirstView} from "../snapshot.js";
 
 /** Who produced the games: the ingested split, the 50 hard points' recorded outcomes, Parley's runs. */
 export const DOND_SOURCES_SQL = `SELECT DISTINCT source FROM games ORDER BY source`;
@@ -33,4 +34,39 @@ export const dondFirstView: FirstView = {
     const [first] = await query(dondGamesSQL(table));
     if (first) await query(DOND_TURNS_SQL, [first.game_id]);
   },
+};
+
+/** /dond-played: every pairing's row of Tables 10–13 and 17–18, and the 50 hard points (for the Best row). */
+export const PAIRINGS_SQL = dondPairingSQL("games");
+export const HARD_POINTS_SQL = `SELECT point, counts, values_a, values_b FROM games WHERE source = 'dond-hard50' ORDER BY point`;
+
+export const dondPlayedFirstView: FirstView = {
+  page: "dond-played",
+  dataset: "dond",
+  tables: ["games"],
+  async script({query}) {
+    await query(PAIRINGS_SQL);
+    await query(HARD_POINTS_SQL);
+  },
+};
+
+/**
+ * /dond-beliefs: Tables 14–16 from the beliefs stored on every turn, each
+ * game's last belief and the belief held at the end of each round. A
+ * computation, so that the page reads the summaries (small) rather than
+ * every belief (large) from its first view.
+ */
+export const valuationSummaries: Computation<Record<string, never>, {last: ValuationSummary[]; byRound: ValuationSummary[]}> = {
+  name: "dond-valuation-summaries",
+  async compute(query) {
+    const beliefs = (await query(dondBeliefSQL("games", "turns"))) as unknown as BeliefRow[];
+    return {last: valuationSummary(beliefs), byRound: valuationSummary(beliefs, {byRound: true})};
+  },
+};
+
+export const dondBeliefsFirstView: FirstView = {
+  page: "dond-beliefs",
+  dataset: "dond",
+  tables: ["games", "turns"],
+  script: async ({memo}) => void (await memo(valuationSummaries, {})),
 };
