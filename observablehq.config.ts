@@ -30,6 +30,7 @@ export default {
     {name: "Study: self-gain and patience", path: "/study-discount"},
     {name: "Complete-information games", path: "/gtllm"},
     {name: "Adopt the workflow? (meta-game)", path: "/gtllm-metagame"},
+    {name: "Play a game", path: "/play"},
     {name: "Datasets", path: "/datasets"},
     {name: "References", path: "/references"},
   ],
