@@ -1,0 +1,272 @@
+/**
+ * `parley play`, the experiment server, as a child process against a fake
+ * LLM endpoint on 127.0.0.1, driven over HTTP as the participant page drives
+ * it: consent, the attention check, a GLEE bargaining game against the LLM
+ * (illegal entries refused with nothing changed; the server killed with
+ * SIGKILL mid-game and started again: the game goes on where it stood and
+ * no answered LLM call is sent twice), the quiz and the completion code.
+ * The rows land in Parquet (read by `parley metrics`, with the person as
+ * agent `human`), the participants table marks exclusions, the admin pages
+ * need the token, other hosts are refused, and the API key is in no
+ * response the server sent.
+ */
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {request} from "node:http";
+import {readFileSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+import {networkInterfaces} from "node:os";
+import type {ChildProcess} from "node:child_process";
+import {parley, scratch, startParley} from "../support/cli.js";
+import {startFakeLlm, type FakeLlmServer} from "../support/fakeLlm.js";
+import {gleeBot} from "../support/gleeBot.js";
+import {queryRun} from "../../loaders/io/parquet.js";
+import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
+
+const KEY = "sk-parley-play-" + "5ec7e75ec7".repeat(4);
+const XSS = "<img src=x onerror=alert(1)>";
+const {dir: tempDir, keep} = scratch("parley-play-");
+
+/** The fake model: GLEE's scripted answers (reject in round 1, accept from round 2), every message the XSS string. */
+async function fakeModel(): Promise<FakeLlmServer> {
+  const bot = gleeBot();
+  const server = await startFakeLlm("openai", async (r) => {
+    const reply = await bot(r);
+    return "text" in reply ? {...reply, text: reply.text.replace("Let's split it evenly.", XSS)} : reply;
+  });
+  keep(server);
+  return server;
+}
+
+export function experimentConfig(server: FakeLlmServer, conditions: {id: string; seat: string}[] = [{id: "alice", seat: "alice"}]): Record<string, unknown> {
+  const opponent = {id: "fake", provider: "openai", model: "fake-model", base_url: server.baseURL, api_key_env: "PARLEY_PLAY_TEST_KEY", temperature: 1.0, max_tokens: 400, timeout_ms: 5000, max_retries: 1};
+  return {
+    id: "test-study",
+    title: "A bargaining study",
+    consent: "You agree to play one game.",
+    instructions: ["You and another player divide ${money}.", "Each round one proposes."],
+    attention_check: {sentence: "Type the word sdkot in the box below.", answer: "sdkot"},
+    completion_code: "DONE-4821",
+    conditions: conditions.map(({id, seat}) => ({
+      id, game: "glee/bargaining", human_seat: seat, opponent,
+      params: {delta_a: 0.9, delta_b: 0.8, money: 1000, horizon: 12, complete_information: true, messages: true},
+      quiz: [{question: "Your discount factor?", options: ["0.8", "0.9", "1"], answer: seat === "alice" ? 1 : 0}],
+    })),
+  };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json: any;
+}
+
+/** Every response the server sent in this test, for the key scan. */
+const seen: Answer[] = [];
+
+/** One HTTP request to the server (node:http, so the Host header and the local address can be chosen). */
+function call(url: string, {method = "GET", body, headers = {}, localAddress}: {method?: string; body?: unknown; headers?: Record<string, string>; localAddress?: string} = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(url, {method, localAddress, headers: {...(data && {"content-type": "application/json"}), ...headers}}, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (text += c));
+      res.on("end", () => {
+        let json: unknown = null;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        const answer = {status: res.statusCode!, headers: res.headers, body: text, json};
+        seen.push(answer);
+        resolve(answer);
+      });
+    });
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  admin: string;
+  stderr: () => string;
+  done: Promise<unknown>;
+}
+
+async function startServer(config: string, out: string, extra: string[] = []): Promise<Running> {
+  const {child, done} = startParley(["play", "--config", config, "--out", out, "--port", "0", ...extra], {PARLEY_PLAY_TEST_KEY: KEY, PARLEY_ADMIN_TOKEN: "admin-secret-token"}, 300_000);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (c) => (stdout += c));
+  child.stderr!.on("data", (c) => (stderr += c));
+  const info = await new Promise<{url: string; admin_link: string}>((resolve, reject) => {
+    const check = () => {
+      const end = stdout.indexOf("\n}");
+      if (end >= 0) resolve(JSON.parse(stdout.slice(0, end + 2)));
+    };
+    child.stdout!.on("data", check);
+    child.on("close", (code) => reject(new Error(`parley play exited with ${code}: ${stderr}`)));
+  });
+  return {child, url: info.url, admin: info.admin_link, stderr: () => stderr, done};
+}
+
+const pending = (state: any) => state.game?.pending;
+const askedFor = (state: any) => pending(state)?.legal.map((a: {type: string}) => a.type).join(",");
+
+test("a participant plays GLEE bargaining against the LLM through the server; kill -9 mid-game resumes; tables, admin, access, no key", async () => {
+  const llm = await fakeModel();
+  const dir = tempDir();
+  const config = join(dir, "study.json");
+  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
+  const out = join(dir, "out");
+  let server = await startServer(config, out);
+
+  // A new participant is assigned and sent to their own page.
+  const start = await call(`${server.url}/p/new`);
+  assert.equal(start.status, 303);
+  const id = /^\/p\/([A-Za-z0-9_-]{22})$/.exec(String(start.headers.location))![1];
+  const page = await call(`${server.url}/p/${id}`);
+  assert.equal(page.status, 200);
+  assert.match(page.body, /<script type="module" src="\/assets\/study\.js">/);
+  const js = await call(`${server.url}/assets/study.js`);
+  assert.equal(js.status, 200);
+  const api = (path = "", body?: unknown) => call(`${server.url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
+
+  let state = (await api()).json;
+  assert.equal(state.step, "consent");
+  assert.equal((await api("/attention", {answer: "sdkot"})).status, 409, "a step out of order is refused");
+  state = (await api("/consent", {agree: true})).json;
+  assert.equal(state.step, "instructions");
+  assert.ok(state.instructions.some((p: string) => p.includes("sdkot")));
+  assert.ok(state.instructions.includes("You and another player divide $1000."));
+  state = (await api("/attention", {answer: " SDKOT"})).json;
+  assert.equal(state.step, "game");
+
+  // Round 1: the person (Alice) offers. The page shows what an LLM in her seat reads.
+  state = (await api()).json;
+  assert.equal(askedFor(state), "offer");
+  assert.ok(pending(state).messages.length >= 2);
+
+  // Illegal entries: refused with a message, nothing changed (same decision asked, nothing saved).
+  const participantFile = join(out, ".parley", "play", "participants", `${id}.json`);
+  const before = readFileSync(participantFile, "utf8");
+  for (const [action, why] of [
+    [{type: "offer", alice_gain: -100, bob_gain: 1100}, /alice_gain/],
+    [{type: "offer", alice_gain: "ten", bob_gain: 990}, /alice_gain/],
+    [{type: "offer", alice_gain: 1200, bob_gain: -200}, /alice_gain|bob_gain/],
+    [{type: "decision", decision: "accept"}, /offer|decision|type/],
+  ] as const) {
+    const refused = await api("/move", {action});
+    assert.equal(refused.status, 422, JSON.stringify(action));
+    assert.match(refused.json.error, why);
+    assert.equal(askedFor(refused.json.state), "offer");
+  }
+  assert.equal(readFileSync(participantFile, "utf8"), before, "a refused entry changed the participant's state");
+
+  state = (await api("/move", {action: {type: "offer", alice_gain: 600, bob_gain: 400, message: "60/40?"}})).json;
+  // Bob (the LLM) rejected in round 1 and offered an even split with the XSS text as his message; Alice decides.
+  assert.equal(askedFor(state), "decision");
+  const shown = JSON.stringify(pending(state).messages);
+  assert.ok(shown.includes(JSON.stringify(XSS).slice(1, -1)), "the other player's message reaches the page as text data");
+  const callsBefore = llm.answered.length;
+
+  // The server is killed mid-game and started again on the same --out: the participant's game stands where it was.
+  server.child.kill("SIGKILL");
+  await server.done;
+  server = await startServer(config, out);
+  state = (await api()).json;
+  assert.equal(state.step, "game");
+  assert.equal(askedFor(state), "decision");
+  assert.equal(JSON.stringify(pending(state).messages), shown);
+  assert.equal(llm.answered.length, callsBefore, "the replay sent an LLM call again");
+
+  // Alice rejects; in round 3 she offers again and Bob accepts (round ≥ 2).
+  state = (await api("/move", {action: {type: "decision", decision: "reject"}})).json;
+  assert.equal(askedFor(state), "offer");
+  state = (await api("/move", {action: {type: "offer", alice_gain: 550, bob_gain: 450}})).json;
+  assert.equal(state.step, "quiz");
+  assert.deepEqual(state.quiz, [{question: "Your discount factor?", options: ["0.8", "0.9", "1"]}]);
+  state = (await api("/quiz", {answers: [1]})).json;
+  assert.equal(state.step, "done");
+  assert.equal(state.completion_code, "DONE-4821");
+  const hashes = llm.answered.map((r) => r.bodyHash);
+  assert.equal(new Set(hashes).size, hashes.length, "an answered LLM call was sent twice");
+
+  // The game's rows are in the tables `parley run` writes, and `parley metrics` reads them.
+  const games = await queryRun(out, "SELECT game_id, source, alice_agent, bob_agent, agreement, rounds, alice_gain, bob_gain FROM games");
+  assert.equal(games.length, 1);
+  assert.deepEqual({...games[0], game_id: undefined}, {game_id: undefined, source: "play", alice_agent: "human", bob_agent: "fake", agreement: true, rounds: 3, alice_gain: 550, bob_gain: 450});
+  const turns = await queryRun(out, "SELECT round, seat, action, message, rule_break FROM turns ORDER BY turn");
+  assert.deepEqual(turns.map((t) => [t.round, t.seat, t.action, t.rule_break]), [
+    [1, 0, "offer", false], [1, 1, "decision", false], [2, 1, "offer", false], [2, 0, "decision", false], [3, 0, "offer", false], [3, 1, "decision", false],
+  ]);
+  assert.equal(turns[2].message, XSS);
+  const metrics = await parley(["metrics", out]);
+  assert.equal(metrics.code, 0, metrics.stderr);
+  const row = JSON.parse(metrics.stdout.trim());
+  assert.equal(row.alice_agent, "human");
+  assert.equal(row.game_id, games[0].game_id);
+  // Alice's self-gain: her utility 550 in round 3, δ_A² · 550 / 1000 of M.
+  assert.ok(Math.abs(row.alice_self_gain - 0.81 * 0.55) < 1e-9, String(row.alice_self_gain));
+  const participants = await withDuckDB((db) => db.query(`SELECT participant_id, condition, step, game_id, excluded, attention_passed, quiz_passed, completion_code FROM read_parquet(${sqlString(join(out, "participants.parquet"))})`));
+  assert.deepEqual(participants, [{participant_id: id, condition: "alice", step: "done", game_id: games[0].game_id, excluded: false, attention_passed: true, quiz_passed: true, completion_code: "DONE-4821"}]);
+
+  // A participant who fails the attention check is told so and plays no game; one who fails the quiz keeps the game, excluded.
+  const failing = /\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1];
+  await call(`${server.url}/api/p/${failing}/consent`, {method: "POST", body: {agree: true}});
+  state = (await call(`${server.url}/api/p/${failing}/attention`, {method: "POST", body: {answer: "I read it"}})).json;
+  assert.equal(state.step, "failed_attention");
+  assert.match(state.message, /attention check/);
+  assert.equal(state.completion_code, undefined);
+
+  // Admin: 401 without the token (or with a wrong one); with it, progress and the tables.
+  for (const path of ["/admin", "/admin/progress.json", "/admin/tables.tar"]) {
+    assert.equal((await call(server.url + path)).status, 401, path);
+    assert.equal((await call(server.url + path, {headers: {authorization: "Bearer wrong"}})).status, 401, path);
+  }
+  const auth = {authorization: "Bearer admin-secret-token"};
+  const progress = (await call(`${server.url}/admin/progress.json`, {headers: auth})).json;
+  assert.deepEqual(progress.conditions.map((c: any) => [c.condition, c.assigned, c.started, c.finished, c.completed, c.excluded]), [["alice", 2, 2, 1, 1, 1]]);
+  const login = await call(server.admin);
+  assert.equal(login.status, 303);
+  const cookie = String(login.headers["set-cookie"]).split(";")[0];
+  const adminPage = await call(`${server.url}/admin`, {headers: {cookie}});
+  assert.equal(adminPage.status, 200);
+  assert.match(adminPage.body, /<td>alice<\/td>/);
+  const archive = await new Promise<Buffer>((resolve, reject) => {
+    request(`${server.url}/admin/tables.tar`, {headers: auth}, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve(Buffer.concat(chunks)));
+    }).on("error", reject).end();
+  });
+  const names: string[] = [];
+  for (let at = 0; at + 512 <= archive.length && archive[at] !== 0; ) {
+    const name = archive.subarray(at, at + 100).toString("utf8").replace(/\0.*$/s, "");
+    const size = parseInt(archive.subarray(at + 124, at + 136).toString("ascii"), 8);
+    names.push(name);
+    assert.equal(archive.subarray(at + 512, at + 516).toString("ascii"), "PAR1", name);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  assert.deepEqual(names.filter((n) => n.endsWith(".parquet")).sort(), ["game=glee%2Fbargaining/games.parquet", "game=glee%2Fbargaining/players.parquet", "game=glee%2Fbargaining/turns.parquet", "participants.parquet"]);
+
+  // Other hosts: a request addressed to another name is refused (DNS rebinding), and the server does not listen beyond loopback.
+  assert.equal((await call(`${server.url}/p/new`, {headers: {host: "evil.example"}})).status, 403);
+  const port = new URL(server.url).port;
+  const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+  if (outside) await assert.rejects(call(`http://${outside}:${port}/p/new`), /ECONNREFUSED/);
+
+  // The key: in no body and no header of any response, and in none of the files the page loads.
+  for (const answer of seen) {
+    assert.ok(!answer.body.includes(KEY), `the key is in a response body (${answer.status})`);
+    assert.ok(!JSON.stringify(answer.headers).includes(KEY), "the key is in a response header");
+  }
+  assert.ok(seen.length > 30);
+  server.child.kill("SIGTERM");
+  await server.done;
+});
