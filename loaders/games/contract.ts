@@ -237,3 +237,6 @@ export function paramColumnType(spec: ParamSpec): ScalarType {
 
 /** A seat's name: the game's own, else "seat<i>" (used in ids and seeds). */
 export const seatName = (def: Pick<GameDef, "seats">, seat: Seat): string => def.seats.names?.[seat] ?? `seat${seat}`;
+
+/** The game-id stem of a game with these parameters (GameDef.idStem, default the id with "/" as "."). */
+export const idStem = (def: GameDef, params: Params): string => def.idStem?.(params) ?? def.id.replace(/\//g, ".");

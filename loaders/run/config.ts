@@ -38,7 +38,8 @@ import {agentDef, agents, canSit} from "../agents/registry.js";
 import {expandGrid} from "./grid.js";
 import {llmPlays} from "../agents/llm/llmPlayer.js";
 import {hasWorkflow, workflowGames} from "../agents/llm/workflow.js";
-import {LIMITS, short} from "./configChecks.js";
+import {LIMITS} from "./configChecks.js";
+import {paramValueError} from "../games/params.js";
 import {lineups as planLineups} from "./grid.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../agents/llm/spec.js";
 
@@ -92,33 +93,11 @@ function integer(raw: Record<string, unknown>, key: string, fallback: number, mi
   return v;
 }
 
-const show = short;
-
 /** Checks one value of parameter `spec`; returns it, or fails naming `key`. */
 export function checkParamValue(spec: ParamSpec, value: unknown, key: string): ParamValue {
-  switch (spec.type) {
-    case "boolean":
-      if (typeof value !== "boolean") fail(key, `expected true or false, got ${JSON.stringify(value)}`);
-      return value;
-    case "choice":
-      if (!spec.values!.includes(value as ParamValue)) fail(key, `expected one of ${spec.values!.map((a) => JSON.stringify(a)).join(", ")}, got ${JSON.stringify(value)}`);
-      return value as ParamValue;
-    case "horizon":
-      if (value === "inf" && spec.allowInfinite) return value;
-      if (typeof value === "number" && Number.isInteger(value) && value >= (spec.min ?? 1) && value <= (spec.max ?? 1e6)) return value;
-      fail(key, `expected a positive integer up to ${spec.max ?? 1e6}${spec.allowInfinite ? ' or "inf"' : ""}, got ${JSON.stringify(value)}`);
-    case "integer":
-    case "number": {
-      const lo = spec.min ?? -Infinity, hi = spec.max ?? Infinity;
-      const what = spec.type === "integer" ? "an integer" : "a number";
-      const range = `${spec.exclusiveMin ? "(" : "["}${show(lo)}, ${show(hi)}${spec.exclusiveMax ? ")" : "]"}`;
-      const ok =
-        typeof value === "number" && Number.isFinite(value) && (spec.type !== "integer" || Number.isInteger(value)) &&
-        (spec.exclusiveMin ? value > lo : value >= lo) && (spec.exclusiveMax ? value < hi : value <= hi);
-      if (!ok) fail(key, `expected ${what} in ${range}, got ${typeof value === "number" ? short(value) : JSON.stringify(value)}`);
-      return value as number;
-    }
-  }
+  const error = paramValueError(spec, value);
+  if (error) fail(key, error);
+  return value as ParamValue;
 }
 
 /** A game's grid from a config entry (see the header for the conventions). */

@@ -24,8 +24,7 @@ export const LIMITS = {
   max_attempts: {max: 100},
 } as const;
 
-/** 1e12 rather than 1000000000000 or 1e+12. */
-export const short = (x: number): string => (Math.abs(x) >= 1e6 && Number.isInteger(Math.log10(Math.abs(x))) ? x.toExponential().replace("e+", "e") : String(x).replace("e+", "e"));
+export {short} from "../games/params.js";
 
 /** The first entry of `list` equal (as JSON) to an earlier one: {key, message} naming both indices. */
 export function firstRepeat(list: readonly unknown[], key: string): {key: string; message: string} | null {

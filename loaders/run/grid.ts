@@ -71,7 +71,9 @@ export function lineupLabel(lineup: readonly string[]): string {
   return lineup.join("-vs-");
 }
 
-export const idStem = (def: GameDef, params: Params): string => def.idStem?.(params) ?? def.id.replace(/\//g, ".");
+import {idStem} from "../games/contract.js";
+
+export {idStem};
 
 /**
  * Every game a run plays, lazily, in a stable order (game, config, lineup,

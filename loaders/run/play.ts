@@ -23,6 +23,12 @@ import {valueFits, type ColumnType} from "../io/schema.js";
 export interface PlayOptions {
   seed: number;
   maxAttempts?: number;
+  /**
+   * Called once with the game's state as soon as it starts, before any seat
+   * is asked: a seat that checks its answer before giving it (a person's,
+   * loaders/play/session.ts) validates against it. Never changes the rows.
+   */
+  onState?: (state: GameState) => void;
 }
 
 export type TurnRow = Record<string, unknown> & {game_id: string; turn: number; round: number; seat: number};
@@ -33,9 +39,10 @@ export interface PlayedGame {
 }
 
 /** Plays one game to the end; deterministic for (seed, gameId) when the agents are. */
-export async function playGame(def: GameDef, params: Params, gameId: string, agents: readonly Agent[], {seed, maxAttempts = 3}: PlayOptions): Promise<PlayedGame> {
+export async function playGame(def: GameDef, params: Params, gameId: string, agents: readonly Agent[], {seed, maxAttempts = 3, onState}: PlayOptions): Promise<PlayedGame> {
   const game = new GameInPlay(def, params, gameId, agents, seed, maxAttempts);
   const {state, turns} = game;
+  onState?.(state);
   for (;;) {
     const mover = state.next();
     if (mover.kind === "terminal") break;

@@ -12,10 +12,9 @@
  */
 import type {Agent, SeatContext} from "../agents/contract.js";
 import {agentDef} from "../agents/registry.js";
-import type {GameResult} from "../games/contract.js";
-import {seatName} from "../games/contract.js";
 import {plannedGames, plannedPerGame, type PlannedGame} from "./grid.js";
 import {playGame, type TurnRow} from "./play.js";
+import {gameRow, playerRows} from "./rows.js";
 import {RunTables} from "./write.js";
 import type {RunConfig} from "./config.js";
 import type {Shard} from "./shard.js";
@@ -47,48 +46,9 @@ export interface TournamentOptions {
   shard?: Shard | null;
 }
 
+export {gameRow, playerRows};
+
 const builtinFactory = (id: string, context: SeatContext) => agentDef(id).create(context);
-
-/** The games row of a finished game: identity, parameters, outcome, and `<seat name>_agent` where the game has such columns. */
-export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" | "seed">, result: GameResult, traits: readonly (Record<string, unknown> | undefined)[] = []): GameRecord["row"] {
-  const {def} = planned;
-  const row: GameRecord["row"] = {
-    game_id: planned.game_id,
-    source: "simulated",
-    run_id: config.run_id,
-    seed: config.seed,
-    config_id: planned.config_id,
-    repetition: planned.repetition,
-    n_players: planned.lineup.length,
-    rounds: result.rounds,
-    ended_by: result.ended_by,
-  };
-  Object.assign(row, def.paramColumns ? def.paramColumns(planned.params) : planned.params);
-  if (def.lineupColumns) Object.assign(row, def.lineupColumns(planned.lineup, planned.repetition));
-  if (def.seats.names) {
-    planned.lineup.forEach((id, s) => {
-      const column = `${seatName(def, s)}_agent`;
-      if (def.columns.games.some((c) => c.name === column)) row[column] = id;
-      for (const [trait, value] of Object.entries(traits[s] ?? {})) {
-        if (def.columns.games.some((c) => c.name === `${seatName(def, s)}_${trait}`)) row[`${seatName(def, s)}_${trait}`] = value;
-      }
-    });
-  }
-  for (const k in result.game) if (result.game[k] !== null && result.game[k] !== undefined) row[k] = result.game[k];
-  return row;
-}
-
-/** The players rows of a finished game. */
-export function playerRows(planned: PlannedGame, result: GameResult): Record<string, unknown>[] {
-  return planned.lineup.map((agent, seat) => ({
-    game_id: planned.game_id,
-    seat,
-    seat_name: planned.def.seats.names?.[seat] ?? null,
-    agent,
-    return: result.returns[seat],
-    ...result.seats[seat],
-  }));
-}
 
 /** Plays every planned game of `config`, handing each result to `options.onGame`. Returns the number played. */
 export async function runTournament(config: RunConfig, options: TournamentOptions = {}): Promise<number> {
