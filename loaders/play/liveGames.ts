@@ -46,9 +46,6 @@ export interface GameView {
   over: boolean;
 }
 
-/** The rows' source for games played by people in `parley play`. */
-export const PLAY_SOURCE = "play";
-
 /** Every LLM player's key is read now, so a missing variable stops the server before anyone starts. */
 export function studyEngine(experiment: Experiment, cacheDir: string): Engine {
   const llms = experimentLlms(experiment);
@@ -106,7 +103,6 @@ export class LiveGames {
     const record = session.finished();
     if (!record || this.done.has(p.id)) return;
     this.done.add(p.id);
-    record.row.source = PLAY_SOURCE;
     await this.options.onFinished(p, record);
   }
 

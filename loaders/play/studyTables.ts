@@ -108,7 +108,7 @@ export async function writeStudyTables(out: string, experiment: Experiment, reco
       const stage = new ParquetStage(set.file("participants.parquet"), PARTICIPANTS_TABLE);
       try {
         for (const p of participants) stage.add(participantRow(p, experiment, records.byParticipant.has(p.id)));
-        return {"participants.parquet": await withDuckDB((db) => stage.finish(db))};
+        return {participants: await withDuckDB((db) => stage.finish(db))};
       } catch (error) {
         stage.abandon();
         throw error;

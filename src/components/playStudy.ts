@@ -36,7 +36,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = ""
 }
 
 /** The study's API for participant `id`: GET its state, POST a step's answer (JSON); errors carry the server's one line. */
-export function studyApi(id: string): StudyApi {
+export function studyApi(id: string): StudyApi<StudyState> {
   const base = `/api/p/${encodeURIComponent(id)}`;
   const call = async (path: string, body?: unknown) => {
     const response = await fetch(base + path, body === undefined ? {credentials: "same-origin"} : {method: "POST", credentials: "same-origin", headers: {"content-type": "application/json"}, body: JSON.stringify(body)});

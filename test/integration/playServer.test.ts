@@ -10,7 +10,7 @@
  * need the token, other hosts are refused, and the API key is in no
  * response the server sent.
  */
-import {test} from "node:test";
+import {after, test} from "node:test";
 import assert from "node:assert/strict";
 import {request} from "node:http";
 import {readFileSync, writeFileSync} from "node:fs";
@@ -26,6 +26,9 @@ import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
 const KEY = "sk-parley-play-" + "5ec7e75ec7".repeat(4);
 const XSS = "<img src=x onerror=alert(1)>";
 const {dir: tempDir, keep} = scratch("parley-play-");
+/** Servers still running when a test ends (a failed assertion) are stopped, so the file never waits on them. */
+const children = new Set<ChildProcess>();
+after(() => children.forEach((c) => c.kill("SIGKILL")));
 
 /** The fake model: GLEE's scripted answers (reject in round 1, accept from round 2), every message the XSS string. */
 async function fakeModel(): Promise<FakeLlmServer> {
@@ -100,6 +103,8 @@ interface Running {
 
 async function startServer(config: string, out: string, extra: string[] = []): Promise<Running> {
   const {child, done} = startParley(["play", "--config", config, "--out", out, "--port", "0", ...extra], {PARLEY_PLAY_TEST_KEY: KEY, PARLEY_ADMIN_TOKEN: "admin-secret-token"}, 300_000);
+  children.add(child);
+  child.on("close", () => children.delete(child));
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (c) => (stdout += c));
@@ -198,10 +203,10 @@ test("a participant plays GLEE bargaining against the LLM through the server; ki
   assert.equal(new Set(hashes).size, hashes.length, "an answered LLM call was sent twice");
 
   // The game's rows are in the tables `parley run` writes, and `parley metrics` reads them.
-  const games = await queryRun(out, "SELECT game_id, source, alice_agent, bob_agent, agreement, rounds, alice_gain, bob_gain FROM games");
+  const games = await queryRun(out, ["games"], "SELECT game_id, source, alice_agent, bob_agent, agreement, rounds, alice_gain, bob_gain FROM games");
   assert.equal(games.length, 1);
-  assert.deepEqual({...games[0], game_id: undefined}, {game_id: undefined, source: "play", alice_agent: "human", bob_agent: "fake", agreement: true, rounds: 3, alice_gain: 550, bob_gain: 450});
-  const turns = await queryRun(out, "SELECT round, seat, action, message, rule_break FROM turns ORDER BY turn");
+  assert.deepEqual({...games[0], game_id: undefined}, {game_id: undefined, source: "human", alice_agent: "human", bob_agent: "fake", agreement: true, rounds: 3, alice_gain: 550, bob_gain: 450});
+  const turns = await queryRun(out, ["turns"], "SELECT round, seat, action, message, rule_break FROM turns ORDER BY turn");
   assert.deepEqual(turns.map((t) => [t.round, t.seat, t.action, t.rule_break]), [
     [1, 0, "offer", false], [1, 1, "decision", false], [2, 1, "offer", false], [2, 0, "decision", false], [3, 0, "offer", false], [3, 1, "decision", false],
   ]);
@@ -250,10 +255,10 @@ test("a participant plays GLEE bargaining against the LLM through the server; ki
     const name = archive.subarray(at, at + 100).toString("utf8").replace(/\0.*$/s, "");
     const size = parseInt(archive.subarray(at + 124, at + 136).toString("ascii"), 8);
     names.push(name);
-    assert.equal(archive.subarray(at + 512, at + 516).toString("ascii"), "PAR1", name);
+    if (name.endsWith(".parquet")) assert.equal(archive.subarray(at + 512, at + 516).toString("ascii"), "PAR1", name);
     at += 512 + Math.ceil(size / 512) * 512;
   }
-  assert.deepEqual(names.filter((n) => n.endsWith(".parquet")).sort(), ["game=glee%2Fbargaining/games.parquet", "game=glee%2Fbargaining/players.parquet", "game=glee%2Fbargaining/turns.parquet", "participants.parquet"]);
+  assert.deepEqual(names.sort(), ["game=glee%2Fbargaining/games.parquet", "game=glee%2Fbargaining/players.parquet", "game=glee%2Fbargaining/turns.parquet", "participants.parquet", "tables.json"]);
 
   // Other hosts: a request addressed to another name is refused (DNS rebinding), and the server does not listen beyond loopback.
   assert.equal((await call(`${server.url}/p/new`, {headers: {host: "evil.example"}})).status, 403);
@@ -266,7 +271,7 @@ test("a participant plays GLEE bargaining against the LLM through the server; ki
     assert.ok(!answer.body.includes(KEY), `the key is in a response body (${answer.status})`);
     assert.ok(!JSON.stringify(answer.headers).includes(KEY), "the key is in a response header");
   }
-  assert.ok(seen.length > 30);
+  assert.ok(seen.length >= 20, `only ${seen.length} responses seen`);
   server.child.kill("SIGTERM");
   await server.done;
 });
