@@ -264,7 +264,14 @@ test("a participant plays GLEE bargaining against the LLM through the server; ki
   assert.equal((await call(`${server.url}/p/new`, {headers: {host: "evil.example"}})).status, 403);
   const port = new URL(server.url).port;
   const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal)?.address;
-  if (outside) await assert.rejects(call(`http://${outside}:${port}/p/new`), /ECONNREFUSED/);
+  if (outside) {
+    await assert.rejects(call(`http://${outside}:${port}/p/new`), /ECONNREFUSED/);
+    // A connection from another address (here this machine's own non-loopback address, which the kernel routes
+    // to 127.0.0.1) is seen by the server as a non-loopback peer, and refused.
+    const foreign = await call(`${server.url}/p/new`, {localAddress: outside});
+    assert.equal(foreign.status, 403);
+    assert.match(foreign.body, /answers only this machine/);
+  }
 
   // The key: in no body and no header of any response, and in none of the files the page loads.
   for (const answer of seen) {
@@ -272,6 +279,37 @@ test("a participant plays GLEE bargaining against the LLM through the server; ki
     assert.ok(!JSON.stringify(answer.headers).includes(KEY), "the key is in a response header");
   }
   assert.ok(seen.length >= 20, `only ${seen.length} responses seen`);
+  server.child.kill("SIGTERM");
+  await server.done;
+});
+
+test("exposed with --host: every participant request needs the access token (link, then cookie); admin still needs its own", async (t) => {
+  const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+  if (!outside) return t.skip("no non-loopback IPv4 interface on this machine");
+  const llm = await fakeModel();
+  const dir = tempDir();
+  const config = join(dir, "study.json");
+  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
+  const server = await startServer(config, join(dir, "out"), ["--host", outside]);
+  assert.equal(new URL(server.url).hostname, outside);
+  const link = /participants: (\S+)/.exec(server.stderr())![1];
+  const token = new URL(link).searchParams.get("t")!;
+  assert.ok(token.length >= 32);
+
+  for (const path of ["/", "/p/new", "/assets/study.js", `/p/new?t=${token}x`]) assert.equal((await call(server.url + path)).status, 403, path);
+  const start = await call(link);
+  assert.equal(start.status, 303);
+  const cookie = String(start.headers["set-cookie"]).split(";")[0];
+  assert.match(String(start.headers["set-cookie"]), /HttpOnly; SameSite=Strict/);
+  const location = String(start.headers.location);
+  assert.ok(location.endsWith(`?t=${token}`), "the participant's own link carries the token, so it works from another browser");
+  const id = /^\/p\/([^?]+)/.exec(location)![1];
+  assert.equal((await call(`${server.url}/api/p/${id}`)).status, 403, "no token, no state");
+  const state = await call(`${server.url}/api/p/${id}`, {headers: {cookie}});
+  assert.equal(state.status, 200);
+  assert.equal(state.json.step, "consent");
+  assert.equal((await call(`${server.url}/admin/progress.json`, {headers: {cookie}})).status, 401);
+  for (const answer of seen) assert.ok(!answer.body.includes(KEY) && !JSON.stringify(answer.headers).includes(KEY));
   server.child.kill("SIGTERM");
   await server.done;
 });
