@@ -29,6 +29,7 @@ export default {
     {name: "Compare two agents", path: "/compare"},
     {name: "Complete-information games", path: "/gtllm"},
     {name: "Adopt the workflow? (meta-game)", path: "/gtllm-metagame"},
+    {name: "Play a game", path: "/play"},
     {name: "Datasets", path: "/datasets"},
     {name: "References", path: "/references"},
   ],

@@ -1,0 +1,36 @@
+/**
+ * The play engine of the static site (src/play.md): the games written in
+ * code and their scripted agents, and the session, form and rows built on
+ * them; no language models, no files, no Node modules. The site's data
+ * loader src/data/play-engine.js.ts bundles this module for the browser
+ * (a bundle that pulls anything Node-only fails to build).
+ *
+ * GLEE's three families come first (GLEE (Shapira et al. 2024) §2), then
+ * NegotiationArena's two-seat games, then gamma-Bench's and Economics
+ * Arena's N-player games, where the person takes one seat and agents the
+ * others. Deal or No Deal and the matrix and tree games of data/games/ read
+ * their data files from disk and are played through `parley play` instead.
+ */
+import type {GameDef} from "../games/contract.js";
+import {gleeGames} from "../games/glee.js";
+import {negotiationArenaGames} from "../games/negotiationarena/index.js";
+import {gamabenchGames} from "../games/gamabench/index.js";
+import {econarenaGames} from "../games/econarena/index.js";
+import {mergeAgents} from "../agents/merge.js";
+import {gleeAgents} from "../agents/gleeAgents.js";
+import {gamabenchAgents} from "../agents/gamabench.js";
+import {econarenaAgents} from "../agents/econarena.js";
+import {negotiationArenaAgents} from "../agents/negotiationarena.js";
+import type {Engine} from "./session.js";
+
+export const scriptedGames: readonly GameDef[] = [...gleeGames, ...negotiationArenaGames, ...gamabenchGames, ...econarenaGames];
+
+export const scriptedEngine: Engine = {
+  games: scriptedGames,
+  agents: mergeAgents([...gleeAgents, ...negotiationArenaAgents, ...gamabenchAgents, ...econarenaAgents]),
+};
+
+export {startSession, restore, resolveSpec, PlayError, RECORD_FORMAT, type PlaySession, type PlaySpec, type Pending, type PlayRecord} from "./session.js";
+export {HUMAN} from "./human.js";
+export {actionForms, parseEntry, rangeText, type ActionForm, type FieldModel, type FormValues} from "../../src/lib/playForm.js";
+export {playsGame} from "../agents/contract.js";
