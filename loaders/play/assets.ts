@@ -22,5 +22,14 @@ export async function studyAssets(): Promise<{js: string; css: string}> {
     legalComments: "none",
     logLevel: "silent",
   });
-  return {js: result.outputFiles[0].text, css: readFileSync(join(components, "playStudy.css"), "utf8")};
+  const css = readFileSync(join(components, "playStudy.css"), "utf8") + playRules(readFileSync(join(projectRoot, "src", "style.css"), "utf8"));
+  return {js: result.outputFiles[0].text, css};
+}
+
+/** The play view's rules of the site's stylesheet (its "The play page" block), so the game looks as on /play. */
+export function playRules(siteCss: string): string {
+  const start = siteCss.indexOf("/* The play page");
+  if (start < 0) throw new Error("src/style.css has no \"/* The play page\" block; the participant page needs the play view's rules");
+  const end = siteCss.indexOf("\n\n", start);
+  return "\n" + siteCss.slice(start, end < 0 ? undefined : end) + "\n";
 }

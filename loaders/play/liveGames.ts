@@ -22,7 +22,7 @@ import {completerForSpec} from "../agents/llm/complete.js";
 import {checkSharedLimits} from "../run/llmPlayers.js";
 import {llmPlayerDef} from "../agents/llm/llmPlayer.js";
 import {HUMAN} from "./human.js";
-import {PlaySession, restore, startSession, type Engine, type PlaySpec} from "./session.js";
+import {PlaySession, restore, startSession, type Engine, type ResolvedSpec} from "./session.js";
 import {experimentLlms, type Condition, type Experiment} from "./experiment.js";
 import type {Participant, ParticipantStore} from "./participants.js";
 import type {GameRecord} from "../run/tournament.js";
@@ -56,7 +56,7 @@ export function studyEngine(experiment: Experiment, cacheDir: string): Engine {
 }
 
 /** The session spec of `p`'s game: the condition's game and opponent, the person in their seat, the participant's seed. */
-export function sessionSpec(experiment: Experiment, condition: Condition, p: Participant): PlaySpec {
+export function sessionSpec(experiment: Experiment, condition: Condition, p: Participant): ResolvedSpec {
   return {
     game: condition.def.id,
     params: condition.params,

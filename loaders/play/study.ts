@@ -13,7 +13,9 @@
 import {join} from "node:path";
 import {exclude, ParticipantStore, randomCode, type Participant, type Step} from "./participants.js";
 import {instructionParagraphs, passesAttention, type Condition, type Experiment} from "./experiment.js";
-import {LiveGames, type GameView} from "./liveGames.js";
+import {LiveGames, sessionSpec, type GameView} from "./liveGames.js";
+import {RECORD_FORMAT, type PlayRecord, type ResolvedSpec} from "./session.js";
+import type {GameRecord} from "../run/tournament.js";
 import {CoalescingWriter, GameRecords, writeStudyTables} from "./studyTables.js";
 
 /** A request that does not fit the participant's step or is malformed: the status to answer and one line. */
@@ -36,6 +38,26 @@ export interface StudyView {
   quiz?: {question: string; options: string[]}[];
   completion_code?: string | null;
   message?: string;
+  /** Once the game is over: its record as the person may see it (publicRecord). */
+  outcome?: PlayRecord;
+}
+
+/** Turns columns everybody saw during the game; another seat's raw reply, private reasoning, hidden facts and token counts stay out. */
+const PUBLIC_TURN = ["turn", "round", "seat", "action", "message", "rule_break"];
+
+/**
+ * The record of a finished game as its participant may see it (the play
+ * view's outcome and "Download record"): the spec, their moves, the games
+ * and players rows, and the turns with only the public columns for the
+ * other seats (their own turns in full but for the raw reply and token counts).
+ */
+export function publicRecord(spec: ResolvedSpec, moves: Participant["moves"], record: GameRecord, seat: number): PlayRecord {
+  const turns = record.turns.map((t) => {
+    if (t.seat !== seat) return Object.fromEntries(PUBLIC_TURN.filter((k) => k in t).map((k) => [k, t[k]])) as typeof t;
+    const {raw: _r, reasoning: _q, input_tokens: _i, output_tokens: _o, latency_ms: _l, ...own} = t;
+    return own as typeof t;
+  });
+  return {format: RECORD_FORMAT, spec, moves: moves as PlayRecord["moves"], rows: {row: record.row, players: record.players, turns}};
 }
 
 /** What a participant who stopped is told. */
@@ -132,6 +154,8 @@ export class Study {
       default:
         view.message = STOPPED[p.step];
     }
+    const record = this.records.byParticipant.get(p.id);
+    if (record && p.step !== "game") view.outcome = publicRecord(sessionSpec(this.experiment, condition, p), p.moves, record, condition.human_seat);
     return view;
   }
 

@@ -12,7 +12,9 @@
  * screen is fetched from /api/p/<id>, so a reload, or coming back later with
  * the same link, shows the step where the participant stands.
  */
-import {mountGame, remoteDriver, type StudyApi} from "./playRemote.js";
+import {remoteDriver, type RemoteGame, type StudyApi} from "./playRemote.js";
+import {PlayView} from "./playView.js";
+import type {PlayRecord} from "./playDriver.js";
 
 export interface StudyState {
   title: string;
@@ -21,7 +23,8 @@ export interface StudyState {
   consent?: string;
   instructions?: string[];
   attention?: boolean;
-  game?: unknown;
+  game?: RemoteGame;
+  outcome?: PlayRecord;
   quiz?: {question: string; options: string[]}[];
   completion_code?: string | null;
   message?: string;
@@ -71,7 +74,7 @@ export function mountStudy(root: HTMLElement | null): void {
       case "instructions":
         return instructionsScreen(screen, state);
       case "game":
-        return mountGame(screen, remoteDriver(api, state), () => void reload());
+        return gameScreen(screen, state);
       case "quiz":
         return quizScreen(screen, state);
       case "done": {
@@ -105,6 +108,27 @@ export function mountStudy(root: HTMLElement | null): void {
     }
     button.disabled = false;
   };
+
+  /** The /play page's game view over the remote driver; once the game is over, its outcome and a button to go on. */
+  function gameScreen(screen: HTMLElement, state: StudyState): void {
+    if (state.game?.failed) {
+      screen.append(el("p", "parley-error", "The other player could not be reached. Your moves are saved; please try again in a moment."));
+      const again = el("button", "parley-retry", "Try again");
+      const status = el("p", "parley-error");
+      again.addEventListener("click", () => void submit("/retry", {}, status, again));
+      screen.append(again, status);
+      return;
+    }
+    const driver = remoteDriver(api, state, {
+      movedOn: (next) => {
+        const go = el("button", "parley-continue", next.step === "quiz" ? "Continue to the last question" : "Continue");
+        go.addEventListener("click", () => show(next));
+        screen.append(go);
+      },
+      failed: (next) => show(next),
+    });
+    screen.append(PlayView(driver));
+  }
 
   function consentScreen(screen: HTMLElement, state: StudyState): void {
     for (const paragraph of (state.consent ?? "").split(/\n\s*\n/)) screen.append(el("p", "", paragraph));

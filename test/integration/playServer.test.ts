@@ -10,52 +10,24 @@
  * need the token, other hosts are refused, and the API key is in no
  * response the server sent.
  */
-import {after, test} from "node:test";
+import {test} from "node:test";
 import assert from "node:assert/strict";
 import {request} from "node:http";
 import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {networkInterfaces} from "node:os";
-import type {ChildProcess} from "node:child_process";
-import {parley, scratch, startParley} from "../support/cli.js";
-import {startFakeLlm, type FakeLlmServer} from "../support/fakeLlm.js";
-import {gleeBot} from "../support/gleeBot.js";
+import {parley, scratch} from "../support/cli.js";
+import {ADMIN_TOKEN, experimentConfig, fakeModel as fakeLlm, PLAY_KEY, startStudy, XSS} from "../support/playStudy.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
 
-const KEY = "sk-parley-play-" + "5ec7e75ec7".repeat(4);
-const XSS = "<img src=x onerror=alert(1)>";
+const KEY = PLAY_KEY;
 const {dir: tempDir, keep} = scratch("parley-play-");
-/** Servers still running when a test ends (a failed assertion) are stopped, so the file never waits on them. */
-const children = new Set<ChildProcess>();
-after(() => children.forEach((c) => c.kill("SIGKILL")));
 
-/** The fake model: GLEE's scripted answers (reject in round 1, accept from round 2), every message the XSS string. */
-async function fakeModel(): Promise<FakeLlmServer> {
-  const bot = gleeBot();
-  const server = await startFakeLlm("openai", async (r) => {
-    const reply = await bot(r);
-    return "text" in reply ? {...reply, text: reply.text.replace("Let's split it evenly.", XSS)} : reply;
-  });
+async function fakeModel() {
+  const server = await fakeLlm();
   keep(server);
   return server;
-}
-
-export function experimentConfig(server: FakeLlmServer, conditions: {id: string; seat: string}[] = [{id: "alice", seat: "alice"}]): Record<string, unknown> {
-  const opponent = {id: "fake", provider: "openai", model: "fake-model", base_url: server.baseURL, api_key_env: "PARLEY_PLAY_TEST_KEY", temperature: 1.0, max_tokens: 400, timeout_ms: 5000, max_retries: 1};
-  return {
-    id: "test-study",
-    title: "A bargaining study",
-    consent: "You agree to play one game.",
-    instructions: ["You and another player divide ${money}.", "Each round one proposes."],
-    attention_check: {sentence: "Type the word sdkot in the box below.", answer: "sdkot"},
-    completion_code: "DONE-4821",
-    conditions: conditions.map(({id, seat}) => ({
-      id, game: "glee/bargaining", human_seat: seat, opponent,
-      params: {delta_a: 0.9, delta_b: 0.8, money: 1000, horizon: 12, complete_information: true, messages: true},
-      quiz: [{question: "Your discount factor?", options: ["0.8", "0.9", "1"], answer: seat === "alice" ? 1 : 0}],
-    })),
-  };
 }
 
 interface Answer {
@@ -93,32 +65,7 @@ function call(url: string, {method = "GET", body, headers = {}, localAddress}: {
   });
 }
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  admin: string;
-  stderr: () => string;
-  done: Promise<unknown>;
-}
-
-async function startServer(config: string, out: string, extra: string[] = []): Promise<Running> {
-  const {child, done} = startParley(["play", "--config", config, "--out", out, "--port", "0", ...extra], {PARLEY_PLAY_TEST_KEY: KEY, PARLEY_ADMIN_TOKEN: "admin-secret-token"}, 300_000);
-  children.add(child);
-  child.on("close", () => children.delete(child));
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (c) => (stdout += c));
-  child.stderr!.on("data", (c) => (stderr += c));
-  const info = await new Promise<{url: string; admin_link: string}>((resolve, reject) => {
-    const check = () => {
-      const end = stdout.indexOf("\n}");
-      if (end >= 0) resolve(JSON.parse(stdout.slice(0, end + 2)));
-    };
-    child.stdout!.on("data", check);
-    child.on("close", (code) => reject(new Error(`parley play exited with ${code}: ${stderr}`)));
-  });
-  return {child, url: info.url, admin: info.admin_link, stderr: () => stderr, done};
-}
+const startServer = startStudy;
 
 const pending = (state: any) => state.game?.pending;
 const askedFor = (state: any) => pending(state)?.legal.map((a: {type: string}) => a.type).join(",");
@@ -234,7 +181,7 @@ test("a participant plays GLEE bargaining against the LLM through the server; ki
     assert.equal((await call(server.url + path)).status, 401, path);
     assert.equal((await call(server.url + path, {headers: {authorization: "Bearer wrong"}})).status, 401, path);
   }
-  const auth = {authorization: "Bearer admin-secret-token"};
+  const auth = {authorization: `Bearer ${ADMIN_TOKEN}`};
   const progress = (await call(`${server.url}/admin/progress.json`, {headers: auth})).json;
   assert.deepEqual(progress.conditions.map((c: any) => [c.condition, c.assigned, c.started, c.finished, c.completed, c.excluded]), [["alice", 2, 2, 1, 1, 1]]);
   const login = await call(server.admin);
