@@ -17,7 +17,9 @@ interface CommandEntry {
 
 export const commands = {
   ingest: {
-    usage: `ingest <adapter> <path> --out <dir> [--strict]   read outside logs into Parquet (adapters: ${Object.keys(adapters).join(", ")})`,
+    usage:
+      `ingest <adapter> <path> --out <dir> [--strict]   read outside logs into Parquet (adapters: ${Object.keys(adapters).join(", ")})\n` +
+      "  ingest human <record.json...> --out <dir>         games played on the /play page, replayed into the tables of parley run",
     load: async () => (await import("./ingest.js")).run,
   },
   "dond-stats": {

@@ -14,20 +14,14 @@ export const usage = commands.ingest.usage;
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ingest", argv, {out: {type: "string"}, strict: {type: "boolean", default: false}});
+  if (positionals[0] === "human") return ingestHumanRecords(positionals.slice(1), values.out, values.strict);
   const [name, path] = positionals;
   if (!name || !path || !values.out) throw new UsageError(`parley ${usage}`);
   const adapter = adapters[name];
   if (!adapter) throw new UsageError(`parley ingest: unknown adapter "${name}"; expected one of ${Object.keys(adapters).join(", ")}`);
   inputPath("ingest", path, adapter.input, `${name} reads ${adapter.describe}`);
   outputDir("ingest", "--out", values.out);
-  let lock;
-  try {
-    lock = lockOutput(values.out, "ingest"); // one writer per output directory (io/outputLock.ts)
-  } catch (error) {
-    if (error instanceof OutputLocked) throw new UsageError(`parley ingest: ${error.message}`);
-    throw error;
-  }
-  if (lock.note) process.stderr.write(`parley ingest: ${lock.note}\n`);
+  const lock = lockIngest(values.out);
   let result, written;
   const started = new Date();
   try {
@@ -42,4 +36,46 @@ export async function run(argv: string[]): Promise<number> {
   const summary = Object.entries(result.summary).map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`).join(", ");
   process.stderr.write(`${printable(`${name}: ${summary}; problems: ${result.problems.length}; wrote ${written.join(", ")}`)}\n`);
   return values.strict && result.problems.length ? 1 : 0;
+}
+
+/** One writer per output directory (io/outputLock.ts). */
+function lockIngest(out: string) {
+  let lock;
+  try {
+    lock = lockOutput(out, "ingest");
+  } catch (error) {
+    if (error instanceof OutputLocked) throw new UsageError(`parley ingest: ${error.message}`);
+    throw error;
+  }
+  if (lock.note) process.stderr.write(`parley ingest: ${lock.note}\n`);
+  return lock;
+}
+
+/**
+ * `parley ingest human <file...> --out <dir>`: play records replayed
+ * (ingest/human.ts) and written as `parley run` writes its tables, one
+ * partition per game, switched in at once (run/write.ts).
+ */
+async function ingestHumanRecords(files: string[], out: string | undefined, strict: boolean): Promise<number> {
+  if (!files.length || !out) throw new UsageError("parley ingest human <record.json...> --out <dir>");
+  for (const file of files) inputPath("ingest", file, "file", "human reads play records downloaded from the /play page");
+  outputDir("ingest", "--out", out);
+  const [{ingestHuman}, {nodeEngine}, {RunTables}] = await Promise.all([import("../ingest/human.js"), import("../play/engine.js"), import("../run/write.js")]);
+  const lock = lockIngest(out);
+  const started = new Date();
+  let counts;
+  let result;
+  try {
+    result = await ingestHuman(files, nodeEngine);
+    for (const problem of result.problems) process.stderr.write(`${printable(formatProblem(problem))}\n`);
+    if (!result.records.length) throw new UsageError(`parley ingest human: none of the ${files.length} files is a playable record; nothing written`);
+    const tables = new RunTables(out, nodeEngine.games);
+    for (const record of result.records) tables.add(record);
+    counts = await tables.finish();
+    await writeManifest(out, buildManifest({kind: "ingest", config: {adapter: "human", inputs: files.map((f) => resolve(f)), strict}, started, counts: {games: counts.games, players: counts.players, turns: counts.turns, problems: result.problems.length}}));
+  } finally {
+    lock.release();
+  }
+  process.stderr.write(`${printable(`human: records read: ${files.length}, games written: ${counts.games}, turns: ${counts.turns}; problems: ${result.problems.length}; wrote ${Object.values(counts.partitions).join(", ")}`)}\n`);
+  return strict && result.problems.length ? 1 : 0;
 }

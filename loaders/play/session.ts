@@ -240,7 +240,8 @@ export class PlaySession {
   /** The record to download (src/play.md) or keep (`parley play`); `restore` and `parley ingest human` read it back. */
   record(): PlayRecord {
     const rows = this.rows && {row: this.rows.row, players: this.rows.players, turns: this.rows.turns};
-    return {format: RECORD_FORMAT, spec: this.spec, moves: [...this.moves], rows};
+    // A copy: whoever holds the record may change it without changing the game.
+    return structuredClone({format: RECORD_FORMAT, spec: this.spec, moves: this.moves, rows});
   }
 }
 
