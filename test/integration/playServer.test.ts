@@ -260,3 +260,70 @@ test("exposed with --host: every participant request needs the access token (lin
   server.child.kill("SIGTERM");
   await server.done;
 });
+
+test("balanced assignment over two conditions; a participant who fails the quiz keeps the game, marked excluded, and gets no code", async () => {
+  const llm = await fakeModel();
+  const dir = tempDir();
+  const config = join(dir, "study.json");
+  writeFileSync(config, JSON.stringify(experimentConfig(llm, [{id: "alice", seat: "alice"}, {id: "bob", seat: "bob"}])));
+  const out = join(dir, "out");
+  const server = await startServer(config, out);
+  const ids: string[] = [];
+  for (let k = 0; k < 6; k++) ids.push(/\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1]);
+  const auth = {authorization: `Bearer ${ADMIN_TOKEN}`};
+  const assigned = (await call(`${server.url}/admin/progress.json`, {headers: auth})).json.conditions.map((c: any) => [c.condition, c.assigned]);
+  assert.deepEqual(assigned, [["alice", 3], ["bob", 3]], "participants opening their links one after another alternate between the conditions");
+
+  // A participant in Bob's seat: Alice (the LLM) offers an even split first; the person accepts, then fails the quiz.
+  const states = await Promise.all(ids.map(async (id) => ({id, state: (await call(`${server.url}/api/p/${id}`)).json})));
+  const states2 = await Promise.all(ids.map(async (id) => (await call(`${server.url}/api/p/${id}`)).json));
+  assert.deepEqual(states.map((s) => s.state), states2, "looking at a participant's state changes nothing");
+  const bobs = [];
+  for (const id of ids) {
+    const file = JSON.parse(readFileSync(join(out, ".parley", "play", "participants", `${id}.json`), "utf8"));
+    if (file.condition === "bob") bobs.push(id);
+  }
+  const id = bobs[0];
+  const api = (path = "", body?: unknown) => call(`${server.url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
+  await api("/consent", {agree: true});
+  let state = (await api("/attention", {answer: "sdkot"})).json;
+  state = (await api()).json;
+  assert.equal(askedFor(state), "decision");
+  assert.equal(state.game.seat_name, "bob");
+  state = (await api("/move", {action: {type: "decision", decision: "accept"}})).json;
+  assert.equal(state.step, "quiz");
+  // The outcome shown to the person: the other seat's raw reply stays on the server.
+  assert.equal(state.outcome.rows.turns[0].seat, 0);
+  assert.equal(state.outcome.rows.turns[0].raw, undefined);
+  state = (await api("/quiz", {answers: [2]})).json;
+  assert.equal(state.step, "failed_quiz");
+  assert.match(state.message, /final question was not correct/);
+  assert.equal(state.completion_code, undefined);
+  assert.equal((await api("/quiz", {answers: [0]})).status, 409, "a second try at the quiz is refused");
+
+  const games = await queryRun(out, ["games"], "SELECT game_id, bob_agent, agreement FROM games");
+  assert.deepEqual(games.map((g) => [g.bob_agent, g.agreement]), [["human", true]]);
+  const rows = await withDuckDB((db) => db.query(`SELECT participant_id, condition, step, excluded, exclusion_reason, quiz_passed, quiz_answers, game_id FROM read_parquet(${sqlString(join(out, "participants.parquet"))}) WHERE game_id IS NOT NULL`));
+  assert.deepEqual(rows, [{participant_id: id, condition: "bob", step: "failed_quiz", excluded: true, exclusion_reason: "quiz", quiz_passed: false, quiz_answers: "[2]", game_id: games[0].game_id}]);
+  // The documented join leaves it out.
+  const kept = await withDuckDB((db) => db.query(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(join(out, "game=glee%2Fbargaining", "games.parquet"))}) g JOIN read_parquet(${sqlString(join(out, "participants.parquet"))}) p USING (game_id) WHERE NOT p.excluded`));
+  assert.deepEqual(kept, [{n: 0}]);
+  server.child.kill("SIGTERM");
+  await server.done;
+});
+
+test("parley play refuses a bad experiment config with one line naming the file and key, and a missing key variable", async () => {
+  const llm = await fakeModel();
+  const dir = tempDir();
+  const config = join(dir, "study.json");
+  const bad = experimentConfig(llm) as any;
+  bad.conditions[0].params.delta_a = 2;
+  writeFileSync(config, JSON.stringify(bad));
+  let r = await parley(["play", "--config", config, "--out", join(dir, "out")]);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr.trim(), `parley play: ${config}: conditions[0].params.delta_a: expected a number in (0, 1], got 2`);
+  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
+  r = await parley(["play", "--config", config, "--out", join(dir, "out")], {PARLEY_PLAY_TEST_KEY: ""});
+  assert.equal(r.code, 2);
+  assert.match(r.stderr.trim(), /^parley play: .*study\.json: player fake: environment variable PARLEY_PLAY_TEST_KEY \(api_key_env\) is not set$/);
+});
