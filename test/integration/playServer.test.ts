@@ -327,3 +327,55 @@ test("parley play refuses a bad experiment config with one line naming the file 
   assert.equal(r.code, 2);
   assert.match(r.stderr.trim(), /^parley play: .*study\.json: player fake: environment variable PARLEY_PLAY_TEST_KEY \(api_key_env\) is not set$/);
 });
+
+/** An entry for any decision, from its legal actions alone: mid-range numbers (within a sum), the first choice (reject in round 1, else accept), a short text. */
+function someEntry(pending: any): Record<string, unknown> {
+  const spec = pending.legal[0];
+  const action: Record<string, unknown> = {type: spec.type};
+  for (const [name, r] of Object.entries<any>(spec.numbers ?? {})) {
+    const mid = r.max !== undefined ? ((r.min ?? 0) + r.max) / 2 : (r.min ?? 0) + 10;
+    action[name] = r.integer ? Math.floor(mid) : mid;
+  }
+  for (const [name, values] of Object.entries<any>(spec.choices ?? {})) action[name] = values.includes("accept") ? (pending.round >= 2 ? "accept" : "reject") : values[0];
+  if (spec.text?.required) action[spec.text.field] = "A fine product.";
+  return action;
+}
+
+test("negotiation and persuasion through the server too: every seat's decisions, to the end, into the tables", async () => {
+  const llm = await fakeModel();
+  const dir = tempDir();
+  const base = experimentConfig(llm) as any;
+  const opponent = base.conditions[0].opponent;
+  base.conditions = [
+    {id: "negotiation-seller", game: "glee/negotiation", human_seat: "alice", opponent, params: {horizon: 10, money: 100, messages: true}, quiz: []},
+    {id: "persuasion-buyer", game: "glee/persuasion", human_seat: "bob", opponent, params: {horizon: 20, money: 100}, quiz: []},
+  ];
+  const config = join(dir, "study.json");
+  writeFileSync(config, JSON.stringify(base));
+  const out = join(dir, "out");
+  const server = await startServer(config, out);
+  const done: string[] = [];
+  for (let k = 0; k < 2; k++) {
+    const id = /\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1];
+    const api = (path = "", body?: unknown) => call(`${server.url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
+    await api("/consent", {agree: true});
+    let state = (await api("/attention", {answer: "sdkot"})).json;
+    state = (await api()).json;
+    for (let moves = 0; state.step === "game"; moves++) {
+      assert.ok(moves < 40, "the game does not end");
+      const r = await api("/move", {action: someEntry(pending(state))});
+      assert.equal(r.status, 200, JSON.stringify(r.json));
+      state = r.json;
+    }
+    assert.equal(state.step, "done", "no quiz: the code at once");
+    done.push(state.outcome.spec.game);
+  }
+  assert.deepEqual(done.sort(), ["glee/negotiation", "glee/persuasion"]);
+  const games = await queryRun(out, ["games"], "SELECT game, alice_agent, bob_agent FROM games ORDER BY game");
+  assert.deepEqual(games, [{game: "glee/negotiation", alice_agent: "human", bob_agent: "fake"}, {game: "glee/persuasion", alice_agent: "fake", bob_agent: "human"}]);
+  const metrics = await parley(["metrics", out]);
+  assert.equal(metrics.code, 0, metrics.stderr);
+  assert.equal(metrics.stdout.trim().split("\n").length, 2);
+  server.child.kill("SIGTERM");
+  await server.done;
+});
