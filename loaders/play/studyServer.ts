@@ -157,6 +157,8 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
     }
     const rows = progress(experiment, store.all());
     if (url.pathname === "/admin/progress.json") return json(res, 200, {experiment: experiment.id, conditions: rows});
+    // The stylesheet again under /admin: an exposed server's /assets need the participants' token, which the experimenter may not carry.
+    if (url.pathname === "/admin/study.css") return send(res, 200, options.assets.css, "text/css; charset=utf-8");
     if (url.pathname === "/admin/tables.tar") {
       return send(res, 200, tablesArchive(options.out), "application/x-tar", {"content-disposition": `attachment; filename="${experiment.id}-tables.tar"`});
     }
@@ -266,7 +268,7 @@ function adminPage(experiment: Experiment, rows: ConditionProgress[]): string {
   const cells = (r: ConditionProgress) => [r.condition, r.game, r.opponent, r.assigned, r.started, r.playing, r.finished, r.completed, r.excluded, r.declined];
   const head = ["condition", "game", "opponent", "assigned", "started", "playing", "finished", "completed", "excluded", "declined"];
   const table = `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${cells(r).map((c) => `<td>${escapeHtml(String(c))}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(experiment.title)}: admin</title><link rel="stylesheet" href="/assets/study.css"></head>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(experiment.title)}: admin</title><link rel="stylesheet" href="/admin/study.css"></head>
 <body><main class="parley-study parley-admin"><h1>${escapeHtml(experiment.title)}</h1><p>Experiment <code>${escapeHtml(experiment.id)}</code>: progress per condition.
 <em>started</em>: gave consent; <em>finished</em>: the game is over and in the tables; <em>completed</em>: got the completion code; <em>excluded</em>: failed the attention check or the quiz (kept in the tables, marked in participants.parquet).</p>
 ${table}<p><a href="/admin/tables.tar">Download the tables</a> (games, players, turns per game partition, and participants.parquet; Parquet, as <code>parley run</code> writes them) · <a href="/admin/progress.json">progress.json</a></p></main></body></html>

@@ -256,6 +256,8 @@ test("exposed with --host: every participant request needs the access token (lin
   assert.equal(state.status, 200);
   assert.equal(state.json.step, "consent");
   assert.equal((await call(`${server.url}/admin/progress.json`, {headers: {cookie}})).status, 401);
+  // The admin page works with its own token alone (its stylesheet too).
+  assert.equal((await call(`${server.url}/admin/study.css`, {headers: {authorization: `Bearer ${ADMIN_TOKEN}`}})).status, 200);
   for (const answer of seen) assert.ok(!answer.body.includes(KEY) && !JSON.stringify(answer.headers).includes(KEY));
   server.child.kill("SIGTERM");
   await server.done;
@@ -341,7 +343,7 @@ function someEntry(pending: any): Record<string, unknown> {
   return action;
 }
 
-test("negotiation and persuasion through the server too: every seat's decisions, to the end, into the tables", async () => {
+test("negotiation and persuasion through the server too, played at the same time: every seat's decisions, to the end, both games in the tables", async () => {
   const llm = await fakeModel();
   const dir = tempDir();
   const base = experimentConfig(llm) as any;
@@ -354,9 +356,10 @@ test("negotiation and persuasion through the server too: every seat's decisions,
   writeFileSync(config, JSON.stringify(base));
   const out = join(dir, "out");
   const server = await startServer(config, out);
-  const done: string[] = [];
-  for (let k = 0; k < 2; k++) {
-    const id = /\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1];
+  // Both participants play at once, so their games finish together: the tables must hold both.
+  const ids: string[] = [];
+  for (let k = 0; k < 2; k++) ids.push(/\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1]);
+  const done = await Promise.all(ids.map(async (id) => {
     const api = (path = "", body?: unknown) => call(`${server.url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
     await api("/consent", {agree: true});
     let state = (await api("/attention", {answer: "sdkot"})).json;
@@ -368,8 +371,8 @@ test("negotiation and persuasion through the server too: every seat's decisions,
       state = r.json;
     }
     assert.equal(state.step, "done", "no quiz: the code at once");
-    done.push(state.outcome.spec.game);
-  }
+    return state.outcome.spec.game as string;
+  }));
   assert.deepEqual(done.sort(), ["glee/negotiation", "glee/persuasion"]);
   const games = await queryRun(out, ["games"], "SELECT game, alice_agent, bob_agent FROM games ORDER BY game");
   assert.deepEqual(games, [{game: "glee/negotiation", alice_agent: "human", bob_agent: "fake"}, {game: "glee/persuasion", alice_agent: "fake", bob_agent: "human"}]);
