@@ -27,6 +27,7 @@ import {studyAssets} from "../play/assets.js";
 import {Study} from "../play/study.js";
 import {startStudyServer} from "../play/studyServer.js";
 import {watchInterrupts, signalExitCode} from "../run/interrupt.js";
+import {printable} from "../printable.js";
 
 const usage = commands.play.usage;
 export const DEFAULT_EXPERIMENT = join(projectRoot, "data", "experiments", "glee-bargaining.json");
@@ -92,7 +93,11 @@ export async function run(argv: string[]): Promise<number> {
   const state = join(out, ".parley", "play");
   await claimState(state, experiment, file);
 
-  const study = new Study({experiment, out, state, onWriteError: (error) => process.stderr.write(`parley play: writing the tables into ${out} failed (the games are saved in ${state}; the next write includes them): ${(error as Error).message}\n`)});
+  const study = new Study({
+    experiment, out, state,
+    onWriteError: (error) => process.stderr.write(printable(`parley play: writing the tables into ${out} failed (the games are saved in ${state}; the next write includes them): ${(error as Error).message}`) + "\n"),
+    onGameError: (p, message) => process.stderr.write(printable(`parley play: participant ${p.id} (${p.condition}): the game cannot go on: ${message}`) + "\n"),
+  });
   // The tables as the saved state has them (a server killed before its last write catches up here).
   await study.tablesChanged();
 

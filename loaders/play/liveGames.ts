@@ -33,6 +33,8 @@ export interface LiveGamesOptions {
   cacheDir: string;
   /** Called once a participant's game is over, with its rows (saves them and writes the tables). */
   onFinished(p: Participant, record: GameRecord): Promise<void>;
+  /** Told when a participant's game cannot go on (an LLM endpoint failed for good, or saved moves no longer replay). */
+  onError?(p: Participant, message: string): void;
 }
 
 /** What the participant's page is told about their game (no other seat's private facts: the seat's own observation only). */
@@ -90,7 +92,10 @@ export class LiveGames {
     s.then(
       (session) => this.settle(p, session),
       // A game that could not start (the endpoint down at its first turn) is rebuilt on the next visit.
-      () => this.sessions.get(p.id) === s && this.sessions.delete(p.id),
+      (error: Error) => {
+        this.options.onError?.(p, error.message);
+        if (this.sessions.get(p.id) === s) this.sessions.delete(p.id);
+      },
     ).catch(() => {});
     return s;
   }
@@ -140,6 +145,7 @@ export class LiveGames {
       this.options.store.save(p);
     }
     const result = await done;
+    if ("failed" in result && result.failed) this.options.onError?.(p, result.error);
     await this.settle(p, session);
     return result;
   }

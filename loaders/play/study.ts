@@ -74,6 +74,8 @@ export interface StudyOptions {
   state?: string;
   /** Told about a tables write that failed (the rows stay saved in the state directory; the next write includes them). */
   onWriteError?(error: unknown): void;
+  /** Told when a participant's game cannot go on (liveGames.ts). */
+  onGameError?(p: Participant, message: string): void;
 }
 
 export class Study {
@@ -98,7 +100,7 @@ export class Study {
       }
     });
     this.games = new LiveGames({
-      experiment, store: this.store, cacheDir: join(state, "llm-cache"),
+      experiment, store: this.store, cacheDir: join(state, "llm-cache"), onError: options.onGameError,
       onFinished: async (p, record) => {
         await this.records.save(p.id, record);
         if (p.step === "game") {

@@ -18,6 +18,7 @@ import {join} from "node:path";
 import {networkInterfaces} from "node:os";
 import {parley, scratch} from "../support/cli.js";
 import {ADMIN_TOKEN, experimentConfig, fakeModel as fakeLlm, PLAY_KEY, startStudy, XSS} from "../support/playStudy.js";
+import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
 
@@ -379,6 +380,38 @@ test("negotiation and persuasion through the server too, played at the same time
   const metrics = await parley(["metrics", out]);
   assert.equal(metrics.code, 0, metrics.stderr);
   assert.equal(metrics.stdout.trim().split("\n").length, 2);
+  server.child.kill("SIGTERM");
+  await server.done;
+});
+
+test("an LLM endpoint that fails for good: the move is kept, the participant is told, and a retry replays it once the endpoint is back", async () => {
+  const llm = await fakeModel();
+  const dir = tempDir();
+  const config = join(dir, "study.json");
+  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
+  const out = join(dir, "out");
+  const server = await startServer(config, out);
+  const id = /\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1];
+  const api = (path = "", body?: unknown) => call(`${server.url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
+  await api("/consent", {agree: true});
+  await api("/attention", {answer: "sdkot"});
+  assert.equal(askedFor((await api()).json), "offer");
+
+  llm.setResponder(() => ({status: 500, message: "the model is down"}));
+  const failed = await api("/move", {action: {type: "offer", alice_gain: 600, bob_gain: 400}});
+  assert.equal(failed.status, 422);
+  assert.equal(failed.json.failed, true);
+  assert.equal(failed.json.state.game.failed, true);
+  const saved = JSON.parse(readFileSync(join(out, ".parley", "play", "participants", `${id}.json`), "utf8"));
+  assert.deepEqual(saved.moves, [{type: "offer", alice_gain: 600, bob_gain: 400}], "the person's move is kept");
+  assert.match(server.stderr(), new RegExp(`participant ${id} \\(alice\\): the game cannot go on: .*500`));
+
+  // The endpoint is back: a retry rebuilds the game from the saved move and the LLM answers it.
+  llm.setResponder(gleeBot());
+  const state = (await api("/retry", {})).json;
+  assert.equal(state.game.failed, false);
+  assert.equal(askedFor(state), "decision");
+  assert.ok(!server.stderr().includes(PLAY_KEY));
   server.child.kill("SIGTERM");
   await server.done;
 });
