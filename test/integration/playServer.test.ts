@@ -68,16 +68,29 @@ function call(url: string, {method = "GET", body, headers = {}, localAddress}: {
 
 const startServer = startStudy;
 
+/** Writes `config` into a fresh directory and starts the server on it (tables in <dir>/out). */
+async function studyOn(config: Record<string, unknown>, extra: string[] = []) {
+  const dir = tempDir();
+  const file = join(dir, "study.json");
+  writeFileSync(file, JSON.stringify(config));
+  const out = join(dir, "out");
+  return {dir, file, out, server: await startServer(file, out, extra)};
+}
+
+/** A new participant's id (from the redirect of /p/new). */
+const newParticipant = async (url: string): Promise<string> => /\/p\/([^?]+)/.exec(String((await call(`${url}/p/new`)).headers.location))![1];
+
+/** GET (no body) or POST (a body) on a participant's API. */
+const apiOf = (url: string, id: string) => (path = "", body?: unknown) => call(`${url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
+
 const pending = (state: any) => state.game?.pending;
 const askedFor = (state: any) => pending(state)?.legal.map((a: {type: string}) => a.type).join(",");
 
 test("a participant plays GLEE bargaining against the LLM through the server; kill -9 mid-game resumes; tables, admin, access, no key", async () => {
   const llm = await fakeModel();
-  const dir = tempDir();
-  const config = join(dir, "study.json");
-  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
-  const out = join(dir, "out");
-  let server = await startServer(config, out);
+  const study = await studyOn(experimentConfig(llm));
+  const {file: config, out} = study;
+  let server = study.server;
 
   // A new participant is assigned and sent to their own page.
   const start = await call(`${server.url}/p/new`);
@@ -88,7 +101,7 @@ test("a participant plays GLEE bargaining against the LLM through the server; ki
   assert.match(page.body, /<script type="module" src="\/assets\/study\.js">/);
   const js = await call(`${server.url}/assets/study.js`);
   assert.equal(js.status, 200);
-  const api = (path = "", body?: unknown) => call(`${server.url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
+  const api = (path = "", body?: unknown) => apiOf(server.url, id)(path, body);
 
   let state = (await api()).json;
   assert.equal(state.step, "consent");
@@ -170,7 +183,7 @@ test("a participant plays GLEE bargaining against the LLM through the server; ki
   assert.deepEqual(participants, [{participant_id: id, condition: "alice", step: "done", game_id: games[0].game_id, excluded: false, attention_passed: true, quiz_passed: true, completion_code: "DONE-4821"}]);
 
   // A participant who fails the attention check is told so and plays no game; one who fails the quiz keeps the game, excluded.
-  const failing = /\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1];
+  const failing = await newParticipant(server.url);
   await call(`${server.url}/api/p/${failing}/consent`, {method: "POST", body: {agree: true}});
   state = (await call(`${server.url}/api/p/${failing}/attention`, {method: "POST", body: {answer: "I read it"}})).json;
   assert.equal(state.step, "failed_attention");
@@ -235,10 +248,7 @@ test("exposed with --host: every participant request needs the access token (lin
   const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal)?.address;
   if (!outside) return t.skip("no non-loopback IPv4 interface on this machine");
   const llm = await fakeModel();
-  const dir = tempDir();
-  const config = join(dir, "study.json");
-  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
-  const server = await startServer(config, join(dir, "out"), ["--host", outside]);
+  const {server} = await studyOn(experimentConfig(llm), ["--host", outside]);
   assert.equal(new URL(server.url).hostname, outside);
   const link = /participants: (\S+)/.exec(server.stderr())![1];
   const token = new URL(link).searchParams.get("t")!;
@@ -266,13 +276,9 @@ test("exposed with --host: every participant request needs the access token (lin
 
 test("balanced assignment over two conditions; a participant who fails the quiz keeps the game, marked excluded, and gets no code", async () => {
   const llm = await fakeModel();
-  const dir = tempDir();
-  const config = join(dir, "study.json");
-  writeFileSync(config, JSON.stringify(experimentConfig(llm, [{id: "alice", seat: "alice"}, {id: "bob", seat: "bob"}])));
-  const out = join(dir, "out");
-  const server = await startServer(config, out);
+  const {out, server} = await studyOn(experimentConfig(llm, [{id: "alice", seat: "alice"}, {id: "bob", seat: "bob"}]));
   const ids: string[] = [];
-  for (let k = 0; k < 6; k++) ids.push(/\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1]);
+  for (let k = 0; k < 6; k++) ids.push(await newParticipant(server.url));
   const auth = {authorization: `Bearer ${ADMIN_TOKEN}`};
   const assigned = (await call(`${server.url}/admin/progress.json`, {headers: auth})).json.conditions.map((c: any) => [c.condition, c.assigned]);
   assert.deepEqual(assigned, [["alice", 3], ["bob", 3]], "participants opening their links one after another alternate between the conditions");
@@ -287,7 +293,7 @@ test("balanced assignment over two conditions; a participant who fails the quiz 
     if (file.condition === "bob") bobs.push(id);
   }
   const id = bobs[0];
-  const api = (path = "", body?: unknown) => call(`${server.url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
+  const api = apiOf(server.url, id);
   await api("/consent", {agree: true});
   let state = (await api("/attention", {answer: "sdkot"})).json;
   state = (await api()).json;
@@ -346,22 +352,18 @@ function someEntry(pending: any): Record<string, unknown> {
 
 test("negotiation and persuasion through the server too, played at the same time: every seat's decisions, to the end, both games in the tables", async () => {
   const llm = await fakeModel();
-  const dir = tempDir();
   const base = experimentConfig(llm) as any;
   const opponent = base.conditions[0].opponent;
   base.conditions = [
     {id: "negotiation-seller", game: "glee/negotiation", human_seat: "alice", opponent, params: {horizon: 10, money: 100, messages: true}, quiz: []},
     {id: "persuasion-buyer", game: "glee/persuasion", human_seat: "bob", opponent, params: {horizon: 20, money: 100}, quiz: []},
   ];
-  const config = join(dir, "study.json");
-  writeFileSync(config, JSON.stringify(base));
-  const out = join(dir, "out");
-  const server = await startServer(config, out);
+  const {out, server} = await studyOn(base);
   // Both participants play at once, so their games finish together: the tables must hold both.
   const ids: string[] = [];
-  for (let k = 0; k < 2; k++) ids.push(/\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1]);
+  for (let k = 0; k < 2; k++) ids.push(await newParticipant(server.url));
   const done = await Promise.all(ids.map(async (id) => {
-    const api = (path = "", body?: unknown) => call(`${server.url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
+    const api = apiOf(server.url, id);
     await api("/consent", {agree: true});
     let state = (await api("/attention", {answer: "sdkot"})).json;
     state = (await api()).json;
@@ -386,13 +388,9 @@ test("negotiation and persuasion through the server too, played at the same time
 
 test("an LLM endpoint that fails for good: the move is kept, the participant is told, and a retry replays it once the endpoint is back", async () => {
   const llm = await fakeModel();
-  const dir = tempDir();
-  const config = join(dir, "study.json");
-  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
-  const out = join(dir, "out");
-  const server = await startServer(config, out);
-  const id = /\/p\/(.+)$/.exec(String((await call(`${server.url}/p/new`)).headers.location))![1];
-  const api = (path = "", body?: unknown) => call(`${server.url}/api/p/${id}${path}`, body === undefined ? {} : {method: "POST", body});
+  const {out, server} = await studyOn(experimentConfig(llm));
+  const id = await newParticipant(server.url);
+  const api = apiOf(server.url, id);
   await api("/consent", {agree: true});
   await api("/attention", {answer: "sdkot"});
   assert.equal(askedFor((await api()).json), "offer");
