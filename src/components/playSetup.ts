@@ -10,12 +10,7 @@ import type {GameDef, ParamSpec} from "../../loaders/games/contract.js";
 import type {AgentDef} from "../../loaders/agents/contract.js";
 import type {PlaySpec} from "./playDriver.js";
 import {readNumber} from "../lib/playForm.js";
-
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
+import {el} from "./playView.js";
 
 const field = (label: string, input: HTMLElement, doc?: string) => el("label", {className: "play-field", title: doc ?? ""}, el("span", {textContent: label}), input);
 

@@ -8,7 +8,8 @@
 import {actionForms, parseEntry, rangeText, type ActionForm, type FieldModel, type FormValues} from "../lib/playForm.js";
 import type {Pending, PlayDriver, PlayRecord} from "./playDriver.js";
 
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] => {
+/** An element with properties and children (text children are text nodes, never HTML). */
+export const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] => {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
   return node;
