@@ -13,7 +13,7 @@
  * the same link, shows the step where the participant stands.
  */
 import {remoteDriver, type RemoteGame, type StudyApi} from "./playRemote.js";
-import {PlayView} from "./playView.js";
+import {el, PlayView} from "./playView.js";
 import type {PlayRecord} from "./playDriver.js";
 
 export interface StudyState {
@@ -28,14 +28,6 @@ export interface StudyState {
   quiz?: {question: string; options: string[]}[];
   completion_code?: string | null;
   message?: string;
-}
-
-/** Creates an element with a class and text (textContent: never HTML). */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 /** The study's API for participant `id`: GET its state, POST a step's answer (JSON); errors carry the server's one line. */
@@ -64,8 +56,8 @@ export function mountStudy(root: HTMLElement | null): void {
   const show = (state: StudyState) => {
     root.replaceChildren();
     document.title = state.title;
-    root.append(el("h1", "", state.title));
-    const screen = el("section", `parley-step parley-step-${state.step}`);
+    root.append(el("h1", {textContent: state.title}));
+    const screen = el("section", {className: `parley-step parley-step-${state.step}`});
     screen.dataset.step = state.step;
     root.append(screen);
     switch (state.step) {
@@ -78,12 +70,12 @@ export function mountStudy(root: HTMLElement | null): void {
       case "quiz":
         return quizScreen(screen, state);
       case "done": {
-        screen.append(el("p", "", "Thank you: you have completed the study. Your completion code is:"));
-        screen.append(el("p", "parley-code", state.completion_code ?? ""));
+        screen.append(el("p", {textContent: "Thank you: you have completed the study. Your completion code is:"}));
+        screen.append(el("p", {className: "parley-code", textContent: state.completion_code ?? ""}));
         return;
       }
       default:
-        screen.append(el("p", "parley-stopped", state.message ?? ""));
+        screen.append(el("p", {className: "parley-stopped", textContent: state.message ?? ""}));
     }
   };
 
@@ -91,7 +83,7 @@ export function mountStudy(root: HTMLElement | null): void {
     try {
       show(await api.state());
     } catch (error) {
-      root.replaceChildren(el("p", "parley-error", `Could not load the study: ${(error as Error).message}`));
+      root.replaceChildren(el("p", {className: "parley-error", textContent: `Could not load the study: ${(error as Error).message}`}));
     }
   };
 
@@ -112,16 +104,16 @@ export function mountStudy(root: HTMLElement | null): void {
   /** The /play page's game view over the remote driver; once the game is over, its outcome and a button to go on. */
   function gameScreen(screen: HTMLElement, state: StudyState): void {
     if (state.game?.failed) {
-      screen.append(el("p", "parley-error", "The other player could not be reached. Your moves are saved; please try again in a moment."));
-      const again = el("button", "parley-retry", "Try again");
-      const status = el("p", "parley-error");
+      screen.append(el("p", {className: "parley-error", textContent: "The other player could not be reached. Your moves are saved; please try again in a moment."}));
+      const again = el("button", {className: "parley-retry", textContent: "Try again"});
+      const status = el("p", {className: "parley-error"});
       again.addEventListener("click", () => void submit("/retry", {}, status, again));
       screen.append(again, status);
       return;
     }
     const driver = remoteDriver(api, state, {
       movedOn: (next) => {
-        const go = el("button", "parley-continue", next.step === "quiz" ? "Continue to the last question" : "Continue");
+        const go = el("button", {className: "parley-continue", textContent: next.step === "quiz" ? "Continue to the last question" : "Continue"});
         go.addEventListener("click", () => show(next));
         screen.append(go);
       },
@@ -131,32 +123,23 @@ export function mountStudy(root: HTMLElement | null): void {
   }
 
   function consentScreen(screen: HTMLElement, state: StudyState): void {
-    for (const paragraph of (state.consent ?? "").split(/\n\s*\n/)) screen.append(el("p", "", paragraph));
-    const agree = el("button", "parley-agree", "I agree to take part");
-    const decline = el("button", "parley-decline", "I do not agree");
-    const status = el("p", "parley-error");
-    agree.type = decline.type = "button";
+    for (const paragraph of (state.consent ?? "").split(/\n\s*\n/)) screen.append(el("p", {textContent: paragraph}));
+    const status = el("p", {className: "parley-error"});
+    const agree = el("button", {type: "button", className: "parley-agree", textContent: "I agree to take part"});
+    const decline = el("button", {type: "button", className: "parley-decline", textContent: "I do not agree"});
     agree.addEventListener("click", () => void submit("/consent", {agree: true}, status, agree));
     decline.addEventListener("click", () => void submit("/consent", {agree: false}, status, decline));
-    screen.append(el("div", "parley-buttons"), status);
-    screen.querySelector(".parley-buttons")!.append(agree, decline);
+    screen.append(el("div", {className: "parley-buttons"}, agree, decline), status);
   }
 
   function instructionsScreen(screen: HTMLElement, state: StudyState): void {
-    screen.append(el("h2", "", "Instructions"));
-    for (const paragraph of state.instructions ?? []) screen.append(el("p", "", paragraph));
-    const form = el("form", "parley-attention");
-    const status = el("p", "parley-error");
-    const button = el("button", "", "Start the game");
-    button.type = "submit";
-    const input = el("input");
-    if (state.attention) {
-      const label = el("label", "", "Your answer ");
-      input.name = "answer";
-      input.autocomplete = "off";
-      label.append(input);
-      form.append(label);
-    }
+    screen.append(el("h2", {textContent: "Instructions"}));
+    for (const paragraph of state.instructions ?? []) screen.append(el("p", {textContent: paragraph}));
+    const form = el("form", {className: "parley-attention"});
+    const status = el("p", {className: "parley-error"});
+    const button = el("button", {type: "submit", textContent: "Start the game"});
+    const input = el("input", {name: "answer", autocomplete: "off"});
+    if (state.attention) form.append(el("label", {}, "Your answer ", input));
     form.append(button, status);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -166,26 +149,15 @@ export function mountStudy(root: HTMLElement | null): void {
   }
 
   function quizScreen(screen: HTMLElement, state: StudyState): void {
-    screen.append(el("h2", "", "One last question"));
-    const form = el("form", "parley-quiz");
+    screen.append(el("h2", {textContent: "One last question"}));
+    const form = el("form", {className: "parley-quiz"});
     const quiz = state.quiz ?? [];
     quiz.forEach((q, i) => {
-      const set = el("fieldset");
-      set.append(el("legend", "", q.question));
-      q.options.forEach((option, k) => {
-        const label = el("label");
-        const radio = el("input");
-        radio.type = "radio";
-        radio.name = `q${i}`;
-        radio.value = String(k);
-        label.append(radio, document.createTextNode(` ${option}`));
-        set.append(label);
-      });
-      form.append(set);
+      const options = q.options.map((option, k) => el("label", {}, el("input", {type: "radio", name: `q${i}`, value: String(k)}), ` ${option}`));
+      form.append(el("fieldset", {}, el("legend", {textContent: q.question}), ...options));
     });
-    const status = el("p", "parley-error");
-    const button = el("button", "", "Submit");
-    button.type = "submit";
+    const status = el("p", {className: "parley-error"});
+    const button = el("button", {type: "submit", textContent: "Submit"});
     form.append(button, status);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
