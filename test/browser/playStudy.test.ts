@@ -144,3 +144,43 @@ test("a participant plays GLEE bargaining against an LLM in the browser, through
   server.child.kill("SIGTERM");
   await server.done;
 });
+
+test("a participant who fails the attention check is told so; the admin page needs its token and shows the progress", async () => {
+  const llm = await fakeModel();
+  keep(llm);
+  const dir = tempDir();
+  const config = join(dir, "study.json");
+  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
+  const server = await startStudy(config, join(dir, "out"));
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(`${server.url}/p/new`);
+    await page.click("text=I agree to take part");
+    await page.fill('input[name="answer"]', "I read everything");
+    await page.click("text=Start the game");
+    await page.waitForSelector(".parley-stopped");
+    assert.match(await page.locator(".parley-stopped").textContent() ?? "", /did not pass the attention check/);
+    assert.equal(await page.locator(".parley-code").count(), 0);
+    // Coming back with the same link shows the same end.
+    await page.reload();
+    await page.waitForSelector(".parley-stopped");
+
+    const denied = await page.goto(`${server.url}/admin`);
+    assert.equal(denied?.status(), 401);
+    await page.goto(server.admin);
+    assert.equal(new URL(page.url()).search, "", "the token is dropped from the address bar once the cookie holds it");
+    const row = await page.locator("tbody tr").first().locator("td").allTextContents();
+    // condition, game, opponent, assigned, started, playing, finished, completed, excluded, declined
+    assert.deepEqual(row.slice(0, 2).concat(row.slice(3)), ["alice", "glee/bargaining", "1", "1", "0", "0", "0", "1", "0"]);
+    assert.equal(await page.locator('a[href="/admin/tables.tar"]').count(), 1);
+    await screenshot(page, "play-study-admin");
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+  server.child.kill("SIGTERM");
+  await server.done;
+});
