@@ -335,6 +335,17 @@ test("parley play refuses a bad experiment config with one line naming the file 
   r = await parley(["play", "--config", config, "--out", join(dir, "out")], {PARLEY_PLAY_TEST_KEY: ""});
   assert.equal(r.code, 2);
   assert.match(r.stderr.trim(), /^parley play: .*study\.json: player fake: environment variable PARLEY_PLAY_TEST_KEY \(api_key_env\) is not set$/);
+
+  // A state directory started with one set of conditions refuses changed ones (its saved moves would not replay).
+  const server = await startServer(config, join(dir, "out"));
+  server.child.kill("SIGTERM");
+  await server.done;
+  const changed = experimentConfig(llm) as any;
+  changed.conditions[0].params.delta_a = 0.95;
+  writeFileSync(config, JSON.stringify(changed));
+  r = await parley(["play", "--config", config, "--out", join(dir, "out")], {PARLEY_PLAY_TEST_KEY: PLAY_KEY});
+  assert.equal(r.code, 2);
+  assert.match(r.stderr.trim(), /^parley play: .*study\.json: the conditions \(games, parameters, seats or opponents\) differ from those this --out was started with/);
 });
 
 /** An entry for any decision, from its legal actions alone: mid-range numbers (within a sum), the first choice (reject in round 1, else accept), a short text. */
