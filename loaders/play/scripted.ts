@@ -6,13 +6,14 @@
  * (a bundle that pulls anything Node-only fails to build).
  *
  * GLEE's three families come first (GLEE (Shapira et al. 2024) §2), then
- * Deal or No Deal (its points bundled) and NegotiationArena's two-seat
- * games, then gamma-Bench's and Economics Arena's N-player games, where the
- * person takes one seat and agents the others. The matrix and tree games of
- * data/games/ are read from disk by the registry (any file a user adds) and
- * are played through `parley play` instead.
+ * the other two-seat games: Deal or No Deal (its points bundled), the
+ * matrix and tree games of data/games/ (Game-theoretic LLM workflows (Hua
+ * et al. 2024) §4; the registry reads their files from disk, so the data
+ * loader reads them at build time and bundles `playEngine(files)` as
+ * `scriptedEngine`) and NegotiationArena's games; then gamma-Bench's and
+ * Economics Arena's N-player games, where the person takes one seat and
+ * agents the others.
  */
-import type {GameDef} from "../games/contract.js";
 import {gleeGames} from "../games/glee.js";
 import {negotiationArenaGames} from "../games/negotiationarena/index.js";
 import {gamabenchGames} from "../games/gamabench/index.js";
@@ -25,17 +26,23 @@ import {gamabenchAgents} from "../agents/gamabench.js";
 import {econarenaAgents} from "../agents/econarena.js";
 import {negotiationArenaAgents} from "../agents/negotiationarena.js";
 import {dondAgents} from "../agents/dond.js";
+import {gtllmAgentDefs} from "../agents/gtllmScripted.js";
+import {dataGameDef} from "../games/gtllm/dataGame.js";
+import type {GameFile} from "../games/gtllm/files.js";
 import type {Engine} from "./session.js";
 
 /** Deal or No Deal's 50 hard points, bundled (Node reads and checks the same file, games/dond.ts). */
 const dond = dondGame(() => (hard50 as {points: DondPoint[]}).points);
 
-export const scriptedGames: readonly GameDef[] = [...gleeGames, dond, ...negotiationArenaGames, ...gamabenchGames, ...econarenaGames];
 
-export const scriptedEngine: Engine = {
-  games: scriptedGames,
-  agents: mergeAgents([...gleeAgents, ...dondAgents, ...negotiationArenaAgents, ...gamabenchAgents, ...econarenaAgents]),
-};
+/** The engine of the play page: the games in code and the matrix and tree games of `files`, with their scripted agents. */
+export function playEngine(files: readonly GameFile[]): Engine {
+  return {
+    // Two-seat games first (the data games among them), then the N-player ones.
+    games: [...gleeGames, dond, ...files.map(dataGameDef), ...negotiationArenaGames, ...gamabenchGames, ...econarenaGames],
+    agents: mergeAgents([...gleeAgents, ...dondAgents, ...negotiationArenaAgents, ...gamabenchAgents, ...econarenaAgents, ...gtllmAgentDefs(files)]),
+  };
+}
 
 export {startSession, restore, resolveSpec, PlayError, RECORD_FORMAT, type PlaySession, type PlaySpec, type Pending, type PlayRecord} from "./session.js";
 export {HUMAN} from "./human.js";

@@ -6,10 +6,11 @@
  * Every method is asynchronous because a remote driver waits for the server.
  */
 import type * as PlayEngine from "../../loaders/play/scripted.js";
-import type {Pending, PlayRecord, PlaySpec} from "../../loaders/play/session.js";
+import type {Engine as Registries, Pending, PlayRecord, PlaySpec} from "../../loaders/play/session.js";
 
 export type {Pending, PlayRecord, PlaySpec};
-export type Engine = typeof PlayEngine;
+/** The bundled engine module (src/data/play-engine.js.ts): scripted.ts's exports and the `scriptedEngine` built from the game files. */
+export type Engine = typeof PlayEngine & {scriptedEngine: Registries};
 
 export interface PlayDriver {
   /** What the person sees and may do now; null once the game is over. */

@@ -121,7 +121,7 @@ test("GLEE bargaining: illegal entries are refused and change nothing, a hostile
   await page.context().close();
 });
 
-test("GLEE negotiation as the buyer, GLEE persuasion as the seller, and a gamma-Bench game with four agents, each to the end", async () => {
+test("GLEE negotiation as the buyer, GLEE persuasion as the seller, a gamma-Bench game with four agents and a matrix game with talk, each to the end", async () => {
   const {page, problems, dialogs} = await visit(browser, server, "/play");
   await setUp(page, "glee/negotiation", {money: "100", horizon: "4"}, "1", {0: "split-difference"});
   // The buyer offers 80 and rejects every price: the game runs to its horizon.
@@ -151,17 +151,26 @@ test("GLEE negotiation as the buyer, GLEE persuasion as the seller, and a gamma-
   const guessing = await download(page, "guessing");
   assert.deepEqual(guessing.spec.seats, ["level-1", "level-2", "human", "random", "equilibrium"]);
   assert.deepEqual(guessing.rows.players.map((p: {agent: string}) => p.agent), guessing.spec.seats);
+
+  // A matrix game of data/games/ (bundled at build time), with a round of talk before the choice.
+  await page.reload();
+  await page.waitForSelector("select[name=game]");
+  await setUp(page, "gtllm/stag_hunt", {negotiation_rounds: "1"}, "0", {1: "equilibrium"});
+  assert.match((await page.locator(".play-messages").textContent())!, /You are playing as Alice/);
+  assert.equal(await playOut(page, (fields): Record<string, string> => (fields.includes("message") ? {message: "Let us hunt the stag."} : {choice: "choice_1"})), 2);
+  const stag = await download(page, "stag-hunt");
+  assert.deepEqual(stag.moves, [{type: "message", message: "Let us hunt the stag."}, {type: "choose", choice: "choice_1"}]);
   assert.deepEqual(dialogs, []);
   assert.deepEqual(problems, []);
   await page.context().close();
 });
 
 test("the downloaded records go through parley ingest human into the tables, and parley metrics reads them", async () => {
-  assert.equal(records.length, 4, "the games above were played and downloaded");
+  assert.equal(records.length, 5, "the games above were played and downloaded");
   const out = join(downloads, "out");
   const r = await parley(["ingest", "human", ...records, "--out", out]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /human: records read: 4, games written: 4, .*problems: 0;/);
+  assert.match(r.stderr, /human: records read: 5, games written: 5, .*problems: 0;/);
   const m = await parley(["metrics", out]);
   assert.equal(m.code, 0, m.stderr);
   const rows = m.stdout.trim().split("\n").map((l) => JSON.parse(l));
