@@ -11,13 +11,11 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {writeFileSync} from "node:fs";
 import {createServer} from "node:net";
-import {join} from "node:path";
 import type {Page} from "playwright-core";
 import {launch, screenshot} from "./harness.js";
 import {parley, scratch} from "../support/cli.js";
-import {experimentConfig, fakeModel, PLAY_KEY, startStudy, XSS} from "../support/playStudy.js";
+import {experimentConfig, fakeModel, PLAY_KEY, startStudy, startStudyIn, XSS} from "../support/playStudy.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
 const {dir: tempDir, keep} = scratch("parley-play-browser-");
@@ -47,12 +45,10 @@ const messages = (page: Page) => page.locator(".play-message").allTextContents()
 test("a participant plays GLEE bargaining against an LLM in the browser, through reload and server restart, to the completion code", async () => {
   const llm = await fakeModel();
   keep(llm);
-  const dir = tempDir();
-  const config = join(dir, "study.json");
-  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
-  const out = join(dir, "out");
   const port = String(await freePort());
-  let server = await startStudy(config, out, ["--port", port]);
+  const study = await startStudyIn(tempDir(), experimentConfig(llm), ["--port", port]);
+  const {file: config, out} = study;
+  let server = study.server;
 
   const browser = await launch();
   const context = await browser.newContext({viewport: {width: 1100, height: 900}});
@@ -148,10 +144,7 @@ test("a participant plays GLEE bargaining against an LLM in the browser, through
 test("a participant who fails the attention check is told so; the admin page needs its token and shows the progress", async () => {
   const llm = await fakeModel();
   keep(llm);
-  const dir = tempDir();
-  const config = join(dir, "study.json");
-  writeFileSync(config, JSON.stringify(experimentConfig(llm)));
-  const server = await startStudy(config, join(dir, "out"));
+  const {server} = await startStudyIn(tempDir(), experimentConfig(llm));
   const browser = await launch();
   try {
     const page = await browser.newPage();

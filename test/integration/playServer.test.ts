@@ -17,7 +17,7 @@ import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {networkInterfaces} from "node:os";
 import {parley, scratch} from "../support/cli.js";
-import {ADMIN_TOKEN, experimentConfig, fakeModel as fakeLlm, PLAY_KEY, startStudy, XSS} from "../support/playStudy.js";
+import {ADMIN_TOKEN, experimentConfig, fakeModel as fakeLlm, PLAY_KEY, startStudy, startStudyIn, XSS} from "../support/playStudy.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
@@ -69,13 +69,7 @@ function call(url: string, {method = "GET", body, headers = {}, localAddress}: {
 const startServer = startStudy;
 
 /** Writes `config` into a fresh directory and starts the server on it (tables in <dir>/out). */
-async function studyOn(config: Record<string, unknown>, extra: string[] = []) {
-  const dir = tempDir();
-  const file = join(dir, "study.json");
-  writeFileSync(file, JSON.stringify(config));
-  const out = join(dir, "out");
-  return {dir, file, out, server: await startServer(file, out, extra)};
-}
+const studyOn = (config: Record<string, unknown>, extra: string[] = []) => startStudyIn(tempDir(), config, extra);
 
 /** A new participant's id (from the redirect of /p/new). */
 const newParticipant = async (url: string): Promise<string> => /\/p\/([^?]+)/.exec(String((await call(`${url}/p/new`)).headers.location))![1];

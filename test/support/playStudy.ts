@@ -6,6 +6,8 @@
  * file ends are killed.
  */
 import {after} from "node:test";
+import {writeFileSync} from "node:fs";
+import {join} from "node:path";
 import type {ChildProcess} from "node:child_process";
 import {startParley} from "./cli.js";
 import {startFakeLlm, type FakeLlmServer} from "./fakeLlm.js";
@@ -71,4 +73,12 @@ export async function startStudy(config: string, out: string, extra: string[] = 
     child.on("close", (code) => reject(new Error(`parley play exited with ${code}: ${stderr}`)));
   });
   return {child, url: info.url, admin: info.admin_link, stderr: () => stderr, done};
+}
+
+/** Writes `config` into `dir` (study.json) and starts the server on it, tables in <dir>/out. */
+export async function startStudyIn(dir: string, config: Record<string, unknown>, extra: string[] = []): Promise<{file: string; out: string; server: RunningStudy}> {
+  const file = join(dir, "study.json");
+  writeFileSync(file, JSON.stringify(config));
+  const out = join(dir, "out");
+  return {file, out, server: await startStudy(file, out, extra)};
 }
