@@ -91,20 +91,24 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   const state = join(out, ".parley", "play");
-  await claimState(state, experiment, file);
-
-  const study = new Study({
-    experiment, out, state,
-    onWriteError: (error) => process.stderr.write(printable(`parley play: writing the tables into ${out} failed (the games are saved in ${state}; the next write includes them): ${(error as Error).message}`) + "\n"),
-    onGameError: (p, message) => process.stderr.write(printable(`parley play: participant ${p.id} (${p.condition}): the game cannot go on: ${message}`) + "\n"),
-  });
-  // The tables as the saved state has them (a server killed before its last write catches up here).
-  await study.tablesChanged();
-
   const playToken = exposed ? process.env.PARLEY_PLAY_TOKEN || newToken() : null;
   const adminToken = process.env.PARLEY_ADMIN_TOKEN || newToken();
+  let study: Study;
   let server;
   try {
+    await claimState(state, experiment, file);
+    try {
+      study = new Study({
+        experiment, out, state,
+        onWriteError: (error) => process.stderr.write(printable(`parley play: writing the tables into ${out} failed (the games are saved in ${state}; the next write includes them): ${(error as Error).message}`) + "\n"),
+        onGameError: (p, message) => process.stderr.write(printable(`parley play: participant ${p.id} (${p.condition}): the game cannot go on: ${message}`) + "\n"),
+      });
+    } catch (error) {
+      // A participant file of another experiment or condition, or one that does not parse: one line naming it.
+      throw new UsageError(`parley play: ${(error as Error).message}`);
+    }
+    // The tables as the saved state has them (a server killed before its last write catches up here).
+    await study.tablesChanged();
     server = await startStudyServer({study, out, host, port, playToken, adminToken, assets: await studyAssets()});
   } catch (error) {
     lock.release();
