@@ -94,6 +94,12 @@ export const commands = {
     usage: "export <dir> --out <dir> [--format jsonl]          each game with its transcript as chat messages (JSONL) and a dataset card",
     load: async () => (await import("./export.js")).run,
   },
+  play: {
+    usage:
+      "play [--config <experiment.json>] [--port N] [--host H] [--out DIR]   experiment server: people play LLM players in the browser (GLEE's human study, App. E);\n" +
+      "        loopback only unless --host (then links carry an access token); games land in <out> as parley run writes them; /admin needs the admin token",
+    load: async () => (await import("./play.js")).run,
+  },
   build: {
     usage: "build                                             generate data and build the static site into dist/",
     load: async () => (await import("./site.js")).build,

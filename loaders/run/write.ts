@@ -218,8 +218,13 @@ export class RunTables {
     }
   }
 
-  /** Writes every partition and switches the set in; returns row counts and the partition directories. */
-  async finish(): Promise<{games: number; players: number; turns: number; partitions: Record<string, string>}> {
+  /**
+   * Writes every partition and switches the set in; returns row counts and
+   * the partition directories. `extra` writes more files into the same set
+   * (a side table beside the partitions, such as `parley play`'s
+   * participants) and returns their rows by path relative to the set.
+   */
+  async finish(extra?: (set: TableSetWriter) => Promise<Record<string, number>>): Promise<{games: number; players: number; turns: number; partitions: Record<string, string>}> {
     const counts = {games: 0, players: 0, turns: 0};
     const partitions: Record<string, string> = {};
     const rows: Record<string, number> = {};
@@ -234,6 +239,7 @@ export class RunTables {
         }
         partitions[game] = join(this.dir, this.partition(game));
       }
+      if (extra) Object.assign(rows, await extra(this.set));
       await this.set.commit(rows);
     } catch (error) {
       this.abandon();

@@ -1,0 +1,164 @@
+/**
+ * Participants of a `parley play` experiment and where each stands, kept in
+ * the server's state directory as one JSON file per participant
+ * (`<state>/participants/<id>.json`), each change written beside the file
+ * and renamed over it, so a crash or a restart leaves every participant at
+ * their last completed step: condition, consent, attention check, the seed
+ * of their game and every move they made in it (the game is replayed from
+ * these, the LLM's replies coming back from the response cache), quiz
+ * answers and completion code.
+ *
+ * Identifiers are 128 random bits (crypto), never derived from anything a
+ * participant tells; a participant's link `/p/<id>` is their only key.
+ */
+import {closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync} from "node:fs";
+import {randomBytes, randomInt} from "node:crypto";
+import {join} from "node:path";
+import {tempPathFor} from "../io/atomic.js";
+import type {Experiment} from "./experiment.js";
+
+/** Where a participant is: each screen in order, and the ends. */
+export type Step = "consent" | "instructions" | "game" | "quiz" | "done" | "declined" | "failed_attention" | "failed_quiz";
+
+/** One accepted entry of the person's, as the human seat answered it (replayed in order). */
+export type Move = Record<string, unknown>;
+
+export interface Participant {
+  id: string;
+  experiment: string;
+  condition: string;
+  step: Step;
+  /** Seed of the participant's game (its chance moves and the LLM's sample key). */
+  seed: number;
+  assigned_at: string;
+  consented_at: string | null;
+  game_started_at: string | null;
+  game_finished_at: string | null;
+  completed_at: string | null;
+  attention: {answer: string; passed: boolean} | null;
+  moves: Move[];
+  quiz: {answers: number[]; passed: boolean} | null;
+  /** The code shown at the end; null until earned. */
+  completion_code: string | null;
+  game_id: string | null;
+  excluded: boolean;
+  /** Why: "attention_check", "quiz" (both when both failed, comma separated). */
+  exclusion_reason: string | null;
+}
+
+/** A participant id: 22 characters of base64url (128 random bits). */
+export const PARTICIPANT_ID = /^[A-Za-z0-9_-]{22}$/;
+
+export const newParticipantId = (): string => randomBytes(16).toString("base64url");
+
+/** A per-participant completion code: 10 characters without look-alikes (0/O, 1/I/L). */
+export function randomCode(): string {
+  const alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+  return Array.from({length: 10}, () => alphabet[randomInt(alphabet.length)]).join("");
+}
+
+/**
+ * Balanced random assignment: the condition with the fewest started
+ * participants, ties broken uniformly at random (`pick(n)` → 0..n-1).
+ * `started[i]` counts condition i's participants who have started.
+ */
+export function assignCondition(started: readonly number[], pick: (n: number) => number = randomInt): number {
+  const least = Math.min(...started);
+  const tied = started.flatMap((n, i) => (n === least ? [i] : []));
+  return tied[pick(tied.length)];
+}
+
+/**
+ * How long an assigned participant who has not yet consented counts as
+ * started for the balance: people who open their links at the same moment
+ * spread over the conditions, while links opened and abandoned (or fetched
+ * by a link preview) stop counting after this.
+ */
+export const PENDING_MS = 30 * 60_000;
+
+/** Whether `p` counts as started for the assignment at time `now`. */
+export function countsAsStarted(p: Participant, now: number): boolean {
+  if (p.step === "declined") return false;
+  if (p.consented_at !== null) return true;
+  return now - Date.parse(p.assigned_at) < PENDING_MS;
+}
+
+/** Writes `data` to `path` atomically and durably (temp file, fsync, rename). */
+function writeDurable(path: string, data: string): void {
+  const tmp = tempPathFor(path);
+  try {
+    const fd = openSync(tmp, "w");
+    try {
+      writeSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, {force: true});
+    throw error;
+  }
+}
+
+export class ParticipantStore {
+  private readonly dir: string;
+  private readonly byId = new Map<string, Participant>();
+
+  /** Opens (or creates) the store in `stateDir`; participants of other experiments there are refused by the caller. */
+  constructor(stateDir: string, readonly experiment: Experiment) {
+    this.dir = join(stateDir, "participants");
+    mkdirSync(this.dir, {recursive: true});
+    for (const name of readdirSync(this.dir)) {
+      if (!name.endsWith(".json") || name.startsWith(".")) continue;
+      const path = join(this.dir, name);
+      let p: Participant;
+      try {
+        p = JSON.parse(readFileSync(path, "utf8")) as Participant;
+      } catch (error) {
+        throw new Error(`${path}: not a participant record (${(error as Error).message})`);
+      }
+      if (p.experiment !== experiment.id) throw new Error(`${path}: participant of experiment "${p.experiment}", but this server runs "${experiment.id}"; use another --out for another experiment`);
+      if (!experiment.conditions.some((c) => c.id === p.condition)) throw new Error(`${path}: condition "${p.condition}" is not in the experiment config any more; put it back, or use another --out`);
+      this.byId.set(p.id, p);
+    }
+  }
+
+  get(id: string): Participant | undefined {
+    return PARTICIPANT_ID.test(id) ? this.byId.get(id) : undefined;
+  }
+
+  all(): Participant[] {
+    return [...this.byId.values()];
+  }
+
+  /** A new participant, assigned to a condition by balanced random assignment, and saved. */
+  create(now = Date.now()): Participant {
+    const conditions = this.experiment.conditions;
+    const started = conditions.map((c) => this.all().filter((p) => p.condition === c.id && countsAsStarted(p, now)).length);
+    const condition = conditions[assignCondition(started)];
+    let id = newParticipantId();
+    while (this.byId.has(id)) id = newParticipantId();
+    const p: Participant = {
+      id, experiment: this.experiment.id, condition: condition.id, step: "consent", seed: randomInt(2 ** 31 - 1),
+      assigned_at: new Date(now).toISOString(), consented_at: null, game_started_at: null, game_finished_at: null, completed_at: null,
+      attention: null, moves: [], quiz: null, completion_code: null, game_id: null, excluded: false, exclusion_reason: null,
+    };
+    this.save(p);
+    return p;
+  }
+
+  /** Writes `p` (already changed in memory) to its file. */
+  save(p: Participant): void {
+    writeDurable(join(this.dir, `${p.id}.json`), JSON.stringify(p) + "\n");
+    this.byId.set(p.id, p);
+  }
+}
+
+/** Marks `p` excluded for `reason` (kept, never deleted: the tables say why). */
+export function exclude(p: Participant, reason: string): void {
+  p.excluded = true;
+  const reasons = new Set((p.exclusion_reason ?? "").split(",").filter(Boolean));
+  reasons.add(reason);
+  p.exclusion_reason = [...reasons].join(",");
+}

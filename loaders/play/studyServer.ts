@@ -1,0 +1,276 @@
+/**
+ * The HTTP server of `parley play`: participants' pages and their API, and
+ * the experimenter's admin page. It holds the API keys and makes the LLM
+ * calls (liveGames.ts); the browser only ever receives the participant's
+ * own view (the experiment's texts, the seat's observation and the legal
+ * actions, the completion code once earned), never a key or another seat's
+ * private facts. Access rules: access.ts.
+ *
+ * Participant routes (`<id>`: 22 random base64url characters):
+ *   GET  /p/new                  assigns a condition (balanced), redirects to /p/<id>
+ *   GET  /p/<id>                 the study page (static HTML; /assets/study.js and .css)
+ *   GET  /api/p/<id>             where the participant stands, as JSON
+ *   POST /api/p/<id>/consent     {agree: boolean}
+ *   POST /api/p/<id>/attention   {answer: string}
+ *   POST /api/p/<id>/move        {action}: 200 with the new state, or 422 {error} (nothing changed)
+ *   POST /api/p/<id>/retry       rebuild a game whose LLM endpoint failed
+ *   POST /api/p/<id>/quiz        {answers: number[]}
+ * Admin (token): GET /admin, /admin/progress.json, /admin/tables.tar.
+ */
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
+import type {AddressInfo} from "node:net";
+import {readdirSync, readFileSync, realpathSync} from "node:fs";
+import {join} from "node:path";
+import {tar} from "../io/tar.js";
+import {bearer, cookie, isLoopbackAddress, isLoopbackHost, isLoopbackHostHeader, sameToken, setCookie} from "./access.js";
+import {PARTICIPANT_ID, type Participant} from "./participants.js";
+import type {Experiment} from "./experiment.js";
+import {StepError, type Study} from "./study.js";
+import {progress, type ConditionProgress} from "./progress.js";
+
+export interface StudyServerOptions {
+  study: Study;
+  out: string;
+  host: string;
+  port: number;
+  /** Required of every participant request when the server is exposed (a non-loopback --host). */
+  playToken: string | null;
+  adminToken: string;
+  assets: {js: string; css: string};
+}
+
+export interface StudyServer {
+  server: Server;
+  /** Base URL (http://host:port). */
+  url: string;
+  /** The link to give participants (with the access token when exposed). */
+  participantLink: string;
+  adminLink: string;
+  close(): Promise<void>;
+}
+
+/** A request the server refuses: status and one line for the body. */
+class Refusal extends Error {
+  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+    super(message);
+  }
+}
+
+const SECURITY_HEADERS = {
+  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
+};
+
+const MAX_BODY = 64 * 1024;
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function studyPage(title: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><link rel="stylesheet" href="/assets/study.css"></head>
+<body><main id="study" class="parley-study"><p class="parley-loading">Loading…</p></main><script type="module" src="/assets/study.js"></script></body></html>
+`;
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) throw new Refusal(415, "expected a JSON body (content-type: application/json)");
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new Refusal(413, `the body is larger than ${MAX_BODY} bytes`);
+    chunks.push(chunk);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new Refusal(400, "the body is not valid JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Refusal(400, "expected a JSON object");
+  return body as Record<string, unknown>;
+}
+
+export function startStudyServer(options: StudyServerOptions): Promise<StudyServer> {
+  const {study} = options;
+  const {experiment, store} = study;
+  const exposed = !isLoopbackHost(options.host);
+  if (exposed && !options.playToken) throw new Error(`--host ${options.host} exposes the server: an access token is required`);
+
+  const send = (res: ServerResponse, status: number, body: string | Buffer, type: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, {...SECURITY_HEADERS, "content-type": type, "content-length": String(Buffer.byteLength(body)), ...headers});
+    res.end(body);
+  };
+  const json = (res: ServerResponse, status: number, value: unknown) => send(res, status, JSON.stringify(value), "application/json; charset=utf-8");
+
+  async function participantApi(p: Participant, action: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!action) {
+      if (req.method !== "GET") throw new Refusal(405, "use GET", {allow: "GET"});
+      return json(res, 200, await study.view(p));
+    }
+    if (req.method !== "POST") throw new Refusal(405, "use POST", {allow: "POST"});
+    const body = await readJson(req);
+    switch (action) {
+      case "consent":
+        await study.consent(p, body.agree);
+        break;
+      case "attention":
+        await study.attention(p, body.answer ?? "");
+        break;
+      case "move": {
+        if (!("action" in body)) throw new Refusal(400, "expected {action: your move}");
+        const refused = await study.move(p, body.action);
+        if (refused) return json(res, 422, {...refused, state: await study.view(p)});
+        break;
+      }
+      case "retry":
+        await study.retry(p);
+        break;
+      case "quiz":
+        await study.quiz(p, body.answers);
+        break;
+      default:
+        throw new Refusal(404, "not found");
+    }
+    json(res, 200, await study.view(p));
+  }
+
+  function checkAdmin(req: IncomingMessage, url: URL): {setCookie?: string} {
+    const query = url.searchParams.get("token");
+    if (sameToken(bearer(req), options.adminToken) || sameToken(cookie(req, "parley_admin"), options.adminToken)) return {};
+    if (sameToken(query, options.adminToken)) return {setCookie: setCookie("parley_admin", options.adminToken, "/admin")};
+    throw new Refusal(401, "the admin pages need the admin token (printed when the server started; PARLEY_ADMIN_TOKEN): /admin?token=<token> or Authorization: Bearer <token>", {"www-authenticate": 'Bearer realm="parley play admin"'});
+  }
+
+  async function admin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const auth = checkAdmin(req, url);
+    if (req.method !== "GET") throw new Refusal(405, "use GET", {allow: "GET"});
+    if (auth.setCookie) {
+      // Keep the token out of the address bar (and of the history) once the cookie holds it.
+      res.writeHead(303, {...SECURITY_HEADERS, location: url.pathname, "set-cookie": auth.setCookie});
+      return void res.end();
+    }
+    const rows = progress(experiment, store.all());
+    if (url.pathname === "/admin/progress.json") return json(res, 200, {experiment: experiment.id, conditions: rows});
+    // The stylesheet again under /admin: an exposed server's /assets need the participants' token, which the experimenter may not carry.
+    if (url.pathname === "/admin/study.css") return send(res, 200, options.assets.css, "text/css; charset=utf-8");
+    if (url.pathname === "/admin/tables.tar") {
+      return send(res, 200, tablesArchive(options.out), "application/x-tar", {"content-disposition": `attachment; filename="${experiment.id}-tables.tar"`});
+    }
+    if (url.pathname === "/admin" || url.pathname === "/admin/") return send(res, 200, adminPage(experiment, rows), "text/html; charset=utf-8");
+    throw new Refusal(404, "not found");
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!exposed) {
+      if (!isLoopbackAddress(req.socket.remoteAddress)) throw new Refusal(403, "this server answers only this machine (start it with --host to let other machines in)");
+      if (!isLoopbackHostHeader(req.headers.host)) throw new Refusal(403, "this server answers only requests addressed to 127.0.0.1 or localhost");
+    }
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname === "/admin" || url.pathname.startsWith("/admin/")) return admin(req, res, url);
+
+    const headers: Record<string, string> = {};
+    if (exposed) {
+      const given = url.searchParams.get("t");
+      if (sameToken(given, options.playToken!)) headers["set-cookie"] = setCookie("parley_play", options.playToken!, "/");
+      else if (!sameToken(cookie(req, "parley_play"), options.playToken!)) throw new Refusal(403, "this study's links carry an access token; open the link you were given");
+    }
+    const tokenQuery = exposed ? `?t=${encodeURIComponent(options.playToken!)}` : "";
+
+    if (req.method === "GET" && url.pathname === "/assets/study.js") return send(res, 200, options.assets.js, "text/javascript; charset=utf-8", headers);
+    if (req.method === "GET" && url.pathname === "/assets/study.css") return send(res, 200, options.assets.css, "text/css; charset=utf-8", headers);
+    if (req.method === "GET" && url.pathname === "/") {
+      return send(res, 200, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(experiment.title)}</title></head><body><p>${escapeHtml(experiment.title)}: <a href="/p/new${escapeHtml(tokenQuery)}">take part</a>.</p></body></html>`, "text/html; charset=utf-8", headers);
+    }
+    if (req.method === "GET" && url.pathname === "/p/new") {
+      const p = store.create();
+      res.writeHead(303, {...SECURITY_HEADERS, ...headers, location: `/p/${p.id}${tokenQuery}`});
+      return void res.end();
+    }
+    const page = /^\/p\/([^/]+)$/.exec(url.pathname);
+    if (page) {
+      if (req.method !== "GET") throw new Refusal(405, "use GET", {allow: "GET"});
+      if (!PARTICIPANT_ID.test(page[1]) || !store.get(page[1])) throw new Refusal(404, "no participant has this link; start at /p/new");
+      return send(res, 200, studyPage(experiment.title), "text/html; charset=utf-8", headers);
+    }
+    const api = /^\/api\/p\/([^/]+)(?:\/([a-z]+))?$/.exec(url.pathname);
+    if (api) {
+      const p = store.get(api[1]);
+      if (!p) throw new Refusal(404, "no participant has this id");
+      return participantApi(p, api[2] ?? "", req, res);
+    }
+    throw new Refusal(404, "not found");
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const refusal = error instanceof Refusal ? error : error instanceof StepError ? new Refusal(error.status, error.message) : null;
+      if (!refusal) process.stderr.write(`parley play: ${req.method} ${req.url?.split("?")[0]}: ${(error as Error)?.stack ?? error}\n`);
+      if (res.headersSent) return void res.destroy();
+      const status = refusal?.status ?? 500;
+      const message = refusal?.message ?? "internal error";
+      const wantsJson = (req.url ?? "").startsWith("/api/") || (req.url ?? "").endsWith(".json");
+      if (wantsJson) send(res, status, JSON.stringify({error: message}), "application/json; charset=utf-8", refusal?.headers);
+      else send(res, status, message + "\n", "text/plain; charset=utf-8", refusal?.headers);
+    });
+  });
+  // A participant's move waits for the LLM's reply: allow it a few minutes.
+  server.requestTimeout = 10 * 60_000;
+
+  return new Promise<StudyServer>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      const {port} = server.address() as AddressInfo;
+      const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+      const url = `http://${host}:${port}`;
+      const tokenQuery = exposed ? `?t=${encodeURIComponent(options.playToken!)}` : "";
+      resolve({
+        server, url,
+        participantLink: `${url}/p/new${tokenQuery}`,
+        adminLink: `${url}/admin?token=${encodeURIComponent(options.adminToken)}`,
+        close: () => new Promise((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
+/** The current table set of `out` as a tar archive (one generation, read through the `current` link, so never a mix). */
+export function tablesArchive(out: string): Buffer {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const generation = realpathSync(join(out, ".parley", "tables", "current"));
+      const members: Record<string, Uint8Array> = {};
+      for (const entry of readdirSync(generation, {withFileTypes: true})) {
+        if (entry.isFile() && (entry.name.endsWith(".parquet") || entry.name === "tables.json")) members[entry.name] = readFileSync(join(generation, entry.name));
+        if (entry.isDirectory() && entry.name.startsWith("game=")) {
+          for (const name of readdirSync(join(generation, entry.name))) if (name.endsWith(".parquet")) members[`${entry.name}/${name}`] = readFileSync(join(generation, entry.name, name));
+        }
+      }
+      return tar(members);
+    } catch (error) {
+      // A new set was switched in while this one was being read (its generation deleted): read the new one.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" && attempt < 3) continue;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return tar({});
+      throw error;
+    }
+  }
+}
+
+function adminPage(experiment: Experiment, rows: ConditionProgress[]): string {
+  const cells = (r: ConditionProgress) => [r.condition, r.game, r.opponent, r.assigned, r.started, r.playing, r.finished, r.completed, r.excluded, r.declined];
+  const head = ["condition", "game", "opponent", "assigned", "started", "playing", "finished", "completed", "excluded", "declined"];
+  const table = `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${cells(r).map((c) => `<td>${escapeHtml(String(c))}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(experiment.title)}: admin</title><link rel="stylesheet" href="/admin/study.css"></head>
+<body><main class="parley-study parley-admin"><h1>${escapeHtml(experiment.title)}</h1><p>Experiment <code>${escapeHtml(experiment.id)}</code>: progress per condition.
+<em>started</em>: gave consent; <em>finished</em>: the game is over and in the tables; <em>completed</em>: got the completion code; <em>excluded</em>: failed the attention check or the quiz (kept in the tables, marked in participants.parquet).</p>
+${table}<p><a href="/admin/tables.tar">Download the tables</a> (games, players, turns per game partition, and participants.parquet; Parquet, as <code>parley run</code> writes them) · <a href="/admin/progress.json">progress.json</a></p></main></body></html>
+`;
+}

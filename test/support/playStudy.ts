@@ -1,0 +1,84 @@
+/**
+ * `parley play` for tests: a fake model that plays GLEE from the prompts
+ * (and sends the XSS string as every message), an experiment config whose
+ * opponent is that model, and the server as a child process whose URLs are
+ * read from its JSON line on stdout. Servers still running when the test
+ * file ends are killed.
+ */
+import {after} from "node:test";
+import {writeFileSync} from "node:fs";
+import {join} from "node:path";
+import type {ChildProcess} from "node:child_process";
+import {startParley} from "./cli.js";
+import {startFakeLlm, type FakeLlmServer} from "./fakeLlm.js";
+import {gleeBot} from "./gleeBot.js";
+
+export const PLAY_KEY = "sk-parley-play-" + "5ec7e75ec7".repeat(4);
+export const XSS = "<img src=x onerror=alert(1)>";
+export const ADMIN_TOKEN = "admin-secret-token-for-tests";
+
+const children = new Set<ChildProcess>();
+after(() => children.forEach((c) => c.kill("SIGKILL")));
+
+/** GLEE's scripted answers (reject in round 1, accept from round 2), every message the XSS string. */
+export async function fakeModel(): Promise<FakeLlmServer> {
+  const bot = gleeBot();
+  return startFakeLlm("openai", async (r) => {
+    const reply = await bot(r);
+    return "text" in reply ? {...reply, text: reply.text.replace("Let's split it evenly.", XSS)} : reply;
+  });
+}
+
+/** A bargaining study (M = 1000, δ_A = 0.9, δ_B = 0.8, 12 rounds, messages) with one condition per seat given, against the fake model. */
+export function experimentConfig(server: FakeLlmServer, conditions: {id: string; seat: string}[] = [{id: "alice", seat: "alice"}]): Record<string, unknown> {
+  const opponent = {id: "fake", provider: "openai", model: "fake-model", base_url: server.baseURL, api_key_env: "PARLEY_PLAY_TEST_KEY", temperature: 1.0, max_tokens: 400, timeout_ms: 5000, max_retries: 1};
+  return {
+    id: "test-study",
+    title: "A bargaining study",
+    consent: "You agree to play one game.",
+    instructions: ["You and another player divide ${money}.", "Each round one proposes."],
+    attention_check: {sentence: "Type the word sdkot in the box below.", answer: "sdkot"},
+    completion_code: "DONE-4821",
+    conditions: conditions.map(({id, seat}) => ({
+      id, game: "glee/bargaining", human_seat: seat, opponent,
+      params: {delta_a: 0.9, delta_b: 0.8, money: 1000, horizon: 12, complete_information: true, messages: true},
+      quiz: [{question: "Your discount factor?", options: ["0.8", "0.9", "1"], answer: seat === "alice" ? 1 : 0}],
+    })),
+  };
+}
+
+export interface RunningStudy {
+  child: ChildProcess;
+  url: string;
+  admin: string;
+  stderr(): string;
+  done: Promise<unknown>;
+}
+
+/** Starts `parley play --config <config> --out <out>` (port 0 unless `extra` names one) and waits for its URLs. */
+export async function startStudy(config: string, out: string, extra: string[] = []): Promise<RunningStudy> {
+  const port = extra.includes("--port") ? [] : ["--port", "0"];
+  const {child, done} = startParley(["play", "--config", config, "--out", out, ...port, ...extra], {PARLEY_PLAY_TEST_KEY: PLAY_KEY, PARLEY_ADMIN_TOKEN: ADMIN_TOKEN}, 600_000);
+  children.add(child);
+  child.on("close", () => children.delete(child));
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (c) => (stderr += c));
+  const info = await new Promise<{url: string; admin_link: string}>((resolve, reject) => {
+    child.stdout!.on("data", (c) => {
+      stdout += c;
+      const end = stdout.indexOf("\n}");
+      if (end >= 0) resolve(JSON.parse(stdout.slice(0, end + 2)));
+    });
+    child.on("close", (code) => reject(new Error(`parley play exited with ${code}: ${stderr}`)));
+  });
+  return {child, url: info.url, admin: info.admin_link, stderr: () => stderr, done};
+}
+
+/** Writes `config` into `dir` (study.json) and starts the server on it, tables in <dir>/out. */
+export async function startStudyIn(dir: string, config: Record<string, unknown>, extra: string[] = []): Promise<{file: string; out: string; server: RunningStudy}> {
+  const file = join(dir, "study.json");
+  writeFileSync(file, JSON.stringify(config));
+  const out = join(dir, "out");
+  return {file, out, server: await startStudy(file, out, extra)};
+}
