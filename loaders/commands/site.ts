@@ -84,9 +84,19 @@ export async function build(): Promise<number> {
 
 export const devUsage = commands.dev.usage;
 
+/**
+ * Framework's preview, with the configured runs watched (loaders/runs/watch.ts):
+ * games a `parley run` finishes show on the open pages while it goes on.
+ */
 export async function dev(argv: string[]): Promise<number> {
   seedNpmVersions();
-  return observable(["preview", "--host", "127.0.0.1", "--no-open", ...argv], process.env);
+  const {watchRuns} = await import("../runs/watch.js");
+  const watcher = watchRuns(process.env, {onChange: () => process.stderr.write("parley dev: a configured run changed; its pages update\n")});
+  try {
+    return await observable(["preview", "--host", "127.0.0.1", "--no-open", ...argv], process.env);
+  } finally {
+    watcher.stop();
+  }
 }
 
 export async function serve(argv: string[]): Promise<number> {
