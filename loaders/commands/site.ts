@@ -38,8 +38,13 @@ async function observable(args: string[], env: NodeJS.ProcessEnv): Promise<numbe
   const bin = join(projectRoot, "node_modules/.bin/observable");
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, {cwd: projectRoot, stdio: "inherit", env: {...env, OBSERVABLE_TELEMETRY_DISABLE: "true"}});
-    child.on("error", reject);
-    child.on("exit", (code) => resolve(code ?? 1));
+    // A signal sent to parley alone (not to its process group, as a terminal's Ctrl-C is) stops Framework too.
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    const signals = ["SIGINT", "SIGTERM"] as const;
+    for (const signal of signals) process.on(signal, forward);
+    const stopForwarding = () => signals.forEach((signal) => process.off(signal, forward));
+    child.on("error", (error) => (stopForwarding(), reject(error)));
+    child.on("exit", (code) => (stopForwarding(), resolve(code ?? 1)));
   });
 }
 
