@@ -100,6 +100,12 @@ export const commands = {
       "        loopback only unless --host (then links carry an access token); games land in <out> as parley run writes them; /admin needs the admin token",
     load: async () => (await import("./play.js")).run,
   },
+  runs: {
+    usage:
+      "runs add <dir> [--name N] [--description D]      add a run directory (parley run or ingest output; globs allowed) to \"runs\" in parley.config.json\n" +
+      "  parley runs list [--json]                         the configured runs: games, agents, models, date, whether still running",
+    load: async () => (await import("./runs.js")).run,
+  },
   build: {
     usage: "build                                             generate data and build the static site into dist/",
     load: async () => (await import("./site.js")).build,
@@ -109,7 +115,7 @@ export const commands = {
     load: async () => (await import("./site.js")).serve,
   },
   dev: {
-    usage: "dev                                               live preview on http://127.0.0.1:3000 (re-runs loaders on change)",
+    usage: "dev                                               live preview on http://127.0.0.1:3000 (re-runs loaders on change; configured runs update as games finish)",
     load: async () => (await import("./site.js")).dev,
   },
 } satisfies Record<string, CommandEntry>;
