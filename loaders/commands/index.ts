@@ -92,6 +92,12 @@ export const commands = {
     usage: "export <dir> --out <dir> [--format jsonl]          each game with its transcript as chat messages (JSONL) and a dataset card",
     load: async () => (await import("./export.js")).run,
   },
+  runs: {
+    usage:
+      "runs add <dir> [--name N] [--description D]      add a run directory (parley run or ingest output; globs allowed) to \"runs\" in parley.config.json\n" +
+      "  parley runs list [--json]                         the configured runs: games, agents, models, date, whether still running",
+    load: async () => (await import("./runs.js")).run,
+  },
   build: {
     usage: "build                                             generate data and build the static site into dist/",
     load: async () => (await import("./site.js")).build,
