@@ -3,10 +3,11 @@
  * checked (it exists, is a directory, holds tables), named, and with what
  * its manifests (run/manifest.ts) and spend files (run/cost.ts) say.
  */
-import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
+import {existsSync, readdirSync, statSync} from "node:fs";
 import {basename, join, resolve} from "node:path";
 import {isRunDirectory} from "../io/runTables.js";
 import {previousSpend} from "../run/cost.js";
+import {runState, type RunManifestInfo} from "../runs/describe.js";
 import {runGames} from "./studyData.js";
 
 export interface StudyRun {
@@ -16,7 +17,7 @@ export interface StudyRun {
   /** Game ids it holds, e.g. glee/bargaining. */
   games: string[];
   /** Its manifest.json, or each shard's manifest.shard-<i>.json; empty when there is none. */
-  manifests: Record<string, unknown>[];
+  manifests: RunManifestInfo[];
   /** Dollars spent on its LLM calls, all processes and shards (spend.json), or null when nothing was priced. */
   spendUsd: number | null;
 }
@@ -35,22 +36,9 @@ export async function readStudyRuns(dirs: readonly string[]): Promise<StudyRun[]
     let name = basename(dir);
     for (let i = 2; taken.has(name); i++) name = `${basename(dir)}-${i}`;
     taken.add(name);
-    runs.push({name, dir, games: await runGames(dir), manifests: manifests(dir), spendUsd: spend(dir)});
+    runs.push({name, dir, games: await runGames(dir), manifests: runState(dir).manifests, spendUsd: spend(dir)});
   }
   return runs;
-}
-
-function manifests(dir: string): Record<string, unknown>[] {
-  return readdirSync(dir)
-    .filter((n) => /^manifest(\.shard-\d+)?\.json$/.test(n))
-    .sort()
-    .flatMap((n) => {
-      try {
-        return [JSON.parse(readFileSync(join(dir, n), "utf8"))];
-      } catch {
-        return [];
-      }
-    });
 }
 
 function spend(dir: string): number | null {

@@ -16,6 +16,7 @@ import {gamabenchScores} from "../commands/gamabenchScores.js";
 import {queryParquet} from "../io/parquet.js";
 import type {Db} from "../io/duckdb.js";
 import type {StudyRun} from "./studyRuns.js";
+import type {RunManifestInfo} from "../runs/describe.js";
 import type {StudySummary, StudyGame, StudyAgent, StudyRunSummary} from "../../src/lib/studySummary.js";
 
 const num = (v: unknown): number => Number(v ?? 0);
@@ -78,13 +79,9 @@ async function runFacts(run: StudyRun): Promise<{games: StudyGame[]; agents: Stu
   });
 }
 
-interface ManifestPlayer {id: string; provider: string; model_requested: string; models_reported?: string[]}
-
 /** The LLM players its manifests name, by id. */
-function llmPlayers(run: StudyRun): Map<string, ManifestPlayer> {
-  const out = new Map<string, ManifestPlayer>();
-  for (const m of run.manifests) for (const p of (m.llm_players ?? []) as ManifestPlayer[]) if (!out.has(p.id)) out.set(p.id, p);
-  return out;
+function llmPlayers(run: StudyRun): Map<string, RunManifestInfo["llm_players"][number]> {
+  return new Map(run.manifests.flatMap((m) => m.llm_players).reverse().map((p) => [p.id, p]));
 }
 
 function add(a: number | null, b: number | null): number | null {
@@ -103,12 +100,13 @@ export async function studySummary(title: string, runs: StudyRun[], datasets: Re
   for (const run of runs) {
     const facts = await runFacts(run);
     const players = llmPlayers(run);
-    const manifest = run.manifests[0] as {config?: {description?: string; run_id?: string}; started?: string; finished?: string} | undefined;
+    const manifest = run.manifests[0];
+    const config = (manifest?.config ?? {}) as {description?: unknown; run_id?: unknown};
     const n = facts.games.reduce((s, g) => s + g.games, 0);
     runSummaries.push({
-      name: run.name, description: manifest?.config?.description ?? null, runId: manifest?.config?.run_id ?? null,
+      name: run.name, description: typeof config.description === "string" ? config.description : null, runId: typeof config.run_id === "string" ? config.run_id : null,
       started: manifest?.started ?? null, finished: manifest?.finished ?? null, games: n, costUsd: run.spendUsd,
-      llmPlayers: [...players.values()].map((p) => ({id: p.id, provider: p.provider, model: p.model_requested, reported: p.models_reported ?? []})),
+      llmPlayers: [...players.values()],
     });
     totals.games += n;
     totals.turns += facts.turns;
@@ -132,7 +130,7 @@ export async function studySummary(title: string, runs: StudyRun[], datasets: Re
       const p = players.get(a.agent);
       const seen = agents.get(a.agent);
       if (seen) seen.games += a.games;
-      else agents.set(a.agent, {...a, model: p?.model_requested ?? null, provider: p?.provider ?? null});
+      else agents.set(a.agent, {...a, model: p?.model ?? null, provider: p?.provider ?? null});
     }
   }
   return {
