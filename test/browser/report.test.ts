@@ -12,7 +12,8 @@ import assert from "node:assert/strict";
 import {existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
 import type {Browser} from "playwright-core";
-import {parley, scratch} from "../support/cli.js";
+import {spawn, spawnSync} from "node:child_process";
+import {parley, root, scratch, type Done} from "../support/cli.js";
 import {startFakeLlm, type FakeRequest, type Reply} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
@@ -26,7 +27,25 @@ let runDir: string;
 let siteDir: string;
 let server: StaticServer;
 let browser: Browser;
-let built: {code: number | null; stdout: string; stderr: string};
+let built: Done;
+let srcBefore: string[];
+
+// The report builds offline: in a network namespace with no network when this runs as root (as CI does), else as is.
+const offline = spawnSync("unshare", ["-n", "true"]).status === 0;
+
+/** `parley report <args>`, through `unshare -n` when possible. */
+function report(args: string[]): Promise<Done> {
+  const command = [process.execPath, "--import", "tsx", join(root, "loaders/cli.ts"), "report", ...args];
+  const child = offline ? spawn("unshare", ["-n", ...command], {cwd: root}) : spawn(command[0], command.slice(1), {cwd: root});
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c) => (stdout += c));
+  child.stderr.on("data", (c) => (stderr += c));
+  return new Promise((resolve) => child.on("close", (code, signal) => resolve({code, signal, stdout, stderr})));
+}
+
+/** Every file under src/ with its size and modification time: the report must change none. */
+const listing = (dir: string): string[] => walk(dir).map((f) => `${f} ${statSync(f).size} ${statSync(f).mtimeMs}`).sort();
 
 // Alice's first offer (bargaining and negotiation) is malformed JSON once per game: one recorded rule break each, then she answers.
 const misbehave = (r: FakeRequest): Reply | null =>
@@ -51,7 +70,8 @@ before(async () => {
   }));
   const played = await parley(["run", config, "--out", runDir, "--quiet"], {PARLEY_FAKE_KEY: KEY});
   assert.equal(played.code, 0, played.stderr);
-  built = await parley(["report", runDir, "--out", siteDir, "--title", "A small GLEE study"], {}, 600_000);
+  srcBefore = listing(join(root, "src"));
+  built = await report([runDir, "--out", siteDir, "--title", "A small GLEE study"]);
   assert.equal(built.code, 0, built.stderr);
   server = await serveStatic(siteDir);
   browser = await launch();
@@ -69,7 +89,8 @@ function walk(dir: string): string[] {
   });
 }
 
-test("the report holds the study's pages only, and no key", () => {
+test("the report holds the study's pages only, and no key; the repository's src/ is untouched", () => {
+  assert.deepEqual(listing(join(root, "src")), srcBefore);
   const summary = JSON.parse(built.stdout);
   assert.deepEqual(summary.pages, ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/references"]);
   assert.deepEqual(summary.datasets, ["glee"]);
