@@ -50,7 +50,7 @@ export async function listRuns(env: NodeJS.ProcessEnv = process.env): Promise<{r
   try {
     for (const [i, entry] of config.runs.entries()) {
       try {
-        runs.push({name: entry.name, path: entry.path, description: entry.description, run: await describeRun(entry.dir, () => join(scratch, String(i)))});
+        runs.push({name: entry.name, path: entry.path, description: entry.description, run: await describeRun(entry.dir, join(scratch, String(i)))});
       } catch (error) {
         problems.push(formatRunProblem({index: entry.index, path: entry.path, message: `unreadable (${(error as Error).message.split("\n")[0]})`}, file));
       }

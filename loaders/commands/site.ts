@@ -14,6 +14,7 @@ import {serveStatic} from "../serve.js";
 import {intOption, parse, UsageError} from "./args.js";
 import {inputPath} from "./inputs.js";
 import {commands} from "./index.js";
+import {prepareRuns} from "../runs/site.js";
 
 export const buildUsage = commands.build.usage;
 export const serveUsage = commands.serve.usage;
@@ -37,10 +38,13 @@ export function prepareStyles(root = siteRoot): void {
 /**
  * Runs Framework's `observable` command in `cwd` (the project, or a report's
  * scratch project) for the source root `root`, with telemetry off and the
- * project's node_modules/.bin on PATH (data loaders run through tsx).
+ * project's node_modules/.bin on PATH (data loaders run through tsx). The
+ * site's own root gets the configured runs' module first (a report writes
+ * its own).
  */
-export function observable(args: string[], env: NodeJS.ProcessEnv, {cwd = projectRoot, root = siteRoot, stdio = "inherit" as "inherit" | "pipe"} = {}): Promise<number> {
+export async function observable(args: string[], env: NodeJS.ProcessEnv, {cwd = projectRoot, root = siteRoot, stdio = "inherit" as "inherit" | "pipe"} = {}): Promise<number> {
   prepareStyles(root);
+  if (root === siteRoot) await prepareRuns(env);
   const bin = join(projectRoot, "node_modules/.bin/observable");
   return new Promise((resolve, reject) => {
     const PATH = [join(projectRoot, "node_modules/.bin"), env.PATH].filter(Boolean).join(delimiter);

@@ -21,6 +21,7 @@ import {dirname, join, resolve} from "node:path";
 import {projectRoot} from "../config.js";
 import {removeStaleTemps} from "../io/staleFiles.js";
 import {observable, seedNpmVersions} from "../commands/site.js";
+import {runsModule} from "../runs/site.js";
 import siteConfig from "../../observablehq.config.js";
 import {REPORT_DATASETS, datasetOfGame, writeStudyDataset} from "./studyData.js";
 import {studySummary} from "./studySummary.js";
@@ -74,7 +75,8 @@ export function reportPages(runs: readonly StudyRun[]): PageEntry[] {
  * with `builtin`, every entry stays and those of the study's datasets say so.
  */
 export function reportPageSource(source: string, studyDatasets: ReadonlySet<string>, title: string, builtin: boolean): string {
-  return source.replace(/^const datasets = \{\n([\s\S]*?)\n\};$/m, (_, body: string) => {
+  // Pages that also offer the configured runs wrap the object: `withRuns({...}, RUNS, "glee")` (a report configures none).
+  return source.replace(/^const datasets = (withRuns\()?\{\n([\s\S]*?)\n\}(, RUNS[^;\n]*\))?;$/m, (_, open: string | undefined, body: string, close: string | undefined) => {
     const entries = body.split("\n").map((line) => line.replace(/,$/, ""));
     const kept = entries.flatMap((line) => {
       const id = /FileAttachment\("data\/([^/"]+)\//.exec(line)?.[1];
@@ -83,7 +85,7 @@ export function reportPageSource(source: string, studyDatasets: ReadonlySet<stri
       const label = builtin ? `${title} (with the built-in data)` : title;
       return [line.replace(/^(\s*)"(?:[^"\\]|\\.)*"/, (_m, indent: string) => `${indent}${JSON.stringify(label)}`)];
     });
-    return `const datasets = {\n${kept.join(",\n")}\n};`;
+    return `const datasets = ${open ?? ""}{\n${kept.join(",\n")}\n}${close ?? ""};`;
   });
 }
 
@@ -132,6 +134,10 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
     const front = readFileSync(join(projectRoot, "loaders", "report", "front.md"), "utf8");
     writeFileSync(join(root, "index.md"), front.replace(/^---\n/, `---\ntitle: ${JSON.stringify(title)}\n`));
 
+    // The pages' module of configured runs: none in a report (its runs are the pages' datasets).
+    writeFileSync(join(project, "parley.config.json"), "{}\n");
+    mkdirSync(join(root, "generated"), {recursive: true});
+    writeFileSync(join(root, "generated", "runs.js"), await runsModule({...process.env, PARLEY_CONFIG: join(project, "parley.config.json")}));
     seedNpmVersions(root);
     const paths = new Set(pages.map((p) => p.path));
     const config = {

@@ -13,7 +13,7 @@
  *   from its checkpoints (`materializeCheckpoints`), so finished games show
  *   before the run writes its tables.
  */
-import {existsSync, mkdirSync, readdirSync, readFileSync} from "node:fs";
+import {mkdirSync, readdirSync, readFileSync} from "node:fs";
 import {hostname} from "node:os";
 import {join} from "node:path";
 import {isProcessAlive} from "../io/staleFiles.js";
@@ -53,7 +53,7 @@ export interface RunDescription extends RunState {
   models: string[];
 }
 
-const readJson = (path: string): Record<string, unknown> | null => {
+export const readJson = (path: string): Record<string, unknown> | null => {
   try {
     const value = JSON.parse(readFileSync(path, "utf8"));
     return value && typeof value === "object" ? value : null;
@@ -164,15 +164,18 @@ export async function tableContents(tablesDir: string): Promise<{games: {game: s
   });
 }
 
-/** Everything `parley runs list` shows about a run directory. */
-export async function describeRun(dir: string, scratch: () => string): Promise<RunDescription> {
-  const state = runState(dir);
-  let contents = {games: [] as {game: string; games: number}[], agents: [] as string[]};
-  if (readsCheckpoints(state)) {
-    const out = scratch();
-    await materializeCheckpoints(dir, out);
-    contents = await tableContents(out);
-  } else if (existsSync(dir)) contents = await tableContents(dir);
+/**
+ * The directory holding the tables to read for a run: its own, or (for a
+ * run still going) `scratch` filled from its checkpoints.
+ */
+export async function readableTables(dir: string, state: RunState, scratch: string): Promise<string> {
+  if (!readsCheckpoints(state)) return dir;
+  await materializeCheckpoints(dir, scratch);
+  return scratch;
+}
+
+/** A run's state and table contents as one description. */
+export function summarize(state: RunState, contents: {games: {game: string; games: number}[]; agents: string[]}): RunDescription {
   const times = (key: "started" | "finished") => state.manifests.map((m) => m[key]).filter((t): t is string => t !== null).sort();
   return {
     ...state,
@@ -182,4 +185,10 @@ export async function describeRun(dir: string, scratch: () => string): Promise<R
     finished: state.running ? null : (times("finished").at(-1) ?? null),
     models: [...new Set(state.manifests.flatMap((m) => m.llm_players.map((p) => p.model)))].sort(),
   };
+}
+
+/** Everything `parley runs list` shows about a run directory (`scratch`: an empty directory it may use). */
+export async function describeRun(dir: string, scratch: string): Promise<RunDescription> {
+  const state = runState(dir);
+  return summarize(state, await tableContents(await readableTables(dir, state, scratch)));
 }

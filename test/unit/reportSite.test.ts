@@ -40,6 +40,9 @@ y`);
   assert.match(both, /"S \(with the built-in data\)": \{first/);
   assert.match(both, /"GLEE humans vs LLM \(sample\)": \{games: FileAttachment\("data\/glee-human/);
   assert.equal(reportPageSource("no choice here", new Set(["glee"]), "S", false), "no choice here");
+  // Pages that offer the configured runs too keep the wrapper.
+  const wrapped = page.replace("const datasets = {", "const datasets = withRuns({").replace("\n};", '\n}, RUNS, "glee");');
+  assert.match(reportPageSource(wrapped, new Set(["glee"]), "S", false), /^const datasets = withRuns\(\{\n  "S": \{first: FileAttachment\("data\/glee\/first-glee-pairs.json"\)[^\n]*\n\}, RUNS, "glee"\);$/m);
 });
 
 test("links to pages left out of the report become text", () => {

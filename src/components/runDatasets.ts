@@ -1,0 +1,62 @@
+/**
+ * A page's dataset choices: its built-in datasets, then every configured run
+ * (src/generated/runs.js, written by loaders/runs/site.ts) that has games the
+ * page analyses. A run's option is its name (and description); its tables
+ * are fetched only when it is selected (pageData opens them on demand).
+ *
+ *   import {RUNS} from "./generated/runs.js";
+ *   const datasets = withRuns({"Simulated tournament": {first, tables: {games: ...href}, status}}, RUNS, "glee", (g) => g === "glee/bargaining");
+ *   ... pageData({first: dataset.first, tables: datasetTables(dataset, ["games", "turns"])}) ... display(await DatasetCard(dataset));
+ */
+import {DatasetNotice} from "./datasetStatus.js";
+import {RunManifest} from "./manifest.js";
+import type {RunInfo} from "../lib/runInfo.js";
+import type {DatasetStatus} from "../lib/datasetStatus.js";
+
+interface Attachment {
+  href: string;
+  json(): Promise<unknown>;
+}
+
+/** An entry of the generated module's RUNS. */
+export interface ConfiguredRun {
+  name: string;
+  description: string | null;
+  slug: string;
+  games: string[];
+  info: Attachment;
+  /** Per analysis group (e.g. "glee"), its tables. */
+  tables: Record<string, Record<string, Attachment>>;
+}
+
+export interface PageDataset {
+  first?: {json(): Promise<unknown>};
+  /** Table name -> URL. */
+  tables: Record<string, string>;
+  status?: {json(): Promise<unknown>};
+  run?: ConfiguredRun;
+}
+
+/** The label of a run's option: its name, with its description when short enough to read in a menu. */
+export function runLabel(run: ConfiguredRun): string {
+  const description = run.description && run.description.length > 70 ? `${run.description.slice(0, 69)}…` : run.description;
+  return description ? `${run.name} — ${description}` : run.name;
+}
+
+export function withRuns(builtIn: Record<string, PageDataset>, runs: readonly ConfiguredRun[], group: string, games: (game: string) => boolean = () => true): Record<string, PageDataset> {
+  const all = {...builtIn};
+  for (const run of runs) {
+    const tables = run.tables[group];
+    if (!tables || !run.games.some(games)) continue;
+    let label = runLabel(run);
+    while (label in all) label = `${label} (run)`;
+    all[label] = {tables: Object.fromEntries(Object.entries(tables).map(([name, file]) => [name, file.href])), run};
+  }
+  return all;
+}
+
+/** The notice under the selector: a built-in dataset's status, or a run's card with its manifest. */
+export async function DatasetCard(dataset: PageDataset): Promise<HTMLElement> {
+  if (dataset.run) return RunManifest((await dataset.run.info.json()) as RunInfo);
+  return DatasetNotice((await dataset.status!.json()) as DatasetStatus);
+}
