@@ -61,11 +61,27 @@ export function pageSource(path: string, files: readonly string[] = readdirSync(
   return match;
 }
 
-/** The report's pages: the analyses of the study's games, in the site's order, then the References page. */
-export function reportPages(runs: readonly StudyRun[]): PageEntry[] {
+/** The datasets (data/<id>/...) a page's source reads. */
+export function pageDatasets(source: string): Set<string> {
+  return new Set([...source.matchAll(/FileAttachment\("data\/([^/"]+)\//g)].map((m) => m[1]));
+}
+
+/**
+ * The report's pages, in the site's order: the analyses of the study's
+ * games; the project's own analysis pages (`src/study-*.md`, see "Your own
+ * pages" in the README) whose datasets are all in the study; the References page.
+ */
+export function reportPages(runs: readonly StudyRun[], readSource: (file: string) => string = (file) => readFileSync(join(projectRoot, "src", file), "utf8")): PageEntry[] {
   const games = [...new Set(runs.flatMap((r) => r.games))];
-  const wanted = new Set([...REPORT_DATASETS.filter((d) => games.some((g) => datasetOfGame(g) === d)).flatMap((d) => d.pages(games)), ...ALWAYS]);
-  return sitePages().filter((p) => wanted.has(p.path));
+  const datasets = REPORT_DATASETS.filter((d) => games.some((g) => datasetOfGame(g) === d));
+  const ids = new Set(datasets.map((d) => d.id));
+  const own = (path: string) => {
+    if (!path.startsWith("/study-")) return false;
+    const reads = pageDatasets(readSource(pageSource(path)));
+    return reads.size > 0 && [...reads].every((id) => ids.has(id));
+  };
+  const wanted = new Set([...datasets.flatMap((d) => d.pages(games)), ...ALWAYS]);
+  return sitePages().filter((p) => wanted.has(p.path) || own(p.path));
 }
 
 /**

@@ -119,6 +119,24 @@ test("the front page shows the study's game count, rule breaks and agents, as th
   assert.equal(await fact("agents"), String(agents.length));
   const shown = await page.locator("tr[data-agent]").evaluateAll((rows) => rows.map((r) => [(r as HTMLElement).dataset.agent, r.children[2].textContent]));
   assert.deepEqual(shown, [["fair", "–"], ["greedy", "–"], ["mini", "fake-openai"]]);
+  // The headline results equal `parley metrics` on the run, averaged here per family and ordered pair.
+  const metrics = await parley(["metrics", runDir]);
+  assert.equal(metrics.code, 0, metrics.stderr);
+  const groups = new Map<string, number[][]>();
+  for (const line of metrics.stdout.trim().split("\n")) {
+    const m = JSON.parse(line);
+    const key = [m.family, m.alice_agent, m.bob_agent].join("|");
+    groups.set(key, [...(groups.get(key) ?? []), [m.efficiency, m.fairness, m.alice_self_gain, m.bob_self_gain]]);
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const expected = [...groups].map(([key, rows]) => [...key.split("|"), String(rows.length), ...[0, 1, 2, 3].map((i) => mean(rows.map((r) => r[i])).toFixed(3))].join(" ")).sort();
+  const drawn = await page.locator("h3").evaluateAll((hs) => hs.flatMap((h) => {
+    const family = h.textContent!.toLowerCase();
+    const next = h.nextElementSibling;
+    const table = next?.tagName === "TABLE" ? next : next?.querySelector("table");
+    return table ? [...table.querySelectorAll("tbody tr")].map((tr) => [family, ...[...tr.children].map((td) => td.textContent)].join(" ")) : [];
+  }));
+  assert.deepEqual(drawn.sort(), expected);
   // Links into the analyses.
   const links = await page.locator("main a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   for (const p of ["./glee-bargaining", "./glee-regression", "./glee-pairs"]) assert.ok(links.includes(p), `a link to ${p}`);

@@ -3,7 +3,7 @@
 // dataset choice and its links to left-out pages are rewritten.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {pageSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/report/reportSite.js";
+import {pageDatasets, pageSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/report/reportSite.js";
 import type {StudyRun} from "../../loaders/report/studyRuns.js";
 
 const run = (games: string[]): StudyRun => ({name: "r", dir: "/r", games, manifests: [], spendUsd: null});
@@ -48,4 +48,9 @@ y`);
 test("links to pages left out of the report become text", () => {
   const text = "See [pairs](./glee-pairs), [humans](./glee-human#top), [home](./) and [web](https://example.org).";
   assert.equal(unlinkMissingPages(text, new Set(["/glee-pairs"])), "See [pairs](./glee-pairs), humans, [home](./) and [web](https://example.org).");
+});
+
+test("the datasets a page reads, from its FileAttachment calls", () => {
+  assert.deepEqual([...pageDatasets('a FileAttachment("data/glee/games.parquet").href, FileAttachment("data/glee/status.json"), FileAttachment("data/gtllm-games.json")')], ["glee"]);
+  assert.deepEqual([...pageDatasets("no data")], []);
 });
