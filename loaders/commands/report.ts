@@ -11,7 +11,7 @@ import {parse, printJson, UsageError} from "./args.js";
 import {outputDir} from "./inputs.js";
 import {commands} from "./index.js";
 import {readStudyRuns, StudyRunError} from "../report/studyRuns.js";
-import {buildReport} from "../report/reportSite.js";
+import {buildReport, ReportBuildFailed} from "../report/reportSite.js";
 
 export const usage = commands.report.usage;
 
@@ -38,7 +38,15 @@ export async function run(argv: string[]): Promise<number> {
   outputDir("report", "--out", values.out);
   const title = values.title?.trim() || (runs.length === 1 ? `Study: ${runs[0].name}` : `Study of ${runs.length} runs`);
   process.stderr.write(`parley report: ${runs.map((r) => `${r.name} (${r.games.join(", ") || "no games"})`).join("; ")}\n`);
-  const {pages, datasets} = await buildReport({runs, out: values.out, title, builtin: values["with-builtin"] === true, verbose: values.verbose === true});
+  let built;
+  try {
+    built = await buildReport({runs, out: values.out, title, builtin: values["with-builtin"] === true, verbose: values.verbose === true});
+  } catch (error) {
+    if (!(error instanceof ReportBuildFailed)) throw error;
+    process.stderr.write(`parley report: ${error.message}\n`);
+    return 1;
+  }
+  const {pages, datasets} = built;
   printJson({out: resolve(values.out), title, runs: runs.map((r) => ({name: r.name, dir: r.dir, games: r.games})), datasets, pages: ["/", ...pages.map((p) => p.path)], builtin: values["with-builtin"] === true, index: join(resolve(values.out), "index.html")});
   return 0;
 }

@@ -37,6 +37,9 @@ export interface ReportOptions {
   verbose?: boolean;
 }
 
+/** Framework could not build the report (its errors went to stderr). */
+export class ReportBuildFailed extends Error {}
+
 /** Pages every report has, after the analyses. */
 const ALWAYS = ["/references"];
 
@@ -141,6 +144,11 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
       await writeStudyDataset(d, runs, dirs[d.id], {builtin, title});
     }
     const ids = new Set(datasets.map((d) => d.id));
+    if (builtin) {
+      // The built-in datasets the kept pages offer beside the study's (e.g. GLEE's human sample), as the site has them.
+      const others = new Set(pages.flatMap((p) => [...pageDatasets(readFileSync(join(projectRoot, "src", pageSource(p.path)), "utf8"))]).filter((id) => !ids.has(id)));
+      for (const id of others) await writeStudyDataset({id, prefixes: [], pages: () => []}, [], join(root, "data", id), {builtin, title});
+    }
     for (const source of new Set(pages.map((p) => pageSource(p.path)))) {
       const text = reportPageSource(readFileSync(join(projectRoot, "src", source), "utf8"), ids, title, builtin);
       writeFileSync(join(root, source), unlinkMissingPages(text, new Set(["/", ...pages.map((p) => p.path)])));
@@ -167,7 +175,7 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
     };
     writeFileSync(join(project, "observablehq.config.js"), `export default ${JSON.stringify(config, null, 2)};\n`);
     const code = await observable(["build", "--config", join(project, "observablehq.config.js")], process.env, {cwd: project, root, stdio: verbose ? "inherit" : "pipe"});
-    if (code !== 0) throw new Error(`the report's site build failed (Framework exited with code ${code})`);
+    if (code !== 0) throw new ReportBuildFailed(`the report's site build failed (Framework exited with code ${code}; its errors are above)`);
 
     // The finished site replaces --out whole: staged beside it, then swapped in by rename.
     mkdirSync(dirname(target), {recursive: true});

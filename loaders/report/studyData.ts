@@ -97,7 +97,7 @@ export async function writeStudyDataset(dataset: ReportDataset, runs: StudyRun[]
     const names = members.map((r) => r.name).join(", ");
     const status: DatasetStatus = {
       id: dataset.id,
-      title: builtinStatus ? `${builtinStatus.title}, with the study "${title}" (${names})` : `${title}: ${names}`,
+      title: builtinStatus ? (members.length ? `${builtinStatus.title}, with the study "${title}" (${names})` : builtinStatus.title) : `${title}: ${names}`,
       cite: entry.cite,
       available: true,
       path: builtinStatus?.path ?? names,
