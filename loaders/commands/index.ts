@@ -107,7 +107,7 @@ export const commands = {
     load: async () => (await import("./site.js")).serve,
   },
   dev: {
-    usage: "dev                                               live preview on http://127.0.0.1:3000 (re-runs loaders on change)",
+    usage: "dev                                               live preview on http://127.0.0.1:3000 (re-runs loaders on change; configured runs update as games finish)",
     load: async () => (await import("./site.js")).dev,
   },
   report: {

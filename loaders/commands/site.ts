@@ -54,8 +54,13 @@ export async function observable(args: string[], env: NodeJS.ProcessEnv, {cwd = 
       child.stdout?.resume();
       child.stderr?.on("data", (chunk) => process.stderr.write(chunk));
     }
-    child.on("error", reject);
-    child.on("exit", (code) => resolve(code ?? 1));
+    // A signal sent to parley alone (not to its process group, as a terminal's Ctrl-C is) stops Framework too.
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    const signals = ["SIGINT", "SIGTERM"] as const;
+    for (const signal of signals) process.on(signal, forward);
+    const stopForwarding = () => signals.forEach((signal) => process.off(signal, forward));
+    child.on("error", (error) => (stopForwarding(), reject(error)));
+    child.on("exit", (code) => (stopForwarding(), resolve(code ?? 1)));
   });
 }
 
@@ -100,9 +105,19 @@ export async function build(): Promise<number> {
 
 export const devUsage = commands.dev.usage;
 
+/**
+ * Framework's preview, with the configured runs watched (loaders/runs/watch.ts):
+ * games a `parley run` finishes show on the open pages while it goes on.
+ */
 export async function dev(argv: string[]): Promise<number> {
   seedNpmVersions();
-  return observable(["preview", "--host", "127.0.0.1", "--no-open", ...argv], process.env);
+  const {watchRuns} = await import("../runs/watch.js");
+  const watcher = watchRuns(process.env, {onChange: () => process.stderr.write("parley dev: a configured run changed; its pages update\n")});
+  try {
+    return await observable(["preview", "--host", "127.0.0.1", "--no-open", ...argv], process.env);
+  } finally {
+    watcher.stop();
+  }
 }
 
 export async function serve(argv: string[]): Promise<number> {

@@ -69,8 +69,9 @@ export const RUN_PROBLEMS = ${JSON.stringify(problems, null, 2)};
 `;
 
 function runModuleEntry(entry: RunEntry, games: string[]): string {
+  // Tables by URL (.href): a bare FileAttachment of a .parquet file makes Framework import apache-arrow from npm, which the offline build cannot.
   const file = (member: string) => `FileAttachment(${JSON.stringify(`../data/runs/${entry.slug}/${member}`)})`;
-  const groups = RUN_GROUPS.filter((g) => games.some(g.games)).map((g) => `${JSON.stringify(g.id)}: {${g.schemas.map((s) => `${s.name}: ${file(`${g.id}/${s.name}.parquet`)}`).join(", ")}}`);
+  const groups = RUN_GROUPS.filter((g) => games.some(g.games)).map((g) => `${JSON.stringify(g.id)}: {${g.schemas.map((s) => `${s.name}: ${file(`${g.id}/${s.name}.parquet`)}.href`).join(", ")}}`);
   return `
   {name: ${JSON.stringify(entry.name)}, description: ${JSON.stringify(entry.description)}, slug: ${JSON.stringify(entry.slug)}, games: ${JSON.stringify(games)},
    info: ${file("run.json")},

@@ -25,8 +25,8 @@ export interface ConfiguredRun {
   slug: string;
   games: string[];
   info: Attachment;
-  /** Per analysis group (e.g. "glee"), its tables. */
-  tables: Record<string, Record<string, Attachment>>;
+  /** Per analysis group (e.g. "glee"), its tables' URLs. */
+  tables: Record<string, Record<string, string>>;
 }
 
 export interface PageDataset {
@@ -50,7 +50,7 @@ export function withRuns(builtIn: Record<string, PageDataset>, runs: readonly Co
     if (!tables || !run.games.some(games)) continue;
     let label = runLabel(run);
     while (label in all) label = `${label} (run)`;
-    all[label] = {tables: Object.fromEntries(Object.entries(tables).map(([name, file]) => [name, file.href])), run};
+    all[label] = {tables, run};
   }
   return all;
 }

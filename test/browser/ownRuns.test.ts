@@ -1,0 +1,155 @@
+// A researcher's own study, start to finish: a small GLEE study with an LLM
+// player (a fake OpenAI server on loopback) and two built-in agents,
+// `parley runs add` into a scratch copy of the config (the repository's
+// parley.config.json is never touched), a site build with that config, and
+// in headless Chromium the run is selectable on /glee-bargaining,
+// /glee-regression and /glee-pairs, where the numbers shown equal
+// `parley metrics` and `parley regress` on the run directory.
+import {after, before, test} from "node:test";
+import assert from "node:assert/strict";
+import {readFileSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+import type {Page} from "playwright-core";
+import {scratch, parley} from "../support/cli.js";
+import {startFakeLlm} from "../support/fakeLlm.js";
+import {gleeBot} from "../support/gleeBot.js";
+import {datasetsConfig} from "../../loaders/config.js";
+import {buildSite} from "../../loaders/commands/site.js";
+import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import {launch, settle, visit, screenshot} from "./harness.js";
+import type {Browser} from "playwright-core";
+
+const {dir: tempDir, keep} = scratch("parley-own-runs-");
+const NAME = "My study";
+const DESCRIPTION = "fake-mini against fair and greedy";
+const LABEL = `${NAME} — ${DESCRIPTION}`;
+let env: NodeJS.ProcessEnv;
+let study: string;
+let browser: Browser;
+let server: StaticServer;
+
+const json = (r: {code: number | null; stdout: string; stderr: string}) => {
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout;
+};
+
+before(async () => {
+  const dir = tempDir();
+  const llm = await startFakeLlm("openai", gleeBot());
+  keep(llm);
+  const config = join(dir, "study.json");
+  writeFileSync(config, JSON.stringify({
+    family: "bargaining",
+    grid: {delta_a: [0.9, 0.95], delta_b: [0.8, 0.9], money: [1000], horizon: [12], complete_information: [true], messages: [true]},
+    players: [{id: "fake-mini", provider: "openai", model: "fake-mini", base_url: llm.baseURL, api_key_env: "PARLEY_FAKE_KEY", temperature: 1, max_tokens: 400, persona: null}, "fair", "greedy"],
+    pairs: "all", games_per_pair: 1, seed: 5, concurrency: 4,
+  }));
+  study = join(dir, "runs", "study");
+  const played = JSON.parse(json(await parley(["run", config, "--out", study], {PARLEY_FAKE_KEY: "sk-test-not-a-secret"})));
+  assert.equal(played.games, 36);
+  // A scratch config beside the run (the same datasets directory as the project's), edited by `parley runs add`.
+  const configFile = join(dir, "parley.config.json");
+  writeFileSync(configFile, JSON.stringify({datasets: datasetsConfig().dir ?? undefined, runs: ["runs/missing"]}, null, 2));
+  env = {PARLEY_CONFIG: configFile};
+  const added = await parley(["runs", "add", study, "--name", NAME, "--description", DESCRIPTION], env);
+  assert.equal(added.code, 0, added.stderr);
+  assert.deepEqual(JSON.parse(readFileSync(configFile, "utf8")).runs, ["runs/missing", {path: "runs/study", name: NAME, description: DESCRIPTION}]);
+  const dist = join(dir, "dist");
+  const code = await buildSite({...process.env, ...env, PARLEY_DIST: dist});
+  assert.equal(code, 0, "site build (a missing run is reported, not fatal)");
+  server = await serveStatic(dist);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const open = async (path: string, query: Record<string, string>) => {
+  const visited = await visit(browser, server, `${path}?${new URLSearchParams({dataset: LABEL, ...query})}`);
+  await settle(visited.page);
+  return visited;
+};
+
+const errorsOf = (page: Page) => page.locator(".observablehq--error, .parley-error").allTextContents();
+const tableAfter = (page: Page, heading: string) => page.locator(`h2:has-text("${heading}") ~ div table`).first();
+const rowsOf = async (page: Page, heading: string) => (await tableAfter(page, heading).locator("tbody tr").all()).length
+  ? Promise.all((await tableAfter(page, heading).locator("tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim()).filter(Boolean)))
+  : [];
+
+interface MetricsRow {alice_agent: string; bob_agent: string; efficiency: number}
+
+test("the run is in the dataset menu of /glee-bargaining, with its manifest, and its numbers are parley metrics'", async () => {
+  const metrics = json(await parley(["metrics", study])).trim().split("\n").map((l) => JSON.parse(l) as MetricsRow);
+  assert.equal(metrics.length, 36);
+  const {page, problems} = await open("/glee-bargaining", {parameter: "money", impact_metric: "efficiency", impact_seat: "alice"});
+  await screenshot(page, "own-run-glee-bargaining");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  assert.equal(await page.getByLabel("Dataset").locator("option:checked").textContent(), LABEL);
+  const card = page.locator(".parley-run");
+  assert.match((await card.locator(".parley-run-headline").textContent())!, /Your run “My study” \(runs\/study\): 36 games, finished/);
+  await card.locator("summary").click();
+  const manifest = (await card.textContent())!;
+  assert.match(manifest, /glee\/bargaining \(36\)/);
+  assert.match(manifest, /agents: fair, fake-mini, greedy/);
+  assert.match(manifest, /LLM models: fake-mini/);
+  assert.doesNotMatch(manifest, /sk-test/);
+  // What was played: 36 games.
+  const played = await rowsOf(page, "What was played");
+  assert.equal(played[0][0], "36");
+  // Parameter impact on a one-level parameter (money): efficiency by Alice's agent, over all games.
+  const expected = new Map<string, number[]>();
+  for (const m of metrics) expected.set(m.alice_agent, [...(expected.get(m.alice_agent) ?? []), m.efficiency]);
+  const shown = await rowsOf(page, "Parameter impact");
+  assert.equal(shown.length, expected.size);
+  for (const [, agent, mean, n] of shown) {
+    const values = expected.get(agent)!;
+    assert.equal(Number(n), values.length, agent);
+    assert.equal(mean, (values.reduce((s, v) => s + v, 0) / values.length).toFixed(3), agent);
+  }
+  await page.context().close();
+});
+
+test("/glee-regression on the run: the fit's n, columns and R² are parley regress'", async () => {
+  // (Held-out RMSE is left out: the page draws its splits at random, the command by hashing game ids.)
+  const fit = JSON.parse(json(await parley(["regress", study, "--family", "bargaining", "--metric", "efficiency", "--splits", "0"]))).summary;
+  const {page, problems} = await open("/glee-regression", {family: "bargaining", metric: "efficiency"});
+  await screenshot(page, "own-run-glee-regression");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  const text = (await page.textContent("main"))!;
+  assert.match(text, /36 of 36 games in the selection/);
+  const fmt = (x: number) => x.toFixed(3);
+  assert.ok(text.includes(`n = ${fit.n} games, ${fit.p} estimated columns, R² = ${fmt(fit.r2)}, held-out RMSE = `), `fit note (expected n = ${fit.n}, p = ${fit.p}, R² = ${fmt(fit.r2)})`);
+  await page.context().close();
+});
+
+test("/glee-pairs on the run: each pair's efficiency relative to the mean is from parley regress --pairs", async () => {
+  const fit = JSON.parse(json(await parley(["regress", study, "--family", "bargaining", "--metric", "efficiency", "--pairs", "--splits", "0"])));
+  const pairs = (fit.rows as {feature: string; level: string; coef: number; n: number}[]).filter((r) => r.feature === "pair");
+  const total = pairs.reduce((s, r) => s + r.n, 0);
+  const mean = pairs.reduce((s, r) => s + (r.n / total) * r.coef, 0);
+  const {page, problems} = await open("/glee-pairs", {family: "bargaining"});
+  await screenshot(page, "own-run-glee-pairs");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  // The heatmap prints each cell's effect to 2 decimals (its 95% interval is in the hover tip).
+  const shown = await page.locator("h3:text-is('Efficiency') + div g[aria-label='text'] text").allTextContents();
+  const expected = pairs.map((pair) => pair.coef - mean).sort((p, q) => p - q);
+  const values = shown.map(Number).sort((p, q) => p - q);
+  assert.equal(values.length, expected.length, "one cell per pair");
+  // Rounded to 2 decimals on the page: within half a unit of the last digit.
+  values.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= 0.005 + 1e-9, `cell ${v} vs β_pair − Σ w β = ${expected[i]}`));
+  await page.context().close();
+});
+
+test("the Datasets page lists the run and the configured directory that is missing", async () => {
+  const {page, problems} = await visit(browser, server, "/datasets");
+  assert.deepEqual(problems, []);
+  const text = (await page.textContent("main"))!;
+  assert.match(text, /Your run “My study” \(runs\/study\): 36 games/);
+  assert.match(text, /parley\.config\.json: runs\[0\] "runs\/missing": directory not found/);
+  await page.context().close();
+});
