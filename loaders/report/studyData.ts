@@ -10,12 +10,12 @@
  * first. When the rows come from more than one source, each study game id
  * is prefixed with its run's name, so ids stay unique.
  */
-import {mkdirSync, readdirSync, rmSync, writeFileSync} from "node:fs";
+import {mkdirSync, rmSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {datasetEntry} from "../catalog.js";
 import {firstView, writeDataset} from "../emit.js";
 import {flattenRunTable} from "../io/parquet.js";
-import {runTableFiles} from "../io/runTables.js";
+import {runState, tableContents} from "../runs/describe.js";
 import {sqlString, withDuckDB} from "../io/duckdb.js";
 import {writeAtomic} from "../io/atomic.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
@@ -52,17 +52,10 @@ export function datasetOfGame(game: string): ReportDataset | undefined {
   return REPORT_DATASETS.find((d) => d.prefixes.some((p) => game.startsWith(p)));
 }
 
-/** The games (ids such as glee/bargaining) a run directory holds: its partitions, or the `game` column of flat tables. */
+/** The games (ids such as glee/bargaining) a run directory holds: its partitions, or what its flat tables name (runs/describe.ts). */
 export async function runGames(dir: string): Promise<string[]> {
-  const {files, partitioned} = runTableFiles(dir, "games");
-  if (partitioned) {
-    return readdirSync(dir).filter((n) => n.startsWith("game=") && files.some((f) => f.startsWith(join(dir, n) + "/"))).map((n) => decodeURIComponent(n.slice(5))).sort();
-  }
-  return withDuckDB(async (db) => {
-    const columns = await db.query<{column_name: string}>(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(${sqlString(files[0])}))`);
-    if (!columns.some((c) => c.column_name === "game")) return [];
-    return (await db.query<{game: string}>(`SELECT DISTINCT game FROM read_parquet(${sqlString(files[0])}) WHERE game IS NOT NULL ORDER BY game`)).map((r) => r.game);
-  });
+  const {partitions} = runState(dir);
+  return partitions.length ? partitions : (await tableContents(dir)).games.map((g) => g.game);
 }
 
 /**

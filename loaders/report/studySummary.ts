@@ -11,6 +11,7 @@ import {join} from "node:path";
 import {withRunViews} from "../io/parquet.js";
 import {runTableFiles} from "../io/runTables.js";
 import {gameDef} from "../games/registry.js";
+import {agents as agentDefs} from "../agents/registry.js";
 import {gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
 import {gamabenchScores} from "../commands/gamabenchScores.js";
 import {queryParquet} from "../io/parquet.js";
@@ -20,6 +21,8 @@ import type {RunManifestInfo} from "../runs/describe.js";
 import type {StudySummary, StudyGame, StudyAgent, StudyRunSummary} from "../../src/lib/studySummary.js";
 
 const num = (v: unknown): number => Number(v ?? 0);
+
+const builtIn = new Set(agentDefs.map((a) => a.id));
 
 async function columnsOf(db: Db, table: string): Promise<Set<string>> {
   return new Set((await db.query<{column_name: string}>(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${table})`)).map((r) => r.column_name));
@@ -32,7 +35,8 @@ async function runFacts(run: StudyRun): Promise<{games: StudyGame[]; agents: Stu
   const tables = ["games", "players", "turns"].filter((t) => runTableFiles(run.dir, t).files.length > 0);
   return withRunViews(run.dir, tables, undefined, async (db) => {
     const gameCols = await columnsOf(db, "games");
-    const gameExpr = gameCols.has("game") ? "game" : "'unknown'";
+    // Flat ingests of GLEE's human games name only the family (as runs/describe.ts reads them).
+    const gameExpr = gameCols.has("game") ? (gameCols.has("family") ? `coalesce(game, 'glee/' || family)` : "game") : gameCols.has("family") ? `'glee/' || family` : "'unknown'";
     const counts = await db.query<{game: string; n: number}>(`SELECT ${gameExpr} AS game, count(*) AS n FROM games GROUP BY ALL ORDER BY game`);
     const games: StudyGame[] = [];
     for (const {game, n} of counts) {
@@ -71,9 +75,9 @@ async function runFacts(run: StudyRun): Promise<{games: StudyGame[]; agents: Stu
     }
     let agents: StudyAgent[] = [];
     if (tables.includes("players") && (await columnsOf(db, "players")).has("agent")) {
-      agents = (await db.query<{agent: string; games: number}>(`SELECT agent, count(DISTINCT game_id) AS games FROM players GROUP BY agent ORDER BY agent`)).map((r) => ({agent: r.agent, model: null, provider: null, games: num(r.games)}));
+      agents = (await db.query<{agent: string; games: number}>(`SELECT agent, count(DISTINCT game_id) AS games FROM players GROUP BY agent ORDER BY agent`)).map((r) => ({agent: r.agent, kind: "data" as const, model: null, provider: null, games: num(r.games)}));
     } else if (gameCols.has("alice_agent")) {
-      agents = (await db.query<{agent: string; games: number}>(`SELECT agent, count(DISTINCT game_id) AS games FROM (SELECT game_id, alice_agent AS agent FROM games UNION ALL SELECT game_id, bob_agent FROM games) GROUP BY agent ORDER BY agent`)).map((r) => ({agent: r.agent, model: null, provider: null, games: num(r.games)}));
+      agents = (await db.query<{agent: string; games: number}>(`SELECT agent, count(DISTINCT game_id) AS games FROM (SELECT game_id, alice_agent AS agent FROM games UNION ALL SELECT game_id, bob_agent FROM games) GROUP BY agent ORDER BY agent`)).map((r) => ({agent: r.agent, kind: "data" as const, model: null, provider: null, games: num(r.games)}));
     }
     return {games, agents, turns, ruleBreaks, inputTokens, outputTokens};
   });
@@ -130,7 +134,7 @@ export async function studySummary(title: string, runs: StudyRun[], datasets: Re
       const p = players.get(a.agent);
       const seen = agents.get(a.agent);
       if (seen) seen.games += a.games;
-      else agents.set(a.agent, {...a, model: p?.model ?? null, provider: p?.provider ?? null});
+      else agents.set(a.agent, {...a, kind: p ? "llm" : builtIn.has(a.agent) ? "built-in" : "data", model: p?.model ?? null, provider: p?.provider ?? null});
     }
   }
   return {

@@ -73,7 +73,7 @@ export function StudyGames(s: StudySummary): HTMLTableElement {
 export function StudyAgents(s: StudySummary): HTMLTableElement {
   const table = TextTable(
     ["agent", "kind", "model", "games"],
-    s.agents.map((a) => [a.agent, a.model ? `LLM (${a.provider})` : "built-in strategy", a.model ?? "–", count(a.games)]),
+    s.agents.map((a) => [a.agent, a.kind === "llm" ? `LLM (${a.provider})` : a.kind === "built-in" ? "built-in strategy" : "from the data", a.model ?? "–", count(a.games)]),
   );
   table.querySelectorAll("tbody tr").forEach((tr, i) => ((tr as HTMLElement).dataset.agent = s.agents[i].agent));
   return table;

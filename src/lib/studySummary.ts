@@ -20,6 +20,8 @@ export interface StudyGame {
 /** An agent that sat in the study's games; LLM players name their provider and model. */
 export interface StudyAgent {
   agent: string;
+  /** "llm" (a run's LLM player), "built-in" (one of Parley's strategies) or "data" (a player named by ingested logs: a person, a paper's model). */
+  kind: "llm" | "built-in" | "data";
   provider: string | null;
   model: string | null;
   games: number;

@@ -117,8 +117,8 @@ test("the front page shows the study's game count, rule breaks and agents, as th
   assert.equal(await fact("games"), String(facts.games));
   assert.equal(await fact("rule-breaks"), String(facts.rule_breaks));
   assert.equal(await fact("agents"), String(agents.length));
-  const shown = await page.locator("tr[data-agent]").evaluateAll((rows) => rows.map((r) => [(r as HTMLElement).dataset.agent, r.children[2].textContent]));
-  assert.deepEqual(shown, [["fair", "–"], ["greedy", "–"], ["mini", "fake-openai"]]);
+  const shown = await page.locator("tr[data-agent]").evaluateAll((rows) => rows.map((r) => [(r as HTMLElement).dataset.agent, r.children[1].textContent, r.children[2].textContent]));
+  assert.deepEqual(shown, [["fair", "built-in strategy", "–"], ["greedy", "built-in strategy", "–"], ["mini", "LLM (openai)", "fake-openai"]]);
   // The headline results equal `parley metrics` on the run, averaged here per family and ordered pair.
   const metrics = await parley(["metrics", runDir]);
   assert.equal(metrics.code, 0, metrics.stderr);
