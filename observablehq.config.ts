@@ -27,6 +27,7 @@ export default {
     {name: "GLEE: model pairs and the meta-game", path: "/glee-pairs"},
     {name: "Ratings across games", path: "/ratings"},
     {name: "Compare two agents", path: "/compare"},
+    {name: "Study: self-gain and patience", path: "/study-discount"},
     {name: "Complete-information games", path: "/gtllm"},
     {name: "Adopt the workflow? (meta-game)", path: "/gtllm-metagame"},
     {name: "Datasets", path: "/datasets"},

@@ -2,11 +2,18 @@
  * Ratings speed (issue 16): Bradley–Terry with 1,000 bootstrap resamples over
  * the default GLEE tournament (data/runs/default.json, about 50,000 games)
  * plus the gamma-Bench raw results when the datasets directory has them.
- * Target: under 2 s. Prints the time to read the seats (native DuckDB), to
- * group them, and to fit with 0 and 1,000 resamples.
+ * Target: under 2 s, in Node and in the browser. Prints the time to read the
+ * seats (native DuckDB), to group them, and to fit with 0 and 1,000
+ * resamples; then builds the site (or takes PARLEY_BENCH_DIST) and opens
+ * /ratings cold in headless Chromium (bench/pageTiming.ts), median of
+ * PARLEY_BENCH_RUNS visits (default 3), with the page's own User Timing
+ * measures (`ratings: ...`: loading its data, the fit with 1,000 resamples).
+ * PARLEY_BENCH_BEFORE=<a dist built from an earlier commit> times that
+ * build's page too, in turn with this one; PARLEY_BENCH_BROWSER_ONLY=1 skips
+ * the Node part.
  */
 import {spawnSync} from "node:child_process";
-import {mkdtempSync, rmSync} from "node:fs";
+import {existsSync, mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {performance} from "node:perf_hooks";
@@ -15,6 +22,10 @@ import {locateDataset} from "../loaders/catalog.js";
 import {seatRows} from "../loaders/commands/seats.js";
 import {rateAgents} from "../src/lib/ratings.js";
 import {ratedGames} from "../src/lib/ratingsData.js";
+import {datasetsConfig} from "../loaders/config.js";
+import {serveStatic} from "../loaders/serve.js";
+import {buildInto, launch} from "../test/browser/harness.js";
+import {measure} from "./pageTiming.js";
 
 const TARGET_MS = 2000;
 
@@ -24,6 +35,11 @@ function parley(...args: string[]): void {
 }
 
 export default async function (): Promise<void> {
+  if (!process.env.PARLEY_BENCH_BROWSER_ONLY) await nodeBench();
+  await browserBench();
+}
+
+async function nodeBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-ratings-"));
   try {
     parley("run", join(projectRoot, "data/runs/default.json"), "--out", join(dir, "glee"));
@@ -57,4 +73,41 @@ export default async function (): Promise<void> {
   } finally {
     rmSync(dir, {recursive: true, force: true});
   }
+}
+
+// The page's User Timing measures and the fit time it prints (older builds print only that).
+const pageMeasures = `({
+  measures: Object.fromEntries(performance.getEntriesByType("measure").filter((m) => m.name.startsWith("ratings:")).map((m) => [m.name, m.duration])),
+  printed: Number((/([0-9.]+) s in your browser/.exec(document.body.innerText) ?? [])[1] ?? NaN) * 1000
+})`;
+
+async function browserBench(): Promise<void> {
+  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(chromium)) return console.log(`browser: skipped (${chromium} not found)`);
+  const runs = Math.max(1, Number(process.env.PARLEY_BENCH_RUNS ?? 3));
+  const started = performance.now();
+  const dist = process.env.PARLEY_BENCH_DIST ?? (await buildInto(datasetsConfig().dir ?? "/nonexistent"));
+  if (!process.env.PARLEY_BENCH_DIST) console.log(`site build: ${((performance.now() - started) / 1000).toFixed(1)} s (set PARLEY_BENCH_DIST to reuse a build)`);
+  const sites = [{name: "after", server: await serveStatic(dist)}];
+  if (process.env.PARLEY_BENCH_BEFORE) sites.unshift({name: "before", server: await serveStatic(process.env.PARLEY_BENCH_BEFORE)});
+  const browser = await launch();
+  try {
+    const visits = new Map(sites.map((s) => [s.name, [] as Awaited<ReturnType<typeof measure>>[]]));
+    for (let r = 0; r < runs; r++) for (const {name, server} of sites) visits.get(name)!.push(await measure(browser, server, "/ratings", pageMeasures));
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    for (const [name, all] of visits) {
+      const label = sites.length > 1 ? `/ratings (${name})` : "/ratings";
+      const full = median(all.map((v) => v.cold.full));
+      const extras = all.map((v) => v.cold.extra as {measures: Record<string, number>; printed: number});
+      const names = [...new Set(extras.flatMap((e) => Object.keys(e.measures)))];
+      const phases = names.map((n) => `${n.replace("ratings: ", "")} ${s(median(extras.map((e) => e.measures[n] ?? NaN)))}`);
+      const problems = [...new Set(all.flatMap((v) => v.cold.problems))];
+      console.log(`${label} in Chromium, cold, median of ${runs}: first view ${all.some((v) => v.cold.first === null) ? "–" : s(median(all.map((v) => v.cold.first!)))}, fully drawn ${s(full)} (target ${TARGET_MS / 1000} s: ${(full / TARGET_MS).toFixed(2)}×); fit with 1,000 resamples as the page printed it ${s(median(extras.map((e) => e.printed)))}${phases.length ? `; ${phases.join(", ")}` : ""}${problems.length ? ` | ${problems.join("; ")}` : ""}`);
+    }
+  } finally {
+    await browser.close();
+    for (const {server} of sites) await server.close();
+  }
+  console.log(`machine load average ${(await import("node:os")).loadavg().map((x) => x.toFixed(1)).join(" ")}`);
 }

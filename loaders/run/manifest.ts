@@ -11,7 +11,7 @@
  * environment variable of their key, never its value.
  */
 import {createHash} from "node:crypto";
-import {existsSync, readFileSync, statSync} from "node:fs";
+import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
 import {join, resolve} from "node:path";
 import {projectRoot} from "../config.js";
 import {writeFileAtomic} from "../io/atomic.js";
@@ -114,4 +114,23 @@ export async function writeManifest(outDir: string, manifest: Record<string, unk
   const path = join(outDir, shardIndex === null ? "manifest.json" : `manifest.shard-${shardIndex}.json`);
   await writeFileAtomic(path, JSON.stringify(manifest, null, 2) + "\n");
   return path;
+}
+
+/**
+ * The manifest of a run or ingest directory: `manifest.json`, else (a
+ * sharded run) the first shard's; null when there is none or it is not JSON.
+ */
+export function readManifest(dir: string): Record<string, unknown> | null {
+  const shards = existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).filter((f) => /^manifest\.shard-\d+\.json$/.test(f)) : [];
+  shards.sort((x, y) => Number(/\d+/.exec(x)![0]) - Number(/\d+/.exec(y)![0]));
+  for (const name of ["manifest.json", ...shards]) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    try {
+      return JSON.parse(readFileSync(path, "utf8"));
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }

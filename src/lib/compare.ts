@@ -17,7 +17,7 @@
  *   same agents in every other seat; the metric is that seat's return.
  */
 import {createRng} from "./rng.js";
-import {studentTCdf, studentTQuantile} from "./studentT.js";
+import {meanInterval, studentTCdf} from "./studentT.js";
 import type {SeatRow} from "./ratingsData.js";
 
 export interface PairedStats {
@@ -60,13 +60,11 @@ export function pairedTest(diffs: readonly number[], {permutations = 10_000, see
   let lo: number | null = null;
   let hi: number | null = null;
   if (n > 1) {
-    const q = studentTQuantile(1 - (1 - level) / 2, n - 1);
     if (se > 0) {
       t = mean / se;
       pT = 2 * (1 - studentTCdf(Math.abs(t), n - 1));
     } else pT = mean === 0 ? 1 : 0;
-    lo = mean - q * se;
-    hi = mean + q * se;
+    ({lo, hi} = meanInterval({n, mean, sd}, level));
   }
   const perm = n ? signFlip(diffs, permutations, seed) : null;
   return {n, mean_diff: mean, sd, ci_lo: lo, ci_hi: hi, t, p_t: pT, p_perm: perm?.p ?? null, perm_method: perm?.method ?? null};

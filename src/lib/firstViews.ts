@@ -12,6 +12,7 @@ import {gleeHumanFirstView} from "./pages/gleeHuman.js";
 import {gleeFamilyFirstView} from "./pages/gleeFamily.js";
 import {gleeRegressionFirstView, gleePairsFirstView} from "./pages/gleeAnalysis.js";
 import {gamabenchFirstView} from "./pages/gamabench.js";
+import {ratingsFirstViews} from "./pages/ratings.js";
 
 export const FIRST_VIEWS: FirstView[] = [
   dondFirstView,
@@ -20,4 +21,5 @@ export const FIRST_VIEWS: FirstView[] = [
   ...GLEE_FAMILIES.map(gleeFamilyFirstView),
   gleeRegressionFirstView,
   gleePairsFirstView,
+  ...ratingsFirstViews,
 ];

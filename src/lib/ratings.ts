@@ -51,6 +51,8 @@ export interface RatedGame {
   /** The resampling unit within the family (e.g. the configuration). */
   cluster: string;
   seats: RatedSeat[];
+  /** How many identical games this one stands for (compactGames); 1 when absent. */
+  count?: number;
 }
 
 export interface RatingOptions {
@@ -102,6 +104,14 @@ interface Cell {
 }
 
 const ELO = 400 / Math.LN10;
+/**
+ * A bootstrap draw stops when Newton's step is below this: its error is then
+ * of the order of the step squared (Newton converges quadratically), about
+ * 1e-12, far below the intervals' resolution, one iteration sooner.
+ */
+const DRAW_TOLERANCE = 1e-6;
+/** Newton steps longer than this (in log-strength) are checked against the likelihood and halved if need be. */
+const LONG_STEP = 0.5;
 
 /** Sorted distinct agents of a set of games. */
 function agentsOf(games: readonly RatedGame[]): string[] {
@@ -125,10 +135,11 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   // Seat-order counts per family and ordered pair (first seat, second seat), for balancing.
   const orderCount = new Map<number, number>();
   const orderKey = (f: number, first: number, second: number) => (f * k + first) * k + second;
+  const countOf = games.map((g) => g.count ?? 1);
   seatsOf.forEach((seats, n) => {
     if (seats.length !== 2 || seats[0].i === seats[1].i) return;
     const key = orderKey(familyOf[n], seats[0].i, seats[1].i);
-    orderCount.set(key, (orderCount.get(key) ?? 0) + 1);
+    orderCount.set(key, (orderCount.get(key) ?? 0) + countOf[n]);
   });
   const orderWeight = (f: number, first: number, second: number): number => {
     const here = orderCount.get(orderKey(f, first, second)) ?? 0;
@@ -157,16 +168,17 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
     });
   };
   seatsOf.forEach((seats, n) => {
-    familyStats[familyOf[n]].games++;
+    familyStats[familyOf[n]].games += countOf[n];
     const seen = new Set<number>();
-    for (const s of seats) if (!seen.has(s.i)) seen.add(s.i), agentGames[s.i]++;
+    for (const s of seats) if (!seen.has(s.i)) seen.add(s.i), (agentGames[s.i] += countOf[n]);
   });
   visit((n, i, j, w) => {
     const stats = familyStats[familyOf[n]];
-    stats.comparisons++;
-    stats.weight += w;
-    agentComparisons[i]++;
-    agentComparisons[j]++;
+    const c = countOf[n];
+    stats.comparisons += c;
+    stats.weight += w * c;
+    agentComparisons[i] += c;
+    agentComparisons[j] += c;
   });
   // Equal weight: no family weighs more than the mean family; a small
   // family is not inflated beyond the comparisons it holds.
@@ -183,13 +195,54 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   });
   visit((n, i, j, w, win) => {
     const {wins} = cellOf[n];
-    const sw = w * scale[familyOf[n]];
+    const sw = w * scale[familyOf[n]] * countOf[n];
     if (win > 0) wins.set(i * k + j, (wins.get(i * k + j) ?? 0) + sw * win);
     if (win < 1) wins.set(j * k + i, (wins.get(j * k + i) ?? 0) + sw * (1 - win));
   });
   familyStats.forEach((s, f) => (s.weight *= scale[f]));
   const sparse: Cell[] = [...cells.values()].map(({family, wins}) => ({family, at: Int32Array.from(wins.keys()), w: Float64Array.from(wins.values())}));
   return {cells: sparse, families: familyStats.map((s, f) => ({...s, clusters: clustersOf[f].size})), agentGames, agentComparisons};
+}
+
+/**
+ * The same games in fewer rows, for shipping to a page: a two-seat game is
+ * reduced to its outcome (1, ½ or 0 per seat: all rateAgents reads of it),
+ * and identical games of one family and cluster are merged into one with a
+ * `count`, placed where the first of them was (so clusters keep their order
+ * and a seeded bootstrap draws the same configurations). Games of a family
+ * with a single cluster are left apart: the bootstrap resamples those one
+ * by one. rateAgents gives the same result on the compact games (sums
+ * taken in another order: equal to rounding, about 1e-15).
+ */
+export function compactGames(games: readonly RatedGame[]): RatedGame[] {
+  const clusters = new Map<string, Set<string>>();
+  for (const g of games) {
+    if (!clusters.has(g.family)) clusters.set(g.family, new Set());
+    clusters.get(g.family)!.add(g.cluster);
+  }
+  const merged = new Map<string, RatedGame>();
+  const out: RatedGame[] = [];
+  for (const g of games) {
+    let seats = [...g.seats].sort((x, y) => x.seat - y.seat);
+    if (seats.length === 2) {
+      const win = seats[0].score > seats[1].score ? 1 : seats[0].score < seats[1].score ? 0 : 0.5;
+      seats = [{...seats[0], score: win}, {...seats[1], score: 1 - win}];
+    }
+    const game = {family: g.family, cluster: g.cluster, seats: seats.map(({agent, seat, score}) => ({agent, seat, score}))};
+    if (clusters.get(g.family)!.size < 2) {
+      out.push({...game, count: g.count ?? 1});
+      continue;
+    }
+    const key = JSON.stringify([g.family, g.cluster, game.seats.map((s) => [s.agent, s.seat, s.score])]);
+    const seen = merged.get(key);
+    if (seen) seen.count! += g.count ?? 1;
+    else {
+      const first = {...game, count: g.count ?? 1};
+      merged.set(key, first);
+      out.push(first);
+    }
+  }
+  return out;
 }
 
 /** Connected sets of agents (an edge wherever two agents were compared), largest first. */
@@ -238,7 +291,7 @@ export function fitBradleyTerry(k: number, wins: Float64Array, prior = 1, start?
   };
   const grad = new Float64Array(k);
   const hess = new Float64Array(k * k);
-  let current = loglik(theta);
+  let current: number | undefined;
   for (let iteration = 0; iteration < maxIterations; iteration++) {
     grad.fill(0);
     hess.fill(0);
@@ -273,22 +326,62 @@ export function fitBradleyTerry(k: number, wins: Float64Array, prior = 1, start?
     const step = solveSymmetric(k, hess, grad);
     let scale = 1;
     let next = theta.map((t, i) => t + step[i]);
-    let value = loglik(next);
-    while (value < current - 1e-12 * Math.abs(current) && scale > 1e-6) {
-      scale /= 2;
-      next = theta.map((t, i) => t + scale * step[i]);
-      value = loglik(next);
-    }
+    // The likelihood is concave, so a short Newton step (near the optimum, as
+    // every warm-started bootstrap draw is) never needs halving; checking it
+    // costs k² logarithms, most of a draw's time. Long steps are checked.
+    if (step.reduce((m, d) => Math.max(m, Math.abs(d)), 0) > LONG_STEP) {
+      current ??= loglik(theta);
+      let value = loglik(next);
+      while (value < current - 1e-12 * Math.abs(current) && scale > 1e-6) {
+        scale /= 2;
+        next = theta.map((t, i) => t + scale * step[i]);
+        value = loglik(next);
+      }
+      current = value;
+    } else current = undefined;
     const change = step.reduce((m, d) => Math.max(m, Math.abs(scale * d)), 0);
     theta.set(next);
-    current = value;
     if (change < tolerance) break;
   }
   return theta;
 }
 
-/** Solves A x = b for a symmetric positive definite A (k×k, flattened) by Gaussian elimination with pivoting. */
+/**
+ * Solves A x = b for a symmetric positive definite A (k×k, flattened): by
+ * Cholesky's factorisation (A = L Lᵀ, half the work of elimination, and
+ * the bootstrap solves thousands of these), or by Gaussian elimination with
+ * partial pivoting when A is not positive definite to rounding.
+ */
 function solveSymmetric(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
+  const l = new Float64Array(k * k);
+  for (let j = 0; j < k; j++) {
+    let d = matrix[j * k + j];
+    for (let m = 0; m < j; m++) d -= l[j * k + m] * l[j * k + m];
+    if (!(d > 1e-300)) return solveByElimination(k, matrix, b);
+    const root = Math.sqrt(d);
+    l[j * k + j] = root;
+    for (let i = j + 1; i < k; i++) {
+      let v = matrix[i * k + j];
+      for (let m = 0; m < j; m++) v -= l[i * k + m] * l[j * k + m];
+      l[i * k + j] = v / root;
+    }
+  }
+  const x = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
+    let v = b[i];
+    for (let m = 0; m < i; m++) v -= l[i * k + m] * x[m];
+    x[i] = v / l[i * k + i];
+  }
+  for (let i = k - 1; i >= 0; i--) {
+    let v = x[i];
+    for (let m = i + 1; m < k; m++) v -= l[m * k + i] * x[m];
+    x[i] = v / l[i * k + i];
+  }
+  return x;
+}
+
+/** Gaussian elimination with partial pivoting (a singular direction gets 0). */
+function solveByElimination(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
   const a = Array.from({length: k}, (_, i) => [...matrix.subarray(i * k, i * k + k), b[i]]);
   for (let col = 0; col < k; col++) {
     let pivot = col;
@@ -327,15 +420,36 @@ function quantile(sorted: readonly number[], p: number): number {
   return sorted[lo] + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? sorted[lo]) - sorted[lo]);
 }
 
-/** The win matrix of `cells`, each taken `times[c]` times (once each without it). */
-function sumCells(k: number, cells: readonly Cell[], times?: Int32Array): Float64Array {
+/**
+ * The win matrix of `cells`, each taken `times[c]` times (once each without
+ * it). The cells' entries are laid end to end (`flat`) because a bootstrap
+ * sums them a thousand times: one pass over two typed arrays.
+ */
+function sumCells(k: number, flat: FlatCells, times?: Int32Array): Float64Array {
   const wins = new Float64Array(k * k);
-  cells.forEach((cell, c) => {
+  const {start, at, w} = flat;
+  for (let c = 0; c + 1 < start.length; c++) {
     const t = times ? times[c] : 1;
-    if (t === 0) return;
-    for (let n = 0; n < cell.at.length; n++) wins[cell.at[n]] += t * cell.w[n];
-  });
+    if (t === 0) continue;
+    for (let n = start[c]; n < start[c + 1]; n++) wins[at[n]] += t * w[n];
+  }
   return wins;
+}
+
+interface FlatCells {
+  /** Cell c's entries are start[c] … start[c + 1] − 1 of `at` and `w`. */
+  start: Int32Array;
+  at: Int32Array;
+  w: Float64Array;
+}
+
+function flatten(cells: readonly Cell[]): FlatCells {
+  const start = new Int32Array(cells.length + 1);
+  cells.forEach((cell, c) => (start[c + 1] = start[c] + cell.at.length));
+  const at = new Int32Array(start[cells.length]);
+  const w = new Float64Array(start[cells.length]);
+  cells.forEach((cell, c) => (at.set(cell.at, start[c]), w.set(cell.w, start[c])));
+  return {start, at, w};
 }
 
 /** Ranks (1 = best) of `theta` within each component. */
@@ -352,7 +466,8 @@ export function rateAgents(games: readonly RatedGame[], options: RatingOptions =
   const index = new Map(names.map((a, i) => [a, i]));
   const k = names.length;
   const built = buildCells(games, index, weighting);
-  const wins = sumCells(k, built.cells);
+  const flat = flatten(built.cells);
+  const wins = sumCells(k, flat);
   // Agents never compared are left out of the components (and so of ranks).
   const groups = components(k, wins).filter((g) => g.length > 1);
   const componentOf = new Array<number>(k);
@@ -368,13 +483,16 @@ export function rateAgents(games: readonly RatedGame[], options: RatingOptions =
     for (let b = 0; b < resamples; b++) {
       times.fill(0);
       for (const cells of byFamily) for (let n = 0; n < cells.length; n++) times[cells[rng.int(cells.length)]]++;
-      draws.push(centre(fitBradleyTerry(k, sumCells(k, built.cells, times), prior, point), groups));
+      draws.push(centre(fitBradleyTerry(k, sumCells(k, flat, times), prior, point, DRAW_TOLERANCE), groups));
     }
   }
   const alpha = (1 - level) / 2;
-  const above = draws.length
-    ? names.map((_, i) => names.map((_, j) => (i === j || componentOf[i] !== componentOf[j] ? NaN : draws.filter((d) => d[i] > d[j]).length / draws.length)))
-    : null;
+  let above: number[][] | null = null;
+  if (draws.length) {
+    const counts = new Float64Array(k * k);
+    for (const d of draws) for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) if (d[i] > d[j]) counts[i * k + j]++;
+    above = names.map((_, i) => names.map((_, j) => (i === j || componentOf[i] !== componentOf[j] ? NaN : counts[i * k + j] / draws.length)));
+  }
   const drawRanks = draws.map((d) => ranksOf(d, groups));
 
   // Tiers within each component, walking down the point ranking.

@@ -134,3 +134,54 @@ export function seatMetaGame(rows: readonly SeatRow[], family: string): Bimatrix
     n: rowAgents.map((r) => colAgents.map((c) => cell(r, c).n)),
   };
 }
+
+/**
+ * Rated games in columns (indexes into `agents`, `families`, `clusters`),
+ * about a tenth of their JSON as objects: what the build writes for the
+ * /ratings page (src/lib/pages/ratings.ts). `size[g]` seats of game g follow
+ * those of game g − 1 in `agent`, `seat`, `score`.
+ */
+export interface PackedGames {
+  agents: string[];
+  families: string[];
+  clusters: string[];
+  family: number[];
+  cluster: number[];
+  count: number[];
+  size: number[];
+  agent: number[];
+  seat: number[];
+  score: number[];
+}
+
+export function packGames(games: readonly RatedGame[]): PackedGames {
+  const packed: PackedGames = {agents: [], families: [], clusters: [], family: [], cluster: [], count: [], size: [], agent: [], seat: [], score: []};
+  const indexer = (list: string[]) => {
+    const at = new Map<string, number>();
+    return (value: string) => {
+      let i = at.get(value);
+      if (i === undefined) at.set(value, (i = list.push(value) - 1));
+      return i;
+    };
+  };
+  const [agent, family, cluster] = [indexer(packed.agents), indexer(packed.families), indexer(packed.clusters)];
+  for (const g of games) {
+    packed.family.push(family(g.family));
+    packed.cluster.push(cluster(g.cluster));
+    packed.count.push(g.count ?? 1);
+    packed.size.push(g.seats.length);
+    for (const s of g.seats) packed.agent.push(agent(s.agent)), packed.seat.push(s.seat), packed.score.push(s.score);
+  }
+  return packed;
+}
+
+export function unpackGames(p: PackedGames): RatedGame[] {
+  const games: RatedGame[] = [];
+  let at = 0;
+  for (let g = 0; g < p.family.length; g++) {
+    const seats = [];
+    for (let s = 0; s < p.size[g]; s++, at++) seats.push({agent: p.agents[p.agent[at]], seat: p.seat[at], score: p.score[at]});
+    games.push({family: p.families[p.family[g]], cluster: p.clusters[p.cluster[g]], seats, count: p.count[g]});
+  }
+  return games;
+}

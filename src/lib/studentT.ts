@@ -135,3 +135,14 @@ export function studentTQuantile(p: number, df: number): number {
   }
   return 0.5 * (lo + hi);
 }
+
+/**
+ * The t interval of a mean from its sample's size, mean and standard
+ * deviation (n − 1 in the denominator): mean ± t(1 − (1 − level)/2, n − 1)
+ * · sd/√n. Null bounds when n < 2 (no spread to judge by).
+ */
+export function meanInterval({n, mean, sd}: {n: number; mean: number; sd: number}, level = 0.95): {lo: number | null; hi: number | null} {
+  if (!(n > 1)) return {lo: null, hi: null};
+  const half = studentTQuantile(1 - (1 - level) / 2, n - 1) * (sd / Math.sqrt(n));
+  return {lo: mean - half, hi: mean + half};
+}

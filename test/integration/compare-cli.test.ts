@@ -26,6 +26,7 @@ test("parley compare: run B − run A per seat (fair swapped for rubinstein), eq
   }
   const r = parley("compare", join(dir, "a"), join(dir, "b"));
   assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, "", "the manifests differ only in the compared players: no warning");
   const out = JSON.parse(r.stdout);
   assert.deepEqual(out.unmatched, {a: 0, b: 0, a_games: [], b_games: []});
   const players = (run: string) => tableSql(runTableFiles(join(dir, run), "players"))!;
@@ -50,6 +51,23 @@ test("parley compare: run B − run A per seat (fair swapped for rubinstein), eq
   const agents = JSON.parse(parley("compare", join(dir, "a"), join(dir, "b"), "--agents", "fair", "--agents", "rubinstein").stdout);
   assert.equal(agents.mode, "agents");
   assert.ok(agents.rows.length >= 1);
+});
+
+test("parley compare warns on stderr, one line per field, when the runs differ in more than the compared players", () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-compare-warn-"));
+  const config = (players: string[], seed: number, money: number) => ({family: "bargaining", grid: {delta_a: [0.8], money: [money]}, players, pairs: "all", games_per_pair: 1, seed});
+  for (const [name, players, seed, money] of [["a", ["fair", "greedy"], 3, 100], ["b", ["rubinstein", "greedy"], 4, 100], ["c", ["rubinstein", "greedy"], 3, 200]] as const) {
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify(config([...players], seed, money)));
+    const r = parley("run", join(dir, `${name}.json`), "--out", join(dir, name));
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const seed = parley("compare", join(dir, "a"), join(dir, "b"));
+  assert.equal(seed.code, 0, seed.stderr);
+  assert.deepEqual(seed.stderr.trim().split("\n"), ["warning: the runs differ in seed (A 3, B 4), not only in the compared players (fair → rubinstein)"]);
+  assert.ok(JSON.parse(seed.stdout).rows.length > 0, "the results follow on stdout");
+  const money = parley("compare", join(dir, "a"), join(dir, "c"));
+  assert.equal(money.stderr.trim().split("\n").length, 1, money.stderr);
+  assert.match(money.stderr, /^warning: the runs differ in config\.grid\.money \(A \[100\], B \[200\]\)/);
 });
 
 test("parley compare: mistakes are one line", () => {

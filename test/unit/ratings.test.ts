@@ -204,3 +204,37 @@ test("α-Rank: rock-paper-scissors ranks every strategy equally; a dominant stra
   assert.ok(pd.profiles[1][1] > 0.999, `${pd.profiles[1][1]}`);
   assert.ok(pd.rowMass[1] > 0.999 && pd.colMass[1] > 0.999);
 });
+
+test("the same ratings as before the speed-up, and from the compact games the /ratings page reads (to 1e-9, the seeded bootstrap included)", async () => {
+  // test/fixtures/ratings-before.json: rateAgents of commit 46e2c55 on this simulated tournament.
+  const {readFileSync} = await import("node:fs");
+  const {ratedTournament} = await import("../support/ratedTournament.js");
+  const {compactGames} = await import("../../src/lib/ratings.js");
+  const {packGames, unpackGames} = await import("../../src/lib/ratingsData.js");
+  const before = JSON.parse(readFileSync(new URL("../fixtures/ratings-before.json", import.meta.url), "utf8"));
+  const games = ratedTournament();
+  assert.equal(games.length, before.games);
+  const compact = compactGames(games);
+  assert.ok(compact.length < 0.6 * games.length, `repeated games merged: ${compact.length} of ${games.length}`);
+  assert.equal(compact.reduce((t, g) => t + (g.count ?? 1), 0), games.length, "every game counted once");
+  const close = (x: unknown, y: unknown, path: string): void => {
+    if (typeof y === "number" || y === null) {
+      const xv = typeof x === "number" && Number.isNaN(x) ? null : x;
+      if (y === null || xv === null) return assert.equal(xv, y, path);
+      assert.ok(typeof xv === "number" && Math.abs(xv - y) <= 1e-9 * (1 + Math.abs(y)), `${path}: ${xv} vs ${y}`);
+    } else if (Array.isArray(y)) {
+      assert.equal((x as unknown[]).length, y.length, path);
+      y.forEach((v, i) => close((x as unknown[])[i], v, `${path}[${i}]`));
+    } else if (y && typeof y === "object") {
+      assert.deepEqual(Object.keys(x as object).sort(), Object.keys(y).sort(), path);
+      for (const key of Object.keys(y)) close((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key], `${path}.${key}`);
+    } else assert.equal(x, y, path);
+  };
+  const shipped = unpackGames(JSON.parse(JSON.stringify(packGames(compact))));
+  assert.deepEqual(shipped, compact, "packed games unpack to the same games");
+  for (const input of [games, compact]) {
+    const label = input === games ? "games" : "compact";
+    close(rateAgents(input, {resamples: 300, seed: 5}), before.families, `${label} families`);
+    close(rateAgents(input, {resamples: 300, seed: 5, weighting: "games"}), before.games_weighting, `${label} games`);
+  }
+});

@@ -1,0 +1,55 @@
+/**
+ * What /ratings reads of each dataset it pools, computed at build time as
+ * the dataset's first view (src/lib/snapshot.ts; `first-ratings.json` in
+ * the GLEE and gamma-Bench archives): the rated games, compacted and packed
+ * (src/lib/ratings.ts compactGames, ratingsData.ts packGames), the number of
+ * seats they came from, the meta-game of every two-seat family for α-Rank,
+ * and each agent's recorded tokens (for rating against cost per game). The page then fits in the browser without DuckDB-WASM (whose 34 MB
+ * start and the transfer of some 100,000 seat rows took most of its time).
+ */
+import {compactGames} from "../ratings.js";
+import {commonSeatsSQL, gleeSeatsSQL, packGames, ratedGames, seatMetaGame, type PackedGames, type SeatRow} from "../ratingsData.js";
+import type {Bimatrix} from "../bimatrix.js";
+import {commonTokensSQL, gleeTokensSQL, type AgentTokens} from "../agentCost.js";
+import type {Computation, FirstView, Query} from "../snapshot.js";
+
+export type RatingSourceId = "glee" | "gamabench";
+
+export interface RatingSource {
+  seats: number;
+  games: PackedGames;
+  /** Two-seat families whose payoff table has at least two agents per seat. */
+  metaGames: {family: string; game: Bimatrix & {n: number[][]}}[];
+  /** Recorded tokens per agent, for cost per game (agentCost.ts). */
+  tokens: AgentTokens[];
+}
+
+/** The same seat SQL as `parley ratings` (ratingsData.ts), on the dataset's `games` (and `players`) tables. */
+export async function sourceSeats(query: Query, source: RatingSourceId): Promise<SeatRow[]> {
+  if (source === "glee") return (await query(gleeSeatsSQL("games", "glee"))) as SeatRow[];
+  const columns = new Set((await query("SELECT column_name FROM (DESCRIBE games)")).map((r) => r.column_name as string));
+  return (await query(commonSeatsSQL("games", "players", "g.game", columns, "gamabench"))) as SeatRow[];
+}
+
+export const ratingSource: Computation<{source: RatingSourceId}, RatingSource> = {
+  name: "ratings-source",
+  async compute(query, {source}) {
+    const rows = await sourceSeats(query, source);
+    const metaGames = [...new Set(rows.map((r) => r.family))]
+      .sort()
+      .map((family) => ({family, game: seatMetaGame(rows, family)}))
+      .filter(({game}) => game.rows.length > 1 && game.cols.length > 1);
+    const tokens = (await query(source === "glee" ? gleeTokensSQL("games", "turns") : commonTokensSQL("players", "turns"))) as AgentTokens[];
+    return {seats: rows.length, games: packGames(compactGames(ratedGames(rows))), metaGames, tokens};
+  },
+};
+
+/** The tables each source's page data opens (its dataset's archive members). */
+export const RATING_TABLES: Record<RatingSourceId, string[]> = {glee: ["games", "turns"], gamabench: ["games", "players", "turns"]};
+
+export const ratingsFirstViews: FirstView[] = (Object.keys(RATING_TABLES) as RatingSourceId[]).map((source) => ({
+  page: "ratings",
+  dataset: source,
+  tables: RATING_TABLES[source],
+  script: async (ask) => void (await ask.memo(ratingSource, {source})),
+}));
