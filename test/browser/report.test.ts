@@ -92,9 +92,10 @@ function walk(dir: string): string[] {
 test("the report holds the study's pages only, and no key; the repository's src/ is untouched", () => {
   assert.deepEqual(listing(join(root, "src")), srcBefore);
   const summary = JSON.parse(built.stdout);
-  assert.deepEqual(summary.pages, ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/references"]);
+  // The project's own analysis page on GLEE games (src/study-discount.md) comes with them.
+  assert.deepEqual(summary.pages, ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]);
   assert.deepEqual(summary.datasets, ["glee"]);
-  for (const page of ["index.html", "glee-bargaining.html", "glee-negotiation.html", "glee-regression.html", "glee-pairs.html", "references.html"]) assert.ok(existsSync(join(siteDir, page)), page);
+  for (const page of ["index.html", "glee-bargaining.html", "glee-negotiation.html", "glee-regression.html", "glee-pairs.html", "study-discount.html", "references.html"]) assert.ok(existsSync(join(siteDir, page)), page);
   for (const absent of ["glee-persuasion.html", "gamabench.html", "glee-human.html", "datasets.html"]) assert.ok(!existsSync(join(siteDir, absent)), `${absent} is not part of a GLEE study`);
   // No built-in demo data: the only tables are the study's.
   const parquet = walk(siteDir).filter((f) => f.endsWith(".parquet")).map((f) => f.slice(siteDir.length + 1).replace(/\.[0-9a-f]{8}\.parquet$/, ""));
@@ -143,7 +144,7 @@ test("the front page shows the study's game count, rule breaks and agents, as th
 });
 
 test("every page of the report opens with no console error, no 4xx and no request beyond its host", async () => {
-  for (const path of ["/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/references"]) {
+  for (const path of ["/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]) {
     const {page, problems} = await visit(browser, server, path);
     await screenshot(page, `report${path}`);
     assert.deepEqual(problems, [], path);

@@ -9,7 +9,7 @@ import type {StudyRun} from "../../loaders/report/studyRuns.js";
 const run = (games: string[]): StudyRun => ({name: "r", dir: "/r", games, manifests: [], spendUsd: null});
 
 test("a study's pages: the analyses of its games in the site's order, then References", () => {
-  assert.deepEqual(reportPages([run(["glee/persuasion", "glee/bargaining"])]).map((p) => p.path), ["/glee-bargaining", "/glee-persuasion", "/glee-regression", "/glee-pairs", "/references"]);
+  assert.deepEqual(reportPages([run(["glee/persuasion", "glee/bargaining"])]).map((p) => p.path), ["/glee-bargaining", "/glee-persuasion", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]);
   assert.deepEqual(reportPages([run(["gamabench/guessing"]), run(["negotiationarena/buy_sell"])]).map((p) => p.path), ["/gamabench", "/negotiationarena", "/negotiationarena-buy-sell", "/references"]);
   assert.deepEqual(reportPages([run(["mine/chicken-unknown"])]).map((p) => p.path), ["/references"]);
 });
