@@ -108,6 +108,14 @@ export function reportPageSource(source: string, studyDatasets: ReadonlySet<stri
   });
 }
 
+/**
+ * An own analysis page's one-line data source (`const SOURCE = {name: "...", games: FileAttachment("data/<id>/...")}`,
+ * see src/study-discount.md) is named after the study when its dataset is the study's.
+ */
+export function renameSource(source: string, studyDatasets: ReadonlySet<string>, title: string): string {
+  return source.replace(/^(const SOURCE = \{name: )"(?:[^"\\]|\\.)*"(, [^\n]*FileAttachment\("data\/([^/"]+)\/[^\n]*)$/m, (line, head: string, tail: string, id: string) => (studyDatasets.has(id) ? `${head}${JSON.stringify(title)}${tail}` : line));
+}
+
 /** Markdown links to site pages the report leaves out become their plain text (no link leads to a missing page). */
 export function unlinkMissingPages(source: string, kept: ReadonlySet<string>): string {
   return source.replace(/\[([^\]]+)\]\(\.\/([a-z0-9-]+)(#[^)]*)?\)/g, (link, text: string, page: string) => (kept.has(`/${page}`) ? link : text));
@@ -150,7 +158,7 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
       for (const id of others) await writeStudyDataset({id, prefixes: [], pages: () => []}, [], join(root, "data", id), {builtin, title});
     }
     for (const source of new Set(pages.map((p) => pageSource(p.path)))) {
-      const text = reportPageSource(readFileSync(join(projectRoot, "src", source), "utf8"), ids, title, builtin);
+      const text = renameSource(reportPageSource(readFileSync(join(projectRoot, "src", source), "utf8"), ids, title, builtin), builtin ? new Set() : ids, title);
       writeFileSync(join(root, source), unlinkMissingPages(text, new Set(["/", ...pages.map((p) => p.path)])));
     }
     const analyses = pages.filter((p) => !ALWAYS.includes(p.path));

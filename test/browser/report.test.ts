@@ -149,6 +149,7 @@ test("every page of the report opens with no console error, no 4xx and no reques
     await screenshot(page, `report${path}`);
     assert.deepEqual(problems, [], path);
     assert.deepEqual(await page.locator(".observablehq--error").allTextContents(), [], path);
+    if (path === "/study-discount") assert.match((await page.textContent("main"))!, /Source: A small GLEE study\./);
     if (path === "/glee-regression") {
       // The dataset selector offers the study alone.
       const options = await page.locator("select").first().locator("option").allTextContents();

@@ -3,7 +3,7 @@
 // dataset choice and its links to left-out pages are rewritten.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {pageDatasets, pageSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/report/reportSite.js";
+import {pageDatasets, pageSource, renameSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/report/reportSite.js";
 import type {StudyRun} from "../../loaders/report/studyRuns.js";
 
 const run = (games: string[]): StudyRun => ({name: "r", dir: "/r", games, manifests: [], spendUsd: null});
@@ -53,4 +53,10 @@ test("links to pages left out of the report become text", () => {
 test("the datasets a page reads, from its FileAttachment calls", () => {
   assert.deepEqual([...pageDatasets('a FileAttachment("data/glee/games.parquet").href, FileAttachment("data/glee/status.json"), FileAttachment("data/gtllm-games.json")')], ["glee"]);
   assert.deepEqual([...pageDatasets("no data")], []);
+});
+
+test("an own page's data source is named after the study when it reads the study's dataset", () => {
+  const line = 'const SOURCE = {name: "GLEE simulated tournament (data/runs/default.json)", games: FileAttachment("data/glee/games.parquet").href};';
+  assert.equal(renameSource(`a\n${line}\nb`, new Set(["glee"]), 'My "study"'), `a\nconst SOURCE = {name: "My \\"study\\"", games: FileAttachment("data/glee/games.parquet").href};\nb`);
+  assert.equal(renameSource(line, new Set(["gamabench"]), "S"), line);
 });
