@@ -60,7 +60,7 @@ export function priceOf(agent: string, prices: Record<string, Price>): {key: str
 export function agentCosts(tokens: readonly AgentTokens[], prices: Record<string, Price>): AgentCost[] {
   return tokens.map((t) => {
     const found = priceOf(t.agent, prices);
-    const noCost = t.games_with_tokens === 0 ? "no token counts recorded (a scripted agent, or logs without them)" : !found ? "no price in parley.config.json" : null;
+    const noCost = t.games_with_tokens === 0 ? "no token counts recorded: a scripted agent, or logs without them" : !found ? "no price in parley.config.json" : null;
     const cost = noCost ? null : (t.input_tokens * found!.price.input_per_million + t.output_tokens * found!.price.output_per_million) / 1e6 / t.games;
     return {...t, cost_per_game: cost, price_key: found?.key ?? null, no_cost: noCost};
   });

@@ -133,3 +133,47 @@ test("/compare: paired differences of two agents with intervals and Holm-correct
   assert.match((await page.textContent("main"))!, /Choose two different agents/);
   await page.context().close();
 });
+
+test("/study-discount (the README's worked example): its table equals the shared SQL in native DuckDB on the same Parquet file, with t intervals", async () => {
+  const {readdirSync} = await import("node:fs");
+  const {join} = await import("node:path");
+  const {withParquetViews} = await import("../../loaders/io/parquet.js");
+  const {selfGainByDiscountSQL, withIntervals} = await import("../../src/lib/selfGain.js");
+  const {page, problems} = await visit(browser, server, "/study-discount");
+  await screenshot(page, "study-discount");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  // The games file the page read, from the served build.
+  const dir = join(site.dist, "_file/data/glee");
+  const games = join(dir, readdirSync(dir).find((f) => /^games\.[0-9a-f]+\.parquet$/.test(f))!);
+  const expected = withIntervals(await withParquetViews({games}, (db) => db.query(selfGainByDiscountSQL("games"))) as {agent: string; delta: number; n: number; mean: number; sd: number | null}[]);
+  assert.ok(expected.length >= 4, "agents × δ values");
+  // The CSV button of the table holds every row as shown (3 decimals).
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", {name: "CSV"}).first().click()]);
+  const csv = (await (await download.createReadStream())!.toArray()).join("").trim().split("\n");
+  assert.equal(csv.length, expected.length + 1, "a header and one line per agent and δ");
+  csv.slice(1).forEach((line, i) => {
+    const [agent, delta, n, mean, lo, hi] = line.split(",");
+    const e = expected[i];
+    assert.equal(agent, e.agent);
+    assert.equal(Number(delta), e.delta);
+    assert.equal(Number(n), e.n);
+    assert.equal(mean, e.mean.toFixed(3));
+    assert.equal(lo, e.lo === null ? "" : e.lo.toFixed(3));
+    assert.equal(hi, e.hi === null ? "" : e.hi.toFixed(3));
+  });
+  assert.ok((await page.locator("svg [aria-label='rule'] line").count()) >= 2, "interval rules drawn");
+  await page.context().close();
+});
+
+test("/ratings: ratings from the build's first-ratings.json, and the agents without a cost listed, not drawn at zero", async () => {
+  const {page, problems} = await visit(browser, server, "/ratings");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  const text = (await page.textContent("main"))!;
+  assert.match(text, /agents rated from [\d,]+ seats/);
+  // The default datasets are scripted strategies and logs without token counts: no agent has a cost.
+  assert.match(text, /Without a cost \(no token counts recorded: a scripted agent, or logs without them\): [a-z]/);
+  assert.match(text, /No rated agent has a cost/);
+  await page.context().close();
+});

@@ -45,6 +45,8 @@ export async function buildInto(datasets: string): Promise<string> {
 }
 
 export interface Site {
+  /** The built site's directory. */
+  dist: string;
   server: StaticServer;
   browser: Browser;
   close(): Promise<void>;
@@ -52,9 +54,11 @@ export interface Site {
 
 /** Builds the site with `datasets` as the datasets directory, serves it on loopback and launches Chromium. */
 export async function openSite(datasets: string): Promise<Site> {
-  const server = await serveStatic(await buildInto(datasets));
+  // PARLEY_TEST_DIST=<a built site> reuses a build (to rerun one browser test quickly; the datasets are then that build's).
+  const dist = process.env.PARLEY_TEST_DIST ?? (await buildInto(datasets));
+  const server = await serveStatic(dist);
   const browser = await launch();
-  return {server, browser, close: async () => {
+  return {dist, server, browser, close: async () => {
     await browser.close();
     await server.close();
   }};
