@@ -3,8 +3,8 @@
 // `parley runs add` into a scratch copy of the config (the repository's
 // parley.config.json is never touched), a site build with that config, and
 // in headless Chromium the run is selectable on /glee-bargaining,
-// /glee-regression and /glee-pairs, where the numbers shown equal
-// `parley metrics` and `parley regress` on the run directory.
+// /glee-regression, /glee-pairs and /compare, where the numbers shown equal
+// `parley metrics`, `parley regress` and `parley compare` on the run directory.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, writeFileSync} from "node:fs";
@@ -142,6 +142,30 @@ test("/glee-pairs on the run: each pair's efficiency relative to the mean is fro
   assert.equal(values.length, expected.length, "one cell per pair");
   // Rounded to 2 decimals on the page: within half a unit of the last digit.
   values.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= 0.005 + 1e-9, `cell ${v} vs β_pair − Σ w β = ${expected[i]}`));
+  await page.context().close();
+});
+
+test("/compare on the run: fake-mini against fair, game by game, as parley compare says", async () => {
+  const cli = JSON.parse(json(await parley(["compare", study, "--agents", "fair", "--agents", "fake-mini"]))).rows as {metric: string; n: number; p_t: number; p_perm: number; p_t_holm: number}[];
+  assert.ok(cli.length >= 2);
+  const {page, problems} = await visit(browser, server, "/compare");
+  await page.getByLabel("Dataset").selectOption({label: LABEL});
+  await settle(page);
+  await page.getByLabel("Agent A").selectOption({label: "fair"});
+  await settle(page);
+  await page.getByLabel("Agent B").selectOption({label: "fake-mini"});
+  await settle(page);
+  await screenshot(page, "own-run-compare");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  assert.match((await page.locator(".parley-run-headline").textContent())!, /My study/);
+  const rows = await Promise.all((await page.locator("table tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim())));
+  assert.equal(rows.length, cli.length);
+  // The p-values are printed to 4 decimals (the differences themselves in Inputs.table's short default).
+  for (const row of cli) {
+    const expected = [row.metric, String(row.n), row.p_t.toFixed(4), row.p_t_holm.toFixed(4), row.p_perm.toFixed(4)];
+    assert.ok(rows.some((r) => expected.every((x) => r.includes(x))), `${expected.join(", ")}; the page shows ${JSON.stringify(rows)}`);
+  }
   await page.context().close();
 });
 

@@ -9,6 +9,7 @@ import {mkdirSync, readdirSync, renameSync, rmSync, writeFileSync} from "node:fs
 import {createServer} from "node:net";
 import {hostname} from "node:os";
 import {join} from "node:path";
+import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
 import {parley, scratch, startParley} from "../support/cli.js";
 
 const {dir: tempDir} = scratch("parley-dev-watch-");
@@ -43,12 +44,7 @@ interface Info {total: number; running: boolean; games: {game: string; games: nu
 
 test("parley dev shows a configured run's finished games while it runs, then its end", async () => {
   const dir = tempDir();
-  const config = join(dir, "small.json");
-  writeFileSync(config, JSON.stringify({
-    family: "bargaining",
-    grid: {delta_a: [0.9, 0.95], delta_b: [0.8], money: [1000], horizon: [12], complete_information: [true], messages: [true]},
-    players: ["fair", "greedy"], pairs: "all", games_per_pair: 1, seed: 4,
-  }));
+  const config = writeSmallGleeConfig(dir, 4);
   const name = `going-${process.pid}`; // a name no earlier preview cached
   const run = join(dir, name);
   const played = await parley(["run", config, "--out", run, "--resume"]);

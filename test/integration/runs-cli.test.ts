@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {readFileSync, rmSync, writeFileSync} from "node:fs";
 import {hostname} from "node:os";
 import {join} from "node:path";
+import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
 import {parley, scratch} from "../support/cli.js";
 
 const {dir: tempDir} = scratch("parley-runs-cli-");
@@ -18,12 +19,7 @@ const ok = (r: {code: number | null; stdout: string; stderr: string}) => {
 
 test("runs add, then runs list: games per game id, agents, date; sharded and in-progress runs; one line for a missing one", async () => {
   const dir = tempDir();
-  const config = join(dir, "small.json");
-  writeFileSync(config, JSON.stringify({
-    family: "bargaining",
-    grid: {delta_a: [0.9, 0.95], delta_b: [0.8], money: [1000], horizon: [12], complete_information: [true], messages: [true]},
-    players: ["fair", "greedy"], pairs: "all", games_per_pair: 1, seed: 2,
-  }));
+  const config = writeSmallGleeConfig(dir, 2);
   const whole = join(dir, "runs", "whole");
   const sharded = join(dir, "runs", "sharded");
   const going = join(dir, "runs", "going");
