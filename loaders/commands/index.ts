@@ -118,6 +118,10 @@ export const commands = {
     usage: "dev                                               live preview on http://127.0.0.1:3000 (re-runs loaders on change; configured runs update as games finish)",
     load: async () => (await import("./site.js")).dev,
   },
+  report: {
+    usage: "report <run-dir ...> --out <dir> [--title T] [--with-builtin]   a static site about just these runs: front page, analyses, transcripts, references",
+    load: async () => (await import("./report.js")).run,
+  },
 } satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof commands;

@@ -1,0 +1,174 @@
+/**
+ * `parley report`, end to end: a small GLEE study with an LLM player against
+ * a fake OpenAI endpoint on 127.0.0.1 (`parley run`), then `parley report`
+ * on it; the built site is served on loopback and opened in headless
+ * Chromium: no console error, no 4xx, no request beyond the host, and the
+ * front page shows the study's game count, rule breaks and agents (with the
+ * model) as computed here from the run's own tables. Bad inputs are one line
+ * and exit code 2.
+ */
+import {after, before, test} from "node:test";
+import assert from "node:assert/strict";
+import {existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync} from "node:fs";
+import {join} from "node:path";
+import type {Browser} from "playwright-core";
+import {spawn, spawnSync} from "node:child_process";
+import {parley, root, scratch, type Done} from "../support/cli.js";
+import {startFakeLlm, type FakeRequest, type Reply} from "../support/fakeLlm.js";
+import {gleeBot} from "../support/gleeBot.js";
+import {queryRun} from "../../loaders/io/parquet.js";
+import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import {launch, screenshot, visit} from "./harness.js";
+
+const KEY = "sk-parley-report-" + "5eed".repeat(8);
+const {dir: tempDir, keep} = scratch("parley-report-");
+let work: string;
+let runDir: string;
+let siteDir: string;
+let server: StaticServer;
+let browser: Browser;
+let built: Done;
+let srcBefore: string[];
+
+// The report builds offline: in a network namespace with no network when this runs as root (as CI does), else as is.
+const offline = spawnSync("unshare", ["-n", "true"]).status === 0;
+
+/** `parley report <args>`, through `unshare -n` when possible. */
+function report(args: string[]): Promise<Done> {
+  const command = [process.execPath, "--import", "tsx", join(root, "loaders/cli.ts"), "report", ...args];
+  const child = offline ? spawn("unshare", ["-n", ...command], {cwd: root}) : spawn(command[0], command.slice(1), {cwd: root});
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c) => (stdout += c));
+  child.stderr.on("data", (c) => (stderr += c));
+  return new Promise((resolve) => child.on("close", (code, signal) => resolve({code, signal, stdout, stderr})));
+}
+
+/** Every file under src/ with its size and modification time: the report must change none. */
+const listing = (dir: string): string[] => walk(dir).map((f) => `${f} ${statSync(f).size} ${statSync(f).mtimeMs}`).sort();
+
+// Alice's first offer (bargaining and negotiation) is malformed JSON once per game: one recorded rule break each, then she answers.
+const misbehave = (r: FakeRequest): Reply | null =>
+  r.system.includes("You are playing as Alice") && r.lastUser.startsWith("Round 1\nSend your offer") && !r.lastUser.includes("malformed") ? {text: '{"alice_gain": 600, "bob_gain": '} : null;
+
+before(async () => {
+  const llm = await startFakeLlm("openai", gleeBot({misbehave}));
+  keep(llm);
+  work = tempDir();
+  runDir = join(work, "my-study");
+  siteDir = join(work, "site");
+  const config = join(work, "study.json");
+  writeFileSync(config, JSON.stringify({
+    family: ["bargaining", "negotiation"],
+    grid: {
+      bargaining: {delta_a: [0.9, 0.95], delta_b: [0.8], money: [1000], horizon: [12], complete_information: [true], messages: [true]},
+      negotiation: {factor_a: [0.8], factor_b: [1.2], money: [100], horizon: [12], complete_information: [true], messages: [true]},
+    },
+    players: [{id: "mini", provider: "openai", model: "fake-openai", base_url: llm.baseURL, api_key_env: "PARLEY_FAKE_KEY", timeout_ms: 5000, max_retries: 2}, "fair", "greedy"],
+    pairs: [["mini", "fair"], ["fair", "mini"], ["mini", "greedy"], ["greedy", "mini"]],
+    games_per_pair: 2, seed: 11, concurrency: 4, description: "A small GLEE study: one LLM against two built-in agents",
+  }));
+  const played = await parley(["run", config, "--out", runDir, "--quiet"], {PARLEY_FAKE_KEY: KEY});
+  assert.equal(played.code, 0, played.stderr);
+  srcBefore = listing(join(root, "src"));
+  built = await report([runDir, "--out", siteDir, "--title", "A small GLEE study"]);
+  assert.equal(built.code, 0, built.stderr);
+  server = await serveStatic(siteDir);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+test("the report holds the study's pages only, and no key; the repository's src/ is untouched", () => {
+  assert.deepEqual(listing(join(root, "src")), srcBefore);
+  const summary = JSON.parse(built.stdout);
+  // The project's own analysis page on GLEE games (src/study-discount.md) comes with them.
+  assert.deepEqual(summary.pages, ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]);
+  assert.deepEqual(summary.datasets, ["glee"]);
+  for (const page of ["index.html", "glee-bargaining.html", "glee-negotiation.html", "glee-regression.html", "glee-pairs.html", "study-discount.html", "references.html"]) assert.ok(existsSync(join(siteDir, page)), page);
+  for (const absent of ["glee-persuasion.html", "gamabench.html", "glee-human.html", "datasets.html"]) assert.ok(!existsSync(join(siteDir, absent)), `${absent} is not part of a GLEE study`);
+  // No built-in demo data: the only tables are the study's.
+  const parquet = walk(siteDir).filter((f) => f.endsWith(".parquet")).map((f) => f.slice(siteDir.length + 1).replace(/\.[0-9a-f]{8}\.parquet$/, ""));
+  assert.deepEqual(parquet.sort(), ["_file/data/glee/games", "_file/data/glee/turns"]);
+  for (const file of walk(siteDir)) assert.ok(!readFileSync(file).includes(KEY), `${file} holds the API key`);
+});
+
+test("the front page shows the study's game count, rule breaks and agents, as the run's tables give them", async () => {
+  const [facts] = await queryRun<{games: number; rule_breaks: number}>(runDir, ["games", "turns"], "SELECT (SELECT count(*) FROM games)::INTEGER AS games, (SELECT count(*) FILTER (WHERE rule_break) FROM turns)::INTEGER AS rule_breaks");
+  const agents = (await queryRun<{agent: string}>(runDir, ["players"], "SELECT DISTINCT agent FROM players ORDER BY agent")).map((r) => r.agent);
+  assert.equal(facts.games, 24);
+  assert.equal(facts.rule_breaks, 12, "one malformed first offer per game the LLM opens as Alice: 8 bargaining, 4 negotiation");
+  assert.deepEqual(agents, ["fair", "greedy", "mini"]);
+
+  const {page, problems} = await visit(browser, server, "/");
+  await screenshot(page, "report-front");
+  assert.deepEqual(problems, []);
+  assert.equal(await page.locator("h1").first().textContent(), "A small GLEE study");
+  const fact = async (key: string) => (await page.locator(`[data-fact="${key}"] strong`).textContent())!.replace(/,/g, "");
+  assert.equal(await fact("games"), String(facts.games));
+  assert.equal(await fact("rule-breaks"), String(facts.rule_breaks));
+  assert.equal(await fact("agents"), String(agents.length));
+  const shown = await page.locator("tr[data-agent]").evaluateAll((rows) => rows.map((r) => [(r as HTMLElement).dataset.agent, r.children[1].textContent, r.children[2].textContent]));
+  assert.deepEqual(shown, [["fair", "built-in strategy", "–"], ["greedy", "built-in strategy", "–"], ["mini", "LLM (openai)", "fake-openai"]]);
+  // The headline results equal `parley metrics` on the run, averaged here per family and ordered pair.
+  const metrics = await parley(["metrics", runDir]);
+  assert.equal(metrics.code, 0, metrics.stderr);
+  const groups = new Map<string, number[][]>();
+  for (const line of metrics.stdout.trim().split("\n")) {
+    const m = JSON.parse(line);
+    const key = [m.family, m.alice_agent, m.bob_agent].join("|");
+    groups.set(key, [...(groups.get(key) ?? []), [m.efficiency, m.fairness, m.alice_self_gain, m.bob_self_gain]]);
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const expected = [...groups].map(([key, rows]) => [...key.split("|"), String(rows.length), ...[0, 1, 2, 3].map((i) => mean(rows.map((r) => r[i])).toFixed(3))].join(" ")).sort();
+  const drawn = await page.locator("h3").evaluateAll((hs) => hs.flatMap((h) => {
+    const family = h.textContent!.toLowerCase();
+    const next = h.nextElementSibling;
+    const table = next?.tagName === "TABLE" ? next : next?.querySelector("table");
+    return table ? [...table.querySelectorAll("tbody tr")].map((tr) => [family, ...[...tr.children].map((td) => td.textContent)].join(" ")) : [];
+  }));
+  assert.deepEqual(drawn.sort(), expected);
+  // Links into the analyses.
+  const links = await page.locator("main a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  for (const p of ["./glee-bargaining", "./glee-regression", "./glee-pairs"]) assert.ok(links.includes(p), `a link to ${p}`);
+});
+
+test("every page of the report opens with no console error, no 4xx and no request beyond its host", async () => {
+  for (const path of ["/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]) {
+    const {page, problems} = await visit(browser, server, path);
+    await screenshot(page, `report${path}`);
+    assert.deepEqual(problems, [], path);
+    assert.deepEqual(await page.locator(".observablehq--error").allTextContents(), [], path);
+    if (path === "/study-discount") assert.match((await page.textContent("main"))!, /Source: A small GLEE study\./);
+    if (path === "/glee-regression") {
+      // The dataset selector offers the study alone.
+      const options = await page.locator("select").first().locator("option").allTextContents();
+      assert.deepEqual(options, ["A small GLEE study"]);
+    }
+  }
+});
+
+test("bad input: one line naming the directory, exit code 2, nothing written", async () => {
+  const out = join(work, "never");
+  const missing = await parley(["report", join(work, "no-such-run"), "--out", out]);
+  assert.equal(missing.code, 2);
+  assert.equal(missing.stderr.trim().split("\n").length, 1);
+  assert.match(missing.stderr, /no-such-run not found/);
+  const empty = join(work, "empty-run");
+  mkdirSync(empty);
+  const noTables = await parley(["report", empty, "--out", out]);
+  assert.equal(noTables.code, 2);
+  assert.match(noTables.stderr, /^parley report: .*empty-run holds no tables/);
+  assert.equal(noTables.stderr.trim().split("\n").length, 1);
+  assert.ok(!existsSync(out));
+});

@@ -1,0 +1,62 @@
+// The pure parts of `parley report`'s site assembly (loaders/report/reportSite.ts):
+// which pages a study gets, where each page's source is, and how a page's
+// dataset choice and its links to left-out pages are rewritten.
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {pageDatasets, pageSource, renameSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/report/reportSite.js";
+import type {StudyRun} from "../../loaders/report/studyRuns.js";
+
+const run = (games: string[]): StudyRun => ({name: "r", dir: "/r", games, manifests: [], spendUsd: null});
+
+test("a study's pages: the analyses of its games in the site's order, then References", () => {
+  assert.deepEqual(reportPages([run(["glee/persuasion", "glee/bargaining"])]).map((p) => p.path), ["/glee-bargaining", "/glee-persuasion", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]);
+  assert.deepEqual(reportPages([run(["gamabench/guessing"]), run(["negotiationarena/buy_sell"])]).map((p) => p.path), ["/gamabench", "/negotiationarena", "/negotiationarena-buy-sell", "/references"]);
+  assert.deepEqual(reportPages([run(["mine/chicken-unknown"])]).map((p) => p.path), ["/references"]);
+});
+
+test("page sources: a page's own file, or the parameterized page it is a route of", () => {
+  const files = ["glee-[family].md", "glee-pairs.md", "negotiationarena.md", "negotiationarena-[scenario].md"];
+  assert.equal(pageSource("/glee-pairs", files), "glee-pairs.md");
+  assert.equal(pageSource("/glee-bargaining", files), "glee-[family].md");
+  assert.equal(pageSource("/negotiationarena", files), "negotiationarena.md");
+  assert.equal(pageSource("/negotiationarena-ultimatum", files), "negotiationarena-[scenario].md");
+  assert.throws(() => pageSource("/nope", files), /no source for page \/nope/);
+});
+
+const page = `x
+const datasets = {
+  "Simulated tournament (built-in agents, full grid)": {first: FileAttachment("data/glee/first-glee-pairs.json"), games: FileAttachment("data/glee/games.parquet").href},
+  "GLEE humans vs LLM (sample)": {games: FileAttachment("data/glee-human/games.parquet").href}
+};
+y`;
+
+test("a page's dataset choice: the study alone, renamed; with the built-in data, every entry", () => {
+  assert.equal(reportPageSource(page, new Set(["glee"]), 'My "study"', false), `x
+const datasets = {
+  "My \\"study\\"": {first: FileAttachment("data/glee/first-glee-pairs.json"), games: FileAttachment("data/glee/games.parquet").href}
+};
+y`);
+  const both = reportPageSource(page, new Set(["glee"]), "S", true);
+  assert.match(both, /"S \(with the built-in data\)": \{first/);
+  assert.match(both, /"GLEE humans vs LLM \(sample\)": \{games: FileAttachment\("data\/glee-human/);
+  assert.equal(reportPageSource("no choice here", new Set(["glee"]), "S", false), "no choice here");
+  // Pages that offer the configured runs too keep the wrapper.
+  const wrapped = page.replace("const datasets = {", "const datasets = withRuns({").replace("\n};", '\n}, RUNS, "glee");');
+  assert.match(reportPageSource(wrapped, new Set(["glee"]), "S", false), /^const datasets = withRuns\(\{\n  "S": \{first: FileAttachment\("data\/glee\/first-glee-pairs.json"\)[^\n]*\n\}, RUNS, "glee"\);$/m);
+});
+
+test("links to pages left out of the report become text", () => {
+  const text = "See [pairs](./glee-pairs), [humans](./glee-human#top), [home](./) and [web](https://example.org).";
+  assert.equal(unlinkMissingPages(text, new Set(["/glee-pairs"])), "See [pairs](./glee-pairs), humans, [home](./) and [web](https://example.org).");
+});
+
+test("the datasets a page reads, from its FileAttachment calls", () => {
+  assert.deepEqual([...pageDatasets('a FileAttachment("data/glee/games.parquet").href, FileAttachment("data/glee/status.json"), FileAttachment("data/gtllm-games.json")')], ["glee"]);
+  assert.deepEqual([...pageDatasets("no data")], []);
+});
+
+test("an own page's data source is named after the study when it reads the study's dataset", () => {
+  const line = 'const SOURCE = {name: "GLEE simulated tournament (data/runs/default.json)", games: FileAttachment("data/glee/games.parquet").href};';
+  assert.equal(renameSource(`a\n${line}\nb`, new Set(["glee"]), 'My "study"'), `a\nconst SOURCE = {name: "My \\"study\\"", games: FileAttachment("data/glee/games.parquet").href};\nb`);
+  assert.equal(renameSource(line, new Set(["gamabench"]), "S"), line);
+});
