@@ -51,7 +51,10 @@ function readExperiment(path: string): Experiment {
 function gamesFingerprint(experiment: Experiment): string {
   return fingerprint({
     id: experiment.id, max_attempts: experiment.max_attempts,
-    conditions: experiment.conditions.map((c) => ({id: c.id, game: c.def.id, params: c.params, n: c.n_players, seat: c.human_seat, opponent: c.llm ? answerDefining(c.llm) : c.opponent})),
+    conditions: experiment.conditions.map((c) => ({id: c.id, game: c.def.id, params: c.params, n: c.n_players, seat: c.human_seat, seats: c.seats.map((id) => {
+      const llm = c.llms.find((l) => l.id === id);
+      return llm ? answerDefining(llm) : id;
+    })})),
   });
 }
 

@@ -24,7 +24,14 @@
  *   not play) or "play" (plays, and the game is marked excluded).
  * - `opponent`: a built-in agent id, or an LLM player object exactly as in
  *   a run config's `players` (agents/llm/spec.ts); it sits in every seat but
- *   the person's. `params` left out take the game's default.
+ *   the person's. Or `opponents`: one entry per seat but the person's, in
+ *   seat order, each a built-in agent id, an LLM player object, or the id of
+ *   an LLM player defined earlier in the file; so a gamma-Bench game can
+ *   seat the person, two LLM players and a built-in strategy:
+ *     {"game": "gamabench/guessing", "n_players": 4, "human_seat": 0,
+ *      "opponents": [{"id": "mini", ...}, "mini", "equilibrium"]}
+ *   Every agent must be able to sit in its seat (a GLEE seller strategy
+ *   cannot sit in the buyer's seat). `params` left out take the game's default.
  * - `completion_code`: one code for everybody, or "random": a code of its
  *   own per participant (kept in the participants table, so an experimenter
  *   can match what a crowd worker reports).
@@ -32,6 +39,8 @@
  * conditions[1].params.delta_a: expected a number in (0, 1], got 2`.
  */
 import type {GameDef, ParamValue, Params} from "../games/contract.js";
+import {seatName} from "../games/contract.js";
+import {HUMAN} from "./human.js";
 import {gameDef, games, matchGames} from "../games/registry.js";
 import {agentDef, agents, canSit} from "../agents/registry.js";
 import {llmPlays} from "../agents/llm/llmPlayer.js";
@@ -59,10 +68,12 @@ export interface Condition {
   params: Params;
   n_players: number;
   human_seat: number;
-  /** The opponent's id: a built-in agent id or the LLM player's id. */
+  /** Agent id per seat ("human" in the person's): built-in agent ids and LLM player ids. */
+  seats: string[];
+  /** The other seats' agents, for people to read: "mini", or "mini ×2, equilibrium". */
   opponent: string;
-  /** Set when the opponent is an LLM player. */
-  llm: LlmPlayerSpec | null;
+  /** The LLM players among the other seats, each once. */
+  llms: LlmPlayerSpec[];
   instructions: string[];
   quiz: QuizQuestion[];
 }
@@ -78,7 +89,7 @@ export interface Experiment {
 }
 
 const KEYS = ["id", "title", "description", "consent", "instructions", "attention_check", "quiz", "completion_code", "conditions", "max_attempts"];
-const CONDITION_KEYS = ["id", "game", "params", "n_players", "human_seat", "opponent", "instructions", "quiz"];
+const CONDITION_KEYS = ["id", "game", "params", "n_players", "human_seat", "opponent", "opponents", "instructions", "quiz"];
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
@@ -149,9 +160,56 @@ function fill(s: string, params: Params, key: string): string {
   });
 }
 
+/**
+ * The agent of one seat of a condition: a built-in agent id, an LLM player
+ * object (registered in `llms`; the same id must describe the same player
+ * everywhere, since it shares its cache and limits), or the id of an LLM
+ * player defined earlier. It must be able to sit in `seat`.
+ */
+function seatAgent(o: unknown, key: string, def: GameDef, seat: number, n: number, llms: Map<string, {spec: LlmPlayerSpec; key: string}>): {id: string; llm: LlmPlayerSpec | null} {
+  const where = `seat ${seatName(def, seat)} of ${def.id}`;
+  if (isLlmPlayerConfig(o)) {
+    let llm: LlmPlayerSpec;
+    try {
+      llm = parseLlmPlayerSpec(o, key);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    if (agents.some((a) => a.id === llm.id) || llm.id === HUMAN) fail(`${key}.id`, `"${llm.id}" is the id of a built-in agent; LLM players need their own ids`);
+    if (!llmPlays(def.id)) fail(key, `LLM players cannot play ${def.id} (no narrator)`);
+    if (llm.workflow && !hasWorkflow(def.id)) fail(`${key}.workflow`, `${def.id} has no workflow`);
+    const same = llms.get(llm.id);
+    if (same && JSON.stringify(same.spec) !== JSON.stringify(llm)) fail(key, `LLM player "${llm.id}" is also defined, differently, at ${same.key}; give it another id`);
+    if (!same) llms.set(llm.id, {spec: llm, key});
+    return {id: llm.id, llm};
+  }
+  if (typeof o !== "string") fail(key, `expected a built-in agent id or an LLM player object {id, provider, model, ...}, got ${JSON.stringify(o)}`);
+  const defined = llms.get(o);
+  if (defined) {
+    if (!llmPlays(def.id)) fail(key, `LLM players cannot play ${def.id} (no narrator)`);
+    if (defined.spec.workflow && !hasWorkflow(def.id)) fail(key, `LLM player "${o}" (${defined.key}) asks for a workflow, and ${def.id} has none`);
+    return {id: o, llm: defined.spec};
+  }
+  let agent;
+  try {
+    agent = agentDef(o);
+  } catch (error) {
+    fail(key, `${(error as Error).message}, or an LLM player defined earlier in the file`);
+  }
+  if (!canSit(agent, def.id, seat, n)) fail(key, `${o} cannot sit in ${where}`);
+  return {id: o, llm: null};
+}
+
+/** "mini", "mini ×2, equilibrium": the other seats' agents in seat order, repeats counted. */
+function opponentLabel(seats: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const id of seats) if (id !== HUMAN) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return [...counts].map(([id, k]) => (k > 1 ? `${id} ×${k}` : id)).join(", ");
+}
+
 function parseCondition(raw: unknown, i: number, base: {instructions: string[] | null; quiz: QuizQuestion[]}, llms: Map<string, {spec: LlmPlayerSpec; key: string}>): Condition {
   const key = `conditions[${i}]`;
-  if (!isObject(raw)) fail(key, `expected an object {id, game, params, human_seat, opponent}, got ${JSON.stringify(raw)}`);
+  if (!isObject(raw)) fail(key, `expected an object {id, game, params, human_seat, opponent or opponents}, got ${JSON.stringify(raw)}`);
   for (const name of Object.keys(raw)) if (!CONDITION_KEYS.includes(name)) fail(`${key}.${name}`, `unknown key; expected one of ${CONDITION_KEYS.join(", ")}`);
   const id = identifier(raw, "id", `${key}.`);
   const gameId = raw.game;
@@ -182,34 +240,27 @@ function parseCondition(raw: unknown, i: number, base: {instructions: string[] |
     fail(`${key}.human_seat`, `expected a seat number 0 to ${n - 1}${names.length ? ` or a seat name (${names.join(", ")})` : ""}, got ${JSON.stringify(seatRaw)}`);
   }
 
-  const o = raw.opponent;
-  let opponent: string;
-  let llm: LlmPlayerSpec | null = null;
-  if (isLlmPlayerConfig(o)) {
-    try {
-      llm = parseLlmPlayerSpec(o, `${key}.opponent`);
-    } catch (error) {
-      throw new ConfigError((error as Error).message);
-    }
-    if (agents.some((a) => a.id === llm!.id)) fail(`${key}.opponent.id`, `"${llm.id}" is the id of a built-in agent; LLM players need their own ids`);
-    if (!llmPlays(def.id)) fail(`${key}.opponent`, `LLM players cannot play ${def.id} (no narrator)`);
-    if (llm.workflow && !hasWorkflow(def.id)) fail(`${key}.opponent.workflow`, `${def.id} has no workflow`);
-    // One id, one player: conditions that name the same LLM id must describe the same player (they share its cache and limits).
-    const same = llms.get(llm.id);
-    if (same && JSON.stringify(same.spec) !== JSON.stringify(llm)) fail(`${key}.opponent`, `LLM player "${llm.id}" is also defined, differently, at ${same.key}; give it another id`);
-    llms.set(llm.id, {spec: llm, key: `${key}.opponent`});
-    opponent = llm.id;
-  } else {
-    if (typeof o !== "string") fail(`${key}.opponent`, `expected a built-in agent id or an LLM player object {id, provider, model, ...}, got ${JSON.stringify(o)}`);
-    let agent;
-    try {
-      agent = agentDef(o);
-    } catch (error) {
-      fail(`${key}.opponent`, (error as Error).message);
-    }
-    for (let s = 0; s < n; s++) if (s !== seat && !canSit(agent, def.id, s, n)) fail(`${key}.opponent`, `${o} cannot sit in seat ${s} of ${def.id}`);
-    opponent = o;
+  if ((raw.opponent === undefined) === (raw.opponents === undefined)) {
+    fail(key, `expected either "opponent" (one agent in every other seat) or "opponents" (one per other seat), not ${raw.opponent === undefined ? "neither" : "both"}`);
   }
+  const others = Array.from({length: n}, (_, s) => s).filter((s) => s !== seat);
+  let entries: [unknown, string][];
+  if (raw.opponents !== undefined) {
+    const list = raw.opponents;
+    if (!Array.isArray(list) || list.length !== others.length) {
+      fail(`${key}.opponents`, `expected ${others.length} agents, one per seat but the person's (${def.id} with ${n} players), got ${Array.isArray(list) ? list.length : JSON.stringify(list)}`);
+    }
+    entries = list.map((o, j) => [o, `${key}.opponents[${j}]`]);
+  } else {
+    entries = others.map(() => [raw.opponent, `${key}.opponent`]);
+  }
+  const seats = Array.from({length: n}, () => HUMAN);
+  const mine = new Map<string, LlmPlayerSpec>();
+  entries.forEach(([o, where], j) => {
+    const agent = seatAgent(o, where, def, others[j], n, llms);
+    seats[others[j]] = agent.id;
+    if (agent.llm) mine.set(agent.id, agent.llm);
+  });
 
   const instructions = raw.instructions === undefined ? base.instructions : paragraphs(raw.instructions, `${key}.instructions`);
   if (!instructions) fail(`${key}.instructions`, `required here, since the experiment gives no instructions`);
@@ -217,7 +268,7 @@ function parseCondition(raw: unknown, i: number, base: {instructions: string[] |
   const where = raw.instructions === undefined ? "instructions" : `${key}.instructions`;
   const quizWhere = raw.quiz === undefined ? "quiz" : `${key}.quiz`;
   return {
-    id, def, params, n_players: n, human_seat: seat, opponent, llm,
+    id, def, params, n_players: n, human_seat: seat, seats, opponent: opponentLabel(seats), llms: [...mine.values()],
     instructions: instructions.map((p, j) => fill(p, params, `${where}[${j}]`)),
     quiz: quiz.map((q, j) => ({question: fill(q.question, params, `${quizWhere}[${j}].question`), options: q.options.map((opt, k) => fill(opt, params, `${quizWhere}[${j}].options[${k}]`)), answer: q.answer})),
   };
@@ -270,6 +321,6 @@ export function passesAttention(check: AttentionCheck, typed: string): boolean {
 /** The LLM players of an experiment's conditions, each once. */
 export function experimentLlms(experiment: Experiment): LlmPlayerSpec[] {
   const byId = new Map<string, LlmPlayerSpec>();
-  for (const c of experiment.conditions) if (c.llm) byId.set(c.llm.id, c.llm);
+  for (const c of experiment.conditions) for (const llm of c.llms) byId.set(llm.id, llm);
   return [...byId.values()];
 }

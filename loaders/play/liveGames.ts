@@ -21,7 +21,6 @@ import {ResponseCache} from "../agents/llm/cache.js";
 import {completerForSpec} from "../agents/llm/complete.js";
 import {checkSharedLimits} from "../run/llmPlayers.js";
 import {llmPlayerDef} from "../agents/llm/llmPlayer.js";
-import {HUMAN} from "./human.js";
 import {PlaySession, restore, startSession, type Engine, type ResolvedSpec} from "./session.js";
 import {experimentLlms, type Condition, type Experiment} from "./experiment.js";
 import type {Participant, ParticipantStore} from "./participants.js";
@@ -57,12 +56,12 @@ export function studyEngine(experiment: Experiment, cacheDir: string): Engine {
   return {games, agents: [...agents, ...defs]};
 }
 
-/** The session spec of `p`'s game: the condition's game and opponent, the person in their seat, the participant's seed. */
+/** The session spec of `p`'s game: the condition's game and seats (the person in theirs), the participant's seed. */
 export function sessionSpec(experiment: Experiment, condition: Condition, p: Participant): ResolvedSpec {
   return {
     game: condition.def.id,
     params: condition.params,
-    seats: Array.from({length: condition.n_players}, (_, s) => (s === condition.human_seat ? HUMAN : condition.opponent)),
+    seats: [...condition.seats],
     seed: p.seed,
     game_id: `${idStem(condition.def, condition.params)}.play.${experiment.id}.${p.id}`,
     run_id: experiment.id,

@@ -132,11 +132,16 @@ export class ParticipantStore {
     return [...this.byId.values()];
   }
 
-  /** A new participant, assigned to a condition by balanced random assignment, and saved. */
-  create(now = Date.now()): Participant {
+  /**
+   * A new participant, saved: in condition `conditionId` when given (the
+   * admin's link for one condition: pilots, demos, tests), else assigned by
+   * balanced random assignment.
+   */
+  create(now = Date.now(), conditionId?: string): Participant {
     const conditions = this.experiment.conditions;
     const started = conditions.map((c) => this.all().filter((p) => p.condition === c.id && countsAsStarted(p, now)).length);
-    const condition = conditions[assignCondition(started)];
+    const condition = conditionId === undefined ? conditions[assignCondition(started)] : conditions.find((c) => c.id === conditionId);
+    if (!condition) throw new Error(`no condition "${conditionId}"; expected one of ${conditions.map((c) => c.id).join(", ")}`);
     let id = newParticipantId();
     while (this.byId.has(id)) id = newParticipantId();
     const p: Participant = {

@@ -26,7 +26,7 @@ export function progress(experiment: Experiment, participants: readonly Particip
     return {
       condition: c.id,
       game: c.def.id,
-      opponent: c.llm ? `${c.opponent} (${c.llm.provider} ${c.llm.model})` : c.opponent,
+      opponent: c.llms.length ? `${c.opponent} (${c.llms.map((l) => `${l.id}: ${l.provider} ${l.model}`).join("; ")})` : c.opponent,
       assigned: mine.length,
       started: count((p) => p.consented_at !== null && p.step !== "declined"),
       playing: count((p) => p.step === "game"),

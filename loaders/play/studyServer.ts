@@ -15,7 +15,9 @@
  *   POST /api/p/<id>/move        {action}: 200 with the new state, or 422 {error} (nothing changed)
  *   POST /api/p/<id>/retry       rebuild a game whose LLM endpoint failed
  *   POST /api/p/<id>/quiz        {answers: number[]}
- * Admin (token): GET /admin, /admin/progress.json, /admin/tables.tar.
+ * Admin (token): GET /admin, /admin/progress.json, /admin/tables.tar, and
+ *   /admin/new?condition=<id>: a new participant in that condition (not
+ *   assigned at random), redirected to their page; for pilots and demos.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {AddressInfo} from "node:net";
@@ -102,6 +104,9 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
   const exposed = !isLoopbackHost(options.host);
   if (exposed && !options.playToken) throw new Error(`--host ${options.host} exposes the server: an access token is required`);
 
+  /** What a participant's link carries on an exposed server: the access token. */
+  const participantQuery = exposed ? `?t=${encodeURIComponent(options.playToken!)}` : "";
+
   const send = (res: ServerResponse, status: number, body: string | Buffer, type: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, {...SECURITY_HEADERS, "content-type": type, "content-length": String(Buffer.byteLength(body)), ...headers});
     res.end(body);
@@ -152,7 +157,9 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
     if (req.method !== "GET") throw new Refusal(405, "use GET", {allow: "GET"});
     if (auth.setCookie) {
       // Keep the token out of the address bar (and of the history) once the cookie holds it.
-      res.writeHead(303, {...SECURITY_HEADERS, location: url.pathname, "set-cookie": auth.setCookie});
+      const rest = new URLSearchParams(url.searchParams);
+      rest.delete("token");
+      res.writeHead(303, {...SECURITY_HEADERS, location: url.pathname + (rest.size ? `?${rest}` : ""), "set-cookie": auth.setCookie});
       return void res.end();
     }
     const rows = progress(experiment, store.all());
@@ -161,6 +168,13 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
     if (url.pathname === "/admin/study.css") return send(res, 200, options.assets.css, "text/css; charset=utf-8");
     if (url.pathname === "/admin/tables.tar") {
       return send(res, 200, tablesArchive(options.out), "application/x-tar", {"content-disposition": `attachment; filename="${experiment.id}-tables.tar"`});
+    }
+    if (url.pathname === "/admin/new") {
+      const condition = url.searchParams.get("condition") ?? "";
+      if (!experiment.conditions.some((c) => c.id === condition)) throw new Refusal(400, `expected ?condition= one of ${experiment.conditions.map((c) => c.id).join(", ")}, got ${JSON.stringify(condition)}`);
+      const p = store.create(Date.now(), condition);
+      res.writeHead(303, {...SECURITY_HEADERS, location: `/p/${p.id}${participantQuery}`});
+      return void res.end();
     }
     if (url.pathname === "/admin" || url.pathname === "/admin/") return send(res, 200, adminPage(experiment, rows), "text/html; charset=utf-8");
     throw new Refusal(404, "not found");
@@ -180,16 +194,15 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
       if (sameToken(given, options.playToken!)) headers["set-cookie"] = setCookie("parley_play", options.playToken!, "/");
       else if (!sameToken(cookie(req, "parley_play"), options.playToken!)) throw new Refusal(403, "this study's links carry an access token; open the link you were given");
     }
-    const tokenQuery = exposed ? `?t=${encodeURIComponent(options.playToken!)}` : "";
 
     if (req.method === "GET" && url.pathname === "/assets/study.js") return send(res, 200, options.assets.js, "text/javascript; charset=utf-8", headers);
     if (req.method === "GET" && url.pathname === "/assets/study.css") return send(res, 200, options.assets.css, "text/css; charset=utf-8", headers);
     if (req.method === "GET" && url.pathname === "/") {
-      return send(res, 200, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(experiment.title)}</title></head><body><p>${escapeHtml(experiment.title)}: <a href="/p/new${escapeHtml(tokenQuery)}">take part</a>.</p></body></html>`, "text/html; charset=utf-8", headers);
+      return send(res, 200, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(experiment.title)}</title></head><body><p>${escapeHtml(experiment.title)}: <a href="/p/new${escapeHtml(participantQuery)}">take part</a>.</p></body></html>`, "text/html; charset=utf-8", headers);
     }
     if (req.method === "GET" && url.pathname === "/p/new") {
       const p = store.create();
-      res.writeHead(303, {...SECURITY_HEADERS, ...headers, location: `/p/${p.id}${tokenQuery}`});
+      res.writeHead(303, {...SECURITY_HEADERS, ...headers, location: `/p/${p.id}${participantQuery}`});
       return void res.end();
     }
     const page = /^\/p\/([^/]+)$/.exec(url.pathname);
@@ -228,10 +241,9 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
       const {port} = server.address() as AddressInfo;
       const host = options.host.includes(":") ? `[${options.host}]` : options.host;
       const url = `http://${host}:${port}`;
-      const tokenQuery = exposed ? `?t=${encodeURIComponent(options.playToken!)}` : "";
       resolve({
         server, url,
-        participantLink: `${url}/p/new${tokenQuery}`,
+        participantLink: `${url}/p/new${participantQuery}`,
         adminLink: `${url}/admin?token=${encodeURIComponent(options.adminToken)}`,
         close: () => new Promise((done) => {
           server.closeAllConnections();
@@ -266,11 +278,13 @@ export function tablesArchive(out: string): Buffer {
 
 function adminPage(experiment: Experiment, rows: ConditionProgress[]): string {
   const cells = (r: ConditionProgress) => [r.condition, r.game, r.opponent, r.assigned, r.started, r.playing, r.finished, r.completed, r.excluded, r.declined];
-  const head = ["condition", "game", "opponent", "assigned", "started", "playing", "finished", "completed", "excluded", "declined"];
-  const table = `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${cells(r).map((c) => `<td>${escapeHtml(String(c))}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+  const head = ["condition", "game", "opponent", "assigned", "started", "playing", "finished", "completed", "excluded", "declined", ""];
+  const try_ = (r: ConditionProgress) => `<td><a class="parley-try" href="/admin/new?condition=${encodeURIComponent(r.condition)}">play it</a></td>`;
+  const table = `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${cells(r).map((c) => `<td>${escapeHtml(String(c))}</td>`).join("")}${try_(r)}</tr>`).join("")}</tbody></table>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(experiment.title)}: admin</title><link rel="stylesheet" href="/admin/study.css"></head>
 <body><main class="parley-study parley-admin"><h1>${escapeHtml(experiment.title)}</h1><p>Experiment <code>${escapeHtml(experiment.id)}</code>: progress per condition.
-<em>started</em>: gave consent; <em>finished</em>: the game is over and in the tables; <em>completed</em>: got the completion code; <em>excluded</em>: failed the attention check or the quiz (kept in the tables, marked in participants.parquet).</p>
+<em>started</em>: gave consent; <em>finished</em>: the game is over and in the tables; <em>completed</em>: got the completion code; <em>excluded</em>: failed the attention check or the quiz (kept in the tables, marked in participants.parquet).
+<em>play it</em>: a new participant in that condition (not assigned at random; counted like any other), to pilot it.</p>
 ${table}<p><a href="/admin/tables.tar">Download the tables</a> (games, players, turns per game partition, and participants.parquet; Parquet, as <code>parley run</code> writes them) · <a href="/admin/progress.json">progress.json</a></p></main></body></html>
 `;
 }

@@ -54,7 +54,44 @@ test("a built-in agent may be the opponent; it must be able to sit in the other 
   config.conditions[0].opponent = "rubinstein";
   const e = parseExperiment(config);
   assert.equal(e.conditions[0].opponent, "rubinstein");
-  assert.equal(e.conditions[0].llm, null);
+  assert.deepEqual(e.conditions[0].llms, []);
+  assert.deepEqual(e.conditions[0].seats, ["human", "rubinstein"]);
+});
+
+const fourGames = () => JSON.parse(readFileSync(join(projectRoot, "data/experiments/glee-gamabench.json"), "utf8"));
+
+test("the shipped four-game experiment: GLEE's three families and a gamma-Bench game with the person, two LLM players and two strategies", () => {
+  const e = parseExperiment(fourGames());
+  assert.deepEqual(e.conditions.map((c) => [c.id, c.def.id, c.n_players, c.seats]), [
+    ["bargaining-alice", "glee/bargaining", 2, ["human", "gemini-flash"]],
+    ["negotiation-bob", "glee/negotiation", 2, ["gemini-flash", "human"]],
+    ["persuasion-alice", "glee/persuasion", 2, ["human", "gemini-flash"]],
+    ["guessing", "gamabench/guessing", 5, ["human", "gemini-flash", "gemini-flash", "level-1", "equilibrium"]],
+  ]);
+  // "gemini-flash" as a string names the LLM player defined in the first condition: one player, everywhere.
+  assert.deepEqual(e.conditions.map((c) => c.llms.map((l) => l.model)), [["gemini-1.5-flash"], ["gemini-1.5-flash"], ["gemini-1.5-flash"], ["gemini-1.5-flash"]]);
+  assert.equal(e.conditions[3].opponent, "gemini-flash ×2, level-1, equilibrium");
+  assert.match(e.conditions[3].instructions[0], /from 0 to 100, in each of 5 rounds/);
+});
+
+test("N-player and per-seat conditions: seat counts and who can sit where fail with one line naming the key", () => {
+  const cases: [(c: any) => void, RegExp][] = [
+    [(c) => c.conditions[3].opponents.pop(), /^conditions\[3\]\.opponents: expected 4 agents, one per seat but the person's \(gamabench\/guessing with 5 players\), got 3$/],
+    [(c) => (c.conditions[3].n_players = 30), /^conditions\[3\]\.n_players: gamabench\/guessing seats 2 to 20 players, got 30$/],
+    [(c) => (c.conditions[3].human_seat = 5), /^conditions\[3\]\.human_seat: expected a seat number 0 to 4, got 5$/],
+    [(c) => (c.conditions[3].opponents[2] = "rubinstein"), /^conditions\[3\]\.opponents\[2\]: rubinstein cannot sit in seat seat3 of gamabench\/guessing$/],
+    [(c) => (c.conditions[3].opponents[0] = "gpt-nobody"), /^conditions\[3\]\.opponents\[0\]: unknown agent "gpt-nobody"; .*, or an LLM player defined earlier in the file$/],
+    [(c) => (c.conditions[3].opponent = "equilibrium"), /^conditions\[3\]: expected either "opponent" \(one agent in every other seat\) or "opponents" \(one per other seat\), not both$/],
+    [(c) => delete c.conditions[0].opponent, /^conditions\[0\]: expected either "opponent" .* not neither$/],
+    // A persuasion strategy for the seller cannot sit in the buyer's seat.
+    [(c) => (c.conditions[2].opponent = "truthful"), /^conditions\[2\]\.opponent: truthful cannot sit in seat bob of glee\/persuasion$/],
+    [(c) => (c.conditions[3].opponents[1] = {...c.conditions[0].opponent, temperature: 0.2}), /^conditions\[3\]\.opponents\[1\]: LLM player "gemini-flash" is also defined, differently, at conditions\[0\]\.opponent/],
+  ];
+  for (const [change, expected] of cases) {
+    const config = fourGames();
+    change(config);
+    assert.throws(() => parseExperiment(config), (error: Error) => expected.test(error.message) && !error.message.includes("\n"), `${expected}`);
+  }
 });
 
 test("the attention check accepts the code word in any case, with spaces or quotes around it, and nothing else", () => {
