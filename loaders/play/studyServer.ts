@@ -186,6 +186,8 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
       if (!isLoopbackHostHeader(req.headers.host)) throw new Refusal(403, "this server answers only requests addressed to 127.0.0.1 or localhost");
     }
     const url = new URL(req.url ?? "/", "http://localhost");
+    // Browsers ask for an icon on every page: answer "none" rather than a 404 in the participant's console.
+    if (url.pathname === "/favicon.ico") return send(res, 204, "", "image/x-icon");
     if (url.pathname === "/admin" || url.pathname.startsWith("/admin/")) return admin(req, res, url);
 
     const headers: Record<string, string> = {};

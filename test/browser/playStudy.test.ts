@@ -15,7 +15,7 @@ import {createServer} from "node:net";
 import type {Page} from "playwright-core";
 import {launch, screenshot} from "./harness.js";
 import {parley, scratch} from "../support/cli.js";
-import {experimentConfig, fakeModel, PLAY_KEY, startStudy, startStudyIn, XSS} from "../support/playStudy.js";
+import {experimentConfig, fakeModel, PLAY_KEY, startStudy, startStudyIn, threeGamesConfig, XSS} from "../support/playStudy.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
 const {dir: tempDir, keep} = scratch("parley-play-browser-");
@@ -174,6 +174,162 @@ test("a participant who fails the attention check is told so; the admin page nee
   } finally {
     await browser.close();
   }
+  server.child.kill("SIGTERM");
+  await server.done;
+});
+
+/** Plays a move and waits for the game's answer: the next decision's form (a new one) or the outcome. */
+async function playMove(page: Page, fields: Record<string, string>): Promise<void> {
+  await page.locator(".play-form").evaluate((f) => f.setAttribute("data-answered", ""));
+  await page.locator(".play-error").evaluate((e) => (e.textContent = ""));
+  await play(page, fields);
+  await page.waitForSelector(".play-form:not([data-answered]), .play-outcome, .play-error:not(:empty)");
+  // The outcome view has no error line; a decision's view has an empty one.
+  const error = page.locator(".play-error");
+  if (await error.count()) assert.equal(await error.textContent(), "", `refused: ${JSON.stringify(fields)}`);
+}
+
+/** An entry refused (by the form or by the server): its message, and nothing changed on the page. */
+async function refused(page: Page, fields: Record<string, string>): Promise<string> {
+  const before = await messages(page);
+  await page.locator(".play-error").evaluate((e) => (e.textContent = ""));
+  await play(page, fields);
+  await page.waitForSelector(".play-error:not(:empty)");
+  assert.deepEqual(await messages(page), before, "a refused entry changed the game");
+  return (await page.locator(".play-error").textContent())!;
+}
+
+/** The fields the current decision asks for. */
+const asked = (page: Page) => page.locator(".play-form [name^=field-]").evaluateAll((es) => es.map((e) => (e as HTMLInputElement).name.slice("field-".length)));
+
+test("one server, three conditions placed by the admin's links: negotiation, persuasion and gamma-Bench's guessing game played in the browser against the LLM, into metrics and gamma-Bench scores", async () => {
+  const llm = await fakeModel();
+  keep(llm);
+  const {out, server} = await startStudyIn(tempDir(), threeGamesConfig(llm));
+  const browser = await launch();
+  const context = await browser.newContext({viewport: {width: 1100, height: 900}});
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const bodies: string[] = [];
+  // Refusals are answers here (422 for the forged move, 401 for the admin link without the token): the statuses are checked where they happen.
+  page.on("console", (m) => m.type() === "error" && !/status of (401|422)/.test(m.text()) && problems.push(`console error: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`uncaught exception: ${e.message}`));
+  page.on("requestfinished", async (r) => {
+    const status = (await r.response())?.status() ?? 0;
+    if (status >= 400 && status !== 401 && status !== 422) problems.push(`${status} ${r.url()}`);
+  });
+  page.on("dialog", (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  page.on("response", (r) => {
+    bodies.push(JSON.stringify(r.headers()));
+    r.text().then((t) => bodies.push(t), () => {});
+  });
+  /** A participant of `condition` (the admin's "play it" link), through consent and the attention check. */
+  const join_ = async (condition: string) => {
+    await page.goto(`${server.url}/admin/new?condition=${condition}`);
+    assert.match(new URL(page.url()).pathname, /^\/p\/[A-Za-z0-9_-]{22}$/);
+    await page.click("text=I agree to take part");
+    await page.fill('input[name="answer"]', "sdkot");
+    await page.click("text=Start the game");
+    await page.waitForSelector(".play-form");
+    return new URL(page.url()).pathname.slice("/p/".length);
+  };
+  const persuasionQualities: string[] = [];
+  try {
+    assert.equal((await page.goto(`${server.url}/admin/new?condition=negotiation`))?.status(), 401, "placing a participant needs the admin token");
+    await page.goto(server.admin);
+    await page.waitForSelector("a.parley-try");
+    assert.deepEqual(await page.locator("a.parley-try").evaluateAll((as) => as.map((a) => a.getAttribute("href"))), ["/admin/new?condition=negotiation", "/admin/new?condition=persuasion", "/admin/new?condition=guessing"]);
+
+    // Negotiation, the person as Bob (the buyer). Alice (the LLM) names a price first.
+    await join_("negotiation");
+    assert.match(await page.locator(".play-status").textContent() ?? "", /you play bob/);
+    assert.deepEqual(await asked(page), ["decision"]);
+    await playMove(page, {decision: "reject"});
+    // Round 2: Bob names a price; a negative one, and text, are refused and change nothing.
+    assert.deepEqual((await asked(page)).filter((f) => f !== "message"), ["price"]);
+    assert.match(await refused(page, {price: "-5"}), /Price must be/);
+    assert.match(await refused(page, {price: "ninety"}), /not "ninety"/);
+    await playMove(page, {price: "90", message: XSS});
+    await page.waitForSelector(".play-outcome");
+    assert.match(await page.locator(".play-outcome").textContent() ?? "", /Ended by agreement after 2 rounds/);
+    assert.equal(await page.locator("img").count(), 0);
+
+    // Persuasion, the person as Alice (the seller): three rounds of "high", reloaded after the first.
+    const persuader = await join_("persuasion");
+    // An entry the form cannot offer, sent by hand: the server refuses it and nothing changes.
+    const forged = await page.evaluate(async (id) => {
+      const r = await fetch(`/api/p/${id}/move`, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify({action: {type: "claim", claim: "medium"}})});
+      return {status: r.status, body: await r.json()};
+    }, persuader);
+    assert.equal(forged.status, 422);
+    assert.match(forged.body.error, /claim/);
+    for (let round = 1; round <= 3; round++) {
+      const told = (await messages(page)).join("\n");
+      const quality = [...told.matchAll(/\b(high|low)[- ]quality\b/gi)].pop()?.[1]?.toLowerCase();
+      assert.ok(quality, `round ${round}: the seller is told the quality`);
+      persuasionQualities.push(quality);
+      await playMove(page, {claim: "high"});
+      if (round === 1) {
+        await page.reload();
+        await page.waitForSelector(".play-form");
+        assert.match(await page.locator(".play-status").textContent() ?? "", /^Round 2 /);
+      }
+    }
+    await page.waitForSelector(".play-outcome");
+
+    // gamma-Bench's Guess 2/3 of the Average, the person in seat 0 of 4: illegal guesses refused, then 30 and 20.
+    await join_("guessing");
+    assert.match((await messages(page))[0], /Each player selects an integer number between 0 and 100/);
+    assert.match(await refused(page, {amount: "-5"}), /Amount must be a whole number between 0 and 100; -5 is not/);
+    assert.match(await refused(page, {amount: "abc"}), /not "abc"/);
+    assert.match(await refused(page, {amount: "101"}), /101 is not/);
+    assert.match(await refused(page, {amount: "33.5"}), /whole number/);
+    await playMove(page, {amount: "30"});
+    const round2 = (await messages(page)).join("\n");
+    assert.match(round2, /Average Number Chosen: 27\.5/, "(30 + 40 + 40 + 0) / 4");
+    await playMove(page, {amount: "20"});
+    await page.waitForSelector(".play-outcome");
+    assert.match(await page.locator(".play-outcome").textContent() ?? "", /Ended by completed after 2 rounds/);
+    await screenshot(page, "play-study-guessing");
+  } finally {
+    await browser.close();
+  }
+  assert.deepEqual(problems, []);
+  for (const body of bodies) assert.ok(!body.includes(PLAY_KEY), "the API key reached the browser");
+
+  // GLEE: `parley metrics` over the tables, against the paper's formulas (GLEE (Shapira et al. 2024) §2.2, §2.3) by hand.
+  const metrics = await parley(["metrics", out]);
+  assert.equal(metrics.code, 0, metrics.stderr);
+  const rows = metrics.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const negotiation = rows.find((r) => r.family === "negotiation");
+  // V_A = 0.8 · 100 = 80, V_B = 1.2 · 100 = 120, a deal at p = 90: efficient (80 ≤ 90 ≤ 120); fairness 1 − 4((90 − 100)/100)²;
+  // Alice gains (90 − 80)/100, Bob (120 − 90)/100.
+  assert.deepEqual([negotiation.alice_agent, negotiation.bob_agent, negotiation.efficiency], ["fake", "human", 1]);
+  for (const [got, want] of [[negotiation.fairness, 0.96], [negotiation.alice_self_gain, 0.1], [negotiation.bob_self_gain, 0.3]]) assert.ok(Math.abs(got - want) < 1e-9, `${got} vs ${want}`);
+  const persuasion = rows.find((r) => r.family === "persuasion");
+  assert.deepEqual([persuasion.alice_agent, persuasion.bob_agent], ["human", "fake"]);
+  // The buyer (the fake model) declines in round 1 and buys in rounds 2 and 3: s = 2 sales of T = 3; k = the high-quality ones among them.
+  const k = persuasionQualities.slice(1).filter((q) => q === "high").length;
+  const n = persuasionQualities.filter((q) => q === "high").length;
+  assert.ok(Math.abs(persuasion.alice_self_gain - 2 / 3) < 1e-9, String(persuasion.alice_self_gain));
+  assert.ok(Math.abs(persuasion.bob_self_gain - (k * (1.25 - 1) - (2 - k)) / 3) < 1e-9, `${persuasion.bob_self_gain} with k = ${k}`);
+  if (n > 0) assert.ok(Math.abs(persuasion.efficiency - k / n) < 1e-9, String(persuasion.efficiency));
+  // What the seller was shown each round agrees with the qualities the game drew.
+  const [drawn] = await queryRun(out, ["games"], "SELECT n_high, k_high_bought, sales FROM games WHERE game = 'glee/persuasion'");
+  assert.deepEqual(drawn, {n_high: n, k_high_bought: k, sales: 2}, persuasionQualities.join(","));
+
+  // gamma-Bench S1 (Huang et al. 2024 §3.1): the mean guess over players and rounds, (30 + 40 + 40 + 0 + 20 + 40 + 40 + 0) / 8 = 26.25, scored (100 − 26.25) / 100 · 100.
+  const scores = await parley(["gamabench-scores", out, "--runs"]);
+  assert.equal(scores.code, 0, scores.stderr);
+  const [guessing] = JSON.parse(scores.stdout);
+  assert.equal(guessing.model, "human+fake+fake+equilibrium");
+  assert.equal(guessing.raw, 26.25);
+  assert.equal(guessing.score, 73.75);
+  const players = await queryRun(out, ["players"], "SELECT seat, agent FROM players WHERE game_id LIKE 'gamabench%' ORDER BY seat");
+  assert.deepEqual(players.map((p) => p.agent), ["human", "fake", "fake", "equilibrium"]);
   server.child.kill("SIGTERM");
   await server.done;
 });

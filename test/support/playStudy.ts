@@ -20,12 +20,19 @@ export const ADMIN_TOKEN = "admin-secret-token-for-tests";
 const children = new Set<ChildProcess>();
 after(() => children.forEach((c) => c.kill("SIGKILL")));
 
-/** GLEE's scripted answers (reject in round 1, accept from round 2), every message the XSS string. */
+/** The number the fake model guesses in gamma-Bench's Guess 2/3 of the Average, every round. */
+export const FAKE_GUESS = 40;
+
+/**
+ * GLEE's scripted answers (reject in round 1, accept from round 2), every
+ * message the XSS string; in gamma-Bench's guessing game, FAKE_GUESS in the
+ * format its prompt asks for (a JSON string, as the paper's prompt has it).
+ */
 export async function fakeModel(): Promise<FakeLlmServer> {
-  const bot = gleeBot();
+  const bot = gleeBot({misbehave: (r) => (r.lastUser.includes('"chosen_number"') ? {text: `{"chosen_number": "${FAKE_GUESS}"}`} : null)});
   return startFakeLlm("openai", async (r) => {
     const reply = await bot(r);
-    return "text" in reply ? {...reply, text: reply.text.replace("Let's split it evenly.", XSS)} : reply;
+    return "text" in reply ? {...reply, text: reply.text.replace("Let's split it evenly.", XSS).replace("A fair price.", XSS)} : reply;
   });
 }
 
@@ -44,6 +51,30 @@ export function experimentConfig(server: FakeLlmServer, conditions: {id: string;
       params: {delta_a: 0.9, delta_b: 0.8, money: 1000, horizon: 12, complete_information: true, messages: true},
       quiz: [{question: "Your discount factor?", options: ["0.8", "0.9", "1"], answer: seat === "alice" ? 1 : 0}],
     })),
+  };
+}
+
+/**
+ * A study of three conditions against the fake model: GLEE negotiation with
+ * the person as the buyer (F_A = 0.8, F_B = 1.2, M = 100, 6 rounds,
+ * messages), GLEE persuasion with the person as the seller (3 rounds, binary
+ * messages), and gamma-Bench's Guess 2/3 of the Average over 2 rounds with
+ * the person in seat 0, the fake model in seats 1 and 2 and the built-in
+ * `equilibrium` strategy in seat 3. No quiz: the code follows the game.
+ */
+export function threeGamesConfig(server: FakeLlmServer): Record<string, unknown> {
+  const base = experimentConfig(server);
+  const opponent = (base.conditions as {opponent: unknown}[])[0].opponent;
+  return {
+    ...base,
+    id: "three-games",
+    title: "Three games",
+    instructions: ["You will play one game against computer players.", "The next screen shows its rules."],
+    conditions: [
+      {id: "negotiation", game: "glee/negotiation", human_seat: "bob", opponent, params: {factor_a: 0.8, factor_b: 1.2, money: 100, horizon: 6, messages: true}, quiz: []},
+      {id: "persuasion", game: "glee/persuasion", human_seat: "alice", opponent: "fake", params: {money: 100, horizon: 3}, quiz: []},
+      {id: "guessing", game: "gamabench/guessing", n_players: 4, human_seat: 0, opponents: ["fake", "fake", "equilibrium"], params: {rounds: 2}, quiz: []},
+    ],
   };
 }
 
