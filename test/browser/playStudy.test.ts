@@ -166,8 +166,8 @@ test("a participant who fails the attention check is told so; the admin page nee
     await page.goto(server.admin);
     assert.equal(new URL(page.url()).search, "", "the token is dropped from the address bar once the cookie holds it");
     const row = await page.locator("tbody tr").first().locator("td").allTextContents();
-    // condition, game, opponent, assigned, started, playing, finished, completed, excluded, declined
-    assert.deepEqual(row.slice(0, 2).concat(row.slice(3)), ["alice", "glee/bargaining", "1", "1", "0", "0", "0", "1", "0"]);
+    // condition, game, opponent, assigned, started, playing, finished, completed, excluded, declined, the link to play it
+    assert.deepEqual(row.slice(0, 2).concat(row.slice(3)), ["alice", "glee/bargaining", "1", "1", "0", "0", "0", "1", "0", "play it"]);
     assert.equal(await page.locator('a[href="/admin/tables.tar"]').count(), 1);
     await screenshot(page, "play-study-admin");
     assert.deepEqual(problems, []);

@@ -17,7 +17,7 @@ import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {networkInterfaces} from "node:os";
 import {parley, scratch} from "../support/cli.js";
-import {ADMIN_TOKEN, experimentConfig, fakeModel as fakeLlm, PLAY_KEY, startStudy, startStudyIn, XSS} from "../support/playStudy.js";
+import {ADMIN_TOKEN, experimentConfig, FAKE_GUESS, fakeModel as fakeLlm, PLAY_KEY, startStudy, startStudyIn, threeGamesConfig, XSS} from "../support/playStudy.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
@@ -185,7 +185,7 @@ test("a participant plays GLEE bargaining against the LLM through the server; ki
   assert.equal(state.completion_code, undefined);
 
   // Admin: 401 without the token (or with a wrong one); with it, progress and the tables.
-  for (const path of ["/admin", "/admin/progress.json", "/admin/tables.tar"]) {
+  for (const path of ["/admin", "/admin/progress.json", "/admin/tables.tar", "/admin/new?condition=alice"]) {
     assert.equal((await call(server.url + path)).status, 401, path);
     assert.equal((await call(server.url + path, {headers: {authorization: "Bearer wrong"}})).status, 401, path);
   }
@@ -415,6 +415,43 @@ test("an LLM endpoint that fails for good: the move is kept, the participant is 
   assert.equal(state.game.failed, false);
   assert.equal(askedFor(state), "decision");
   assert.ok(!server.stderr().includes(PLAY_KEY));
+  server.child.kill("SIGTERM");
+  await server.done;
+});
+
+test("a gamma-Bench condition over HTTP: the admin places a participant in it; illegal guesses are refused and change nothing; the LLM seats and the strategy play around the person", async () => {
+  const llm = await fakeModel();
+  const {out, server} = await studyOn(threeGamesConfig(llm));
+  const auth = {authorization: `Bearer ${ADMIN_TOKEN}`};
+  assert.equal((await call(`${server.url}/admin/new?condition=nope`, {headers: auth})).status, 400);
+  const placed = await call(`${server.url}/admin/new?condition=guessing`, {headers: auth});
+  assert.equal(placed.status, 303);
+  const id = /^\/p\/([A-Za-z0-9_-]{22})$/.exec(String(placed.headers.location))![1];
+  const api = apiOf(server.url, id);
+  await api("/consent", {agree: true});
+  await api("/attention", {answer: "sdkot"});
+  let state = (await api()).json;
+  assert.equal(state.game.seat, 0);
+  assert.equal(askedFor(state), "choose");
+  const file = join(out, ".parley", "play", "participants", `${id}.json`);
+  const before = readFileSync(file, "utf8");
+  for (const amount of [-5, "30", 101, 33.5, null]) {
+    const refused = await api("/move", {action: {type: "choose", amount}});
+    assert.equal(refused.status, 422, JSON.stringify(amount));
+    assert.match(refused.json.error, /amount/i);
+    assert.equal(askedFor(refused.json.state), "choose");
+    assert.equal(refused.json.state.game.pending.round, 1);
+  }
+  assert.equal(readFileSync(file, "utf8"), before, "a refused guess changed the participant's state");
+  state = (await api("/move", {action: {type: "choose", amount: 30}})).json;
+  assert.equal(state.game.pending.round, 2);
+  // What the person is told next is what a model in the seat is told: the round's average, (30 + 40 + 40 + 0) / 4.
+  assert.match(JSON.stringify(state.game.pending.messages), /Average Number Chosen: 27\.5/);
+  state = (await api("/move", {action: {type: "choose", amount: 20}})).json;
+  assert.equal(state.step, "done");
+  const turns = await queryRun(out, ["turns"], "SELECT round, seat, amount FROM turns ORDER BY round, seat");
+  assert.deepEqual(turns.map((t) => t.amount), [30, FAKE_GUESS, FAKE_GUESS, 0, 20, FAKE_GUESS, FAKE_GUESS, 0]);
+  for (const answer of seen) assert.ok(!answer.body.includes(KEY) && !JSON.stringify(answer.headers).includes(KEY));
   server.child.kill("SIGTERM");
   await server.done;
 });
