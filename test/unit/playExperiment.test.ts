@@ -8,6 +8,7 @@ import {assignCondition, countsAsStarted, newParticipantId, PARTICIPANT_ID, PEND
 import {isLoopbackAddress, isLoopbackHost, isLoopbackHostHeader, sameToken} from "../../loaders/play/access.js";
 import {CoalescingWriter} from "../../loaders/play/studyTables.js";
 import {projectRoot} from "../../loaders/config.js";
+import {games} from "../../loaders/games/registry.js";
 
 const example = () => JSON.parse(readFileSync(join(projectRoot, "data/experiments/glee-bargaining.json"), "utf8"));
 
@@ -72,6 +73,19 @@ test("the shipped four-game experiment: GLEE's three families and a gamma-Bench 
   assert.deepEqual(e.conditions.map((c) => c.llms.map((l) => l.model)), [["gemini-1.5-flash"], ["gemini-1.5-flash"], ["gemini-1.5-flash"], ["gemini-1.5-flash"]]);
   assert.equal(e.conditions[3].opponent, "gemini-flash ×2, level-1, equilibrium");
   assert.match(e.conditions[3].instructions[0], /from 0 to 100, in each of 5 rounds/);
+});
+
+test("every registered game can be a condition, the person in any seat, an LLM player in the others", () => {
+  const config = fourGames();
+  const llm = config.conditions[0].opponent;
+  for (const def of games) {
+    for (const seat of [0, def.seats.default - 1]) {
+      config.conditions = [{id: "c", game: def.id, human_seat: seat, opponent: llm, instructions: ["Read the rules."]}];
+      const [c] = parseExperiment(config).conditions;
+      assert.equal(c.seats.length, def.seats.default, def.id);
+      assert.deepEqual(c.seats.map((id, s) => (s === seat ? id === "human" : id === "gemini-flash")), c.seats.map(() => true), def.id);
+    }
+  }
 });
 
 test("N-player and per-seat conditions: seat counts and who can sit where fail with one line naming the key", () => {
