@@ -5,7 +5,7 @@ import {join} from "node:path";
 import {after, before} from "node:test";
 import type {Browser, Locator, Page} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
-import {buildInto, launch, scratchDatasets} from "./harness.js";
+import {defaultBuild, launch} from "./harness.js";
 
 /** The text of a select's chosen option (Inputs.select's option values are indices). */
 export const chosen = (select: Locator): Promise<string> => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? "");
@@ -91,7 +91,7 @@ export interface TestSite {
 export function testSite(): TestSite {
   const site = {} as TestSite;
   before(async () => {
-    site.dist = process.env.PARLEY_TEST_DIST ?? (await buildInto(scratchDatasets()));
+    site.dist = await defaultBuild();
     site.server = await serveStatic(site.dist);
     site.browser = await launch();
   });

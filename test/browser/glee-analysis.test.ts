@@ -6,14 +6,14 @@ import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser, Page} from "playwright-core";
 import type {StaticServer} from "../../loaders/serve.js";
-import {openSite, scratchDatasets, screenshot, settle, visit, type Site} from "./harness.js";
+import {openSite, screenshot, settle, visit, type Site} from "./harness.js";
 
 let site: Site;
 let browser: Browser;
 let server: StaticServer;
 
 before(async () => {
-  site = await openSite(scratchDatasets());
+  site = await openSite();
   ({browser, server} = site);
 });
 

@@ -4,9 +4,10 @@
  * recording every console error, uncaught exception, failed request, request
  * to a host other than loopback (which is also blocked), and JavaScript dialog.
  */
-import {mkdirSync, mkdtempSync, readdirSync, symlinkSync, existsSync} from "node:fs";
+import {createHash} from "node:crypto";
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, existsSync} from "node:fs";
 import {tmpdir} from "node:os";
-import {join} from "node:path";
+import {join, relative} from "node:path";
 import {chromium, type Browser, type Page} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
 import {buildSite} from "../../loaders/commands/site.js";
@@ -44,6 +45,50 @@ export async function buildInto(datasets: string): Promise<string> {
   return dist;
 }
 
+// What a default build is made of: the site's sources and the configured datasets (names, sizes, times).
+const BUILD_INPUTS = ["src", "loaders", "data", "observablehq.config.ts", "parley.config.json", "package-lock.json"];
+const NOT_INPUTS = new Set(["generated", ".observablehq"]);
+
+function buildKey(): string {
+  const hash = createHash("sha256");
+  const walk = (path: string, hashContent: boolean) => {
+    const stat = statSync(path, {throwIfNoEntry: false});
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(path).sort()) if (!NOT_INPUTS.has(name)) walk(join(path, name), hashContent);
+      return;
+    }
+    hash.update(`${relative(projectRoot, path)}\0`);
+    hash.update(hashContent ? readFileSync(path) : `${stat.size} ${stat.mtimeMs}`);
+  };
+  for (const input of BUILD_INPUTS) walk(join(projectRoot, input), true);
+  const datasets = datasetsConfig().dir;
+  hash.update(`datasets ${datasets}\0`);
+  if (datasets) walk(datasets, false);
+  for (const name of ["PARLEY_CONFIG", "PARLEY_DATASETS", "PARLEY_GAMES_DIR"]) hash.update(`${name}=${process.env[name] ?? ""}\0`);
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * The site built with every configured dataset as it is, shared by the browser
+ * test files that need nothing else: each test file runs in its own process, and
+ * building the same site in each cost minutes apiece. The build is kept in the
+ * temporary directory under a hash of its inputs (sources and the datasets'
+ * listing), so a changed source builds afresh; tests that change a file copy
+ * the site first (checks.ts withoutFile). PARLEY_TEST_DIST overrides it.
+ */
+export async function defaultBuild(): Promise<string> {
+  if (process.env.PARLEY_TEST_DIST) return process.env.PARLEY_TEST_DIST;
+  const shared = join(tmpdir(), "parley-test-builds");
+  const dist = join(shared, buildKey());
+  if (existsSync(join(dist, "index.html"))) return dist;
+  mkdirSync(shared, {recursive: true});
+  const built = await buildInto(scratchDatasets());
+  rmSync(dist, {recursive: true, force: true});
+  renameSync(built, dist);
+  return dist;
+}
+
 export interface Site {
   /** The built site's directory. */
   dist: string;
@@ -52,10 +97,13 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** Builds the site with `datasets` as the datasets directory, serves it on loopback and launches Chromium. */
-export async function openSite(datasets: string): Promise<Site> {
+/**
+ * Builds the site with `datasets` as the datasets directory (by default the
+ * shared build of the configured datasets), serves it on loopback and launches Chromium.
+ */
+export async function openSite(datasets?: string): Promise<Site> {
   // PARLEY_TEST_DIST=<a built site> reuses a build (to rerun one browser test quickly; the datasets are then that build's).
-  const dist = process.env.PARLEY_TEST_DIST ?? (await buildInto(datasets));
+  const dist = process.env.PARLEY_TEST_DIST ?? (datasets === undefined ? await defaultBuild() : await buildInto(datasets));
   const server = await serveStatic(dist);
   const browser = await launch();
   return {dist, server, browser, close: async () => {

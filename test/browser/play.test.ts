@@ -10,7 +10,7 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import type {StaticServer} from "../../loaders/serve.js";
-import {openSite, scratchDatasets, screenshot, settle, visit, type Site} from "./harness.js";
+import {openSite, screenshot, settle, visit, type Site} from "./harness.js";
 import {parley} from "../support/cli.js";
 
 const hostile = "<img src=x onerror=alert(1)>";
@@ -21,7 +21,7 @@ const downloads = mkdtempSync(join(tmpdir(), "parley-play-"));
 const records: string[] = [];
 
 before(async () => {
-  site = await openSite(scratchDatasets());
+  site = await openSite();
   ({browser, server} = site);
 });
 
