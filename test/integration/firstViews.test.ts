@@ -10,14 +10,7 @@ import {firstView, writeDataset} from "../../loaders/emit.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
 import {recordSnapshot, snapshotAsker, type Snapshot} from "../../src/lib/snapshot.js";
 import {openWasm} from "../support/wasmDuckDB.js";
-
-/** Rounds doubles to 12 significant digits: the engines' libm (power, log) differ in the last bits. */
-function rounded(value: unknown): unknown {
-  if (typeof value === "number" && !Number.isInteger(value)) return Number(value.toPrecision(12));
-  if (Array.isArray(value)) return value.map(rounded);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)]));
-  return value;
-}
+import {rounded} from "../support/rounded.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "parley-first-views-"));
 after(() => rmSync(scratch, {recursive: true, force: true}));
