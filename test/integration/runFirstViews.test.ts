@@ -10,10 +10,9 @@ import {existsSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
 import {parley, scratch} from "../support/cli.js";
-import {openWasm} from "../support/wasmDuckDB.js";
 import {RUN_FIRST_VIEWS, runArchive, runsModule} from "../../loaders/runs/site.js";
-import {recordSnapshot, snapshotAsker, type Snapshot} from "../../src/lib/snapshot.js";
-import {rounded} from "../support/rounded.js";
+import type {Snapshot} from "../../src/lib/snapshot.js";
+import {assertFirstViewParity} from "../support/firstViewParity.js";
 
 const {dir: tempDir} = scratch("parley-run-first-views-");
 
@@ -37,23 +36,11 @@ test("a sharded run's archive: each GLEE page's first view, equal to DuckDB-WASM
   const out = join(dir, "archive");
   writeFileSync(`${out}.tar`, await runArchive("study", env));
   execFileSync("tar", ["-xf", `${out}.tar`, "--one-top-level=archive"], {cwd: dir});
-  const tables = {games: join(out, "glee/games.parquet"), turns: join(out, "glee/turns.parquet")};
   for (const view of RUN_FIRST_VIEWS.glee) {
     const file = join(out, `glee/first-${view.page}.json`);
     assert.ok(existsSync(file), `${view.page}: in the archive`);
     const native = JSON.parse(readFileSync(file, "utf8")) as Snapshot;
-    const wasm = await openWasm(Object.fromEntries(view.tables.map((t) => [t, tables[t as keyof typeof tables]])));
-    try {
-      await view.prepare?.((sql, params) => wasm.query(sql, params));
-      const browser = await recordSnapshot((sql, params) => wasm.query(sql, params), (ask) => view.script(ask));
-      assert.ok(Object.keys(native).length > 0, `/${view.page}: the build answered something`);
-      assert.deepEqual(Object.keys(native).sort(), Object.keys(browser).sort(), `/${view.page}: the same questions`);
-      for (const key of Object.keys(native)) assert.deepEqual(rounded(native[key]), rounded(browser[key]), `/${view.page}: ${key.replaceAll("\u0000", " ").slice(0, 200)}`);
-      // Answered from the archive alone: the page never needs the rows for it.
-      await view.script(snapshotAsker(async () => native, () => Promise.reject(new Error("asked DuckDB for an answer the snapshot holds"))));
-    } finally {
-      wasm.close();
-    }
+    await assertFirstViewParity(view, native, join(out, "glee"));
   }
   // The run's 8 bargaining games are what the regression page's first view counts.
   const regression = JSON.parse(readFileSync(join(out, "glee/first-glee-regression.json"), "utf8")) as Snapshot;
