@@ -12,7 +12,10 @@ import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
 import {parley, scratch} from "../support/cli.js";
 import {RUN_FIRST_VIEWS, runArchive, runsModule} from "../../loaders/runs/site.js";
 import type {Snapshot} from "../../src/lib/snapshot.js";
-import {assertFirstViewParity} from "../support/firstViewParity.js";
+import {assertFirstViewParity, rounded} from "../support/firstViewParity.js";
+import {withParquetViews} from "../../loaders/io/parquet.js";
+import {expandValues, familyMetricsSQL, metricValuesSQL} from "../../src/lib/pages/gleeFamily.js";
+import {GLEE_METRICS} from "../../src/lib/gleeMetrics.js";
 
 const {dir: tempDir} = scratch("parley-run-first-views-");
 
@@ -42,6 +45,15 @@ test("a sharded run's archive: each GLEE page's first view, equal to DuckDB-WASM
     const native = JSON.parse(readFileSync(file, "utf8")) as Snapshot;
     await assertFirstViewParity(view, native, join(out, "glee"));
   }
+  // The family pages' distributions, grouped by value, give back every game's value.
+  await withParquetViews({games: join(out, "glee/games.parquet")}, async (db) => {
+    for (const metric of GLEE_METRICS) for (const seat of ["alice", "bob"] as const) {
+      const perGame = await db.query(`SELECT ${seat}_agent AS agent, ${metric} AS value FROM (${familyMetricsSQL("bargaining")}) WHERE ${metric} IS NOT NULL ORDER BY agent, value`);
+      const grouped = expandValues((await db.query(metricValuesSQL("bargaining", metric, seat))) as {agent: string; value: number; games: number}[]);
+      assert.equal(grouped.length, perGame.length, `${metric} by ${seat}: one value per game`);
+      assert.deepEqual(rounded(grouped), rounded(perGame.map((r) => ({agent: r.agent, value: r.value}))), `${metric} by ${seat}`);
+    }
+  });
   // The run's 8 bargaining games are what the regression page's first view counts.
   const regression = JSON.parse(readFileSync(join(out, "glee/first-glee-regression.json"), "utf8")) as Snapshot;
   const agents = Object.entries(regression).find(([k]) => k.includes("glee-regression/agents\u0000"))?.[1] as {agents: string[]; games: number};
