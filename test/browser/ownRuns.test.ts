@@ -174,7 +174,7 @@ test("with the run selected and no input touched, the GLEE pages draw from the r
     const {page, problems} = await open(path, {});
     assert.deepEqual(problems, [], path);
     assert.deepEqual(await errorsOf(page), [], path);
-    const fetched = (await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name))).filter((url) => url.includes("/_file/data/runs/study/"));
+    const fetched = (await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name))).filter((url) => url.includes("/_file/data/runs/"));
     assert.ok(fetched.some((url) => url.includes(`/glee/first-${path.slice(1)}.`)), `${path}: its first view was read (${fetched.join(", ")})`);
     assert.deepEqual(fetched.filter((url) => url.endsWith(".parquet")), [], `${path}: no table of the run fetched`);
     await page.context().close();
