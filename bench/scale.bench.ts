@@ -5,15 +5,24 @@
  * parallel processes (`--shard i/4`, one directory). Prints games/s, peak
  * memory (maxRSS) per process and Parquet bytes per game, then times
  * `parley regress` on the shard directory (target < 2 s) and checks that it
- * answers as on the one-process run.
+ * answers as on the one-process run. Last, builds the site with the shard
+ * directory configured as a run (a temporary parley.config.json with
+ * "runs", through PARLEY_CONFIG) and prints the build time, the run's bytes
+ * in the built site (its row-level tables against the first views its GLEE
+ * pages draw from) and each GLEE page's first-view and fully-drawn times with
+ * the run selected (bench/pageTiming.ts; skipped without Chromium).
  *
  *   npm run bench -- scale [--games N]
  */
 import {spawn} from "node:child_process";
-import {mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {projectRoot} from "../loaders/config.js";
+import {datasetsConfig, projectRoot} from "../loaders/config.js";
+import {buildSite} from "../loaders/commands/site.js";
+import {serveStatic} from "../loaders/serve.js";
+import {launch} from "../test/browser/harness.js";
+import {measure} from "./pageTiming.js";
 import {parseRunConfig} from "../loaders/run/config.js";
 import {countGames} from "../loaders/run/grid.js";
 
@@ -42,17 +51,49 @@ function timedParley(args: string[]): Promise<Timed> {
   });
 }
 
-/** Bytes of every Parquet file under `dir` (through the table sets' links). */
-function parquetBytes(dir: string): number {
+/** Bytes of every file under `dir` whose name ends with `ext` (through the table sets' links). */
+function bytesOf(dir: string, ext = ".parquet"): number {
   let total = 0;
   for (const name of readdirSync(dir)) {
     if (name.startsWith(".")) continue;
     const path = join(dir, name);
     const s = statSync(path);
-    if (s.isDirectory()) total += parquetBytes(path);
-    else if (name.endsWith(".parquet")) total += s.size;
+    if (s.isDirectory()) total += bytesOf(path, ext);
+    else if (name.endsWith(ext)) total += s.size;
   }
   return total;
+}
+
+const MiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** The site built with `run` configured: build time, the run's bytes in it, and its GLEE pages' times with the run selected. */
+async function siteWithRun(dir: string, run: string, games: number): Promise<void> {
+  const NAME = "Scale bench";
+  const config = join(dir, "parley.config.json");
+  writeFileSync(config, JSON.stringify({datasets: datasetsConfig().dir ?? undefined, runs: [{path: run, name: NAME}]}));
+  const dist = join(dir, "dist");
+  const t0 = performance.now();
+  const code = await buildSite({...process.env, PARLEY_CONFIG: config, PARLEY_DIST: dist});
+  if (code !== 0) throw new Error(`site build failed with exit code ${code}`);
+  console.log(`site build with the run configured: ${((performance.now() - t0) / 1000).toFixed(1)} s (the whole site, built-in datasets included)`);
+  const files = join(dist, "_file/data/runs");
+  const rows = bytesOf(files, ".parquet");
+  const first = bytesOf(files, ".json");
+  console.log(`the run in the built site: row-level tables ${MiB(rows)} (${(rows / games).toFixed(1)} bytes/game, fetched only for a question the first views do not answer), first views and run.json ${MiB(first)}`);
+  if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) return console.log("page times: skipped (no Chromium)");
+  const server = await serveStatic(dist);
+  const browser = await launch();
+  try {
+    const seconds = (ms: number | null) => (ms === null ? "–" : `${(ms / 1000).toFixed(2)} s`);
+    for (const path of ["/glee-bargaining", "/glee-negotiation", "/glee-persuasion", "/glee-regression", "/glee-pairs"]) {
+      const {cold, warm} = await measure(browser, server, `${path}?${new URLSearchParams({dataset: NAME})}`);
+      const problems = [...cold.problems, ...warm.problems];
+      console.log(`${path.padEnd(18)} with the run: first view ${seconds(cold.first)}, fully drawn ${seconds(cold.full)} (cold); revisit ${seconds(warm.first)} / ${seconds(warm.full)}${problems.length ? `; problems: ${problems.join("; ")}` : ""}`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }
 
 function gamesOption(): number {
@@ -75,14 +116,14 @@ export default async function (): Promise<void> {
 
     const one = join(dir, "one");
     const single = await timedParley(["run", config, "--out", one, "--quiet", "--yes"]);
-    const oneBytes = parquetBytes(one);
-    console.log(`1 process:  ${single.seconds.toFixed(1)} s, ${Math.round(games / single.seconds).toLocaleString("en-US")} games/s, peak memory ${single.maxRssMiB.toFixed(0)} MiB, Parquet ${(oneBytes / games).toFixed(1)} bytes/game (${(oneBytes / 2 ** 20).toFixed(1)} MiB)`);
+    const oneBytes = bytesOf(one);
+    console.log(`1 process:  ${single.seconds.toFixed(1)} s, ${Math.round(games / single.seconds).toLocaleString("en-US")} games/s, peak memory ${single.maxRssMiB.toFixed(0)} MiB, Parquet ${(oneBytes / games).toFixed(1)} bytes/game (${MiB(oneBytes)})`);
 
     const sharded = join(dir, "shards");
     const t0 = performance.now();
     const shards = await Promise.all([0, 1, 2, 3].map((i) => timedParley(["run", config, "--out", sharded, "--shard", `${i}/4`, "--quiet", "--yes"])));
     const wall = (performance.now() - t0) / 1000;
-    const shardBytes = parquetBytes(sharded);
+    const shardBytes = bytesOf(sharded);
     console.log(
       `4 shards:   ${wall.toFixed(1)} s, ${Math.round(games / wall).toLocaleString("en-US")} games/s (×${(single.seconds / wall).toFixed(2)} vs 1 process on ${(await import("node:os")).availableParallelism()} cores), ` +
         `peak memory per process ${shards.map((s) => s.maxRssMiB.toFixed(0)).join(", ")} MiB, Parquet ${(shardBytes / games).toFixed(1)} bytes/game`,
@@ -97,6 +138,8 @@ export default async function (): Promise<void> {
     console.log(`parley regress on the 4-shard directory (${a.summary.n.toLocaleString("en-US")} bargaining games): ${regress.seconds.toFixed(2)} s end to end (target < 2 s), peak memory ${regress.maxRssMiB.toFixed(0)} MiB; on the 1-process run ${whole.seconds.toFixed(2)} s; largest difference between the two ${worst.toExponential(1)}`);
     const bare = await timedParley(["games"]);
     console.log(`(the command line's own start-up, \`parley games\`: ${bare.seconds.toFixed(2)} s)`);
+    rmSync(one, {recursive: true, force: true}); // only the shards are needed from here on
+    await siteWithRun(dir, sharded, games);
   } finally {
     rmSync(dir, {recursive: true, force: true});
   }

@@ -9,6 +9,7 @@
  *
  *   data/runs/<slug>/run.json              what the run holds (RunInfo below)
  *   data/runs/<slug>/<group>/<table>.parquet   one flat table per analysis group, e.g. glee/games.parquet
+ *   data/runs/<slug>/<group>/first-<page>.json the first view of each page of the group (RUN_FIRST_VIEWS)
  *
  * all members of one archive per run that src/data/runs/[run].tar.ts emits
  * (`runArchive`), so a page fetches only the runs a visitor selects, and
@@ -28,6 +29,8 @@ import {tar} from "../io/tar.js";
 import {GLEE_GAMES, GLEE_TURNS} from "../games/schema.js";
 import type {TableSchema} from "../io/schema.js";
 import type {RunInfo} from "../../src/lib/runInfo.js";
+import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
+import type {FirstView} from "../../src/lib/snapshot.js";
 
 /** An analysis group: the games some pages read together, as one flat table per schema. */
 interface RunGroup {
@@ -38,6 +41,14 @@ interface RunGroup {
 
 /** The groups a run's archive holds tables for (a page picks its group in runDatasets.ts). */
 export const RUN_GROUPS: readonly RunGroup[] = [{id: "glee", games: (g) => g.startsWith("glee/"), schemas: [GLEE_GAMES, GLEE_TURNS]}];
+
+/**
+ * Per group, the pages whose first view the archive answers at build time
+ * (the built-in dataset's scripts, run on the group's flat tables), so that a
+ * page with a big run selected draws from those answers and fetches the run's
+ * rows only for a question they do not hold (a changed input, one game's turns).
+ */
+export const RUN_FIRST_VIEWS: Readonly<Record<string, readonly FirstView[]>> = {glee: FIRST_VIEWS.filter((v) => v.dataset === "glee" && v.page.startsWith("glee-"))};
 
 
 /** The game ids a run has, without reading its tables when it can (partitions, or a running run's checkpoints). */
@@ -72,10 +83,12 @@ function runModuleEntry(entry: RunEntry, games: string[]): string {
   // Tables by URL (.href): a bare FileAttachment of a .parquet file makes Framework import apache-arrow from npm, which the offline build cannot.
   const file = (member: string) => `FileAttachment(${JSON.stringify(`../data/runs/${entry.slug}/${member}`)})`;
   const groups = RUN_GROUPS.filter((g) => games.some(g.games)).map((g) => `${JSON.stringify(g.id)}: {${g.schemas.map((s) => `${s.name}: ${file(`${g.id}/${s.name}.parquet`)}.href`).join(", ")}}`);
+  const first = RUN_GROUPS.filter((g) => games.some(g.games) && RUN_FIRST_VIEWS[g.id]).map((g) => `${JSON.stringify(g.id)}: {${RUN_FIRST_VIEWS[g.id].map((v) => `${JSON.stringify(v.page)}: ${file(`${g.id}/first-${v.page}.json`)}`).join(", ")}}`);
   return `
   {name: ${JSON.stringify(entry.name)}, description: ${JSON.stringify(entry.description)}, slug: ${JSON.stringify(entry.slug)}, games: ${JSON.stringify(games)},
    info: ${file("run.json")},
-   tables: {${groups.join(", ")}}}`;
+   tables: {${groups.join(", ")}},
+   first: {${first.join(", ")}}}`;
 }
 
 /** The generated module's text for the runs configured in `env`. */
@@ -117,13 +130,14 @@ export async function prepareRuns(env: NodeJS.ProcessEnv = process.env): Promise
 }
 
 /**
- * The archive of the run named `slug`: run.json and each group's flat
- * tables. A run still going is read from its checkpoints. Whatever goes
+ * The archive of the run named `slug`: run.json, each group's flat
+ * tables and its pages' first views. A run still going is read from its checkpoints. Whatever goes
  * wrong, the archive has every member the generated module names (empty
  * tables and a `problem`), so the build goes on.
  */
 export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.env): Promise<Buffer> {
   const {flattenRunTable} = await import("../io/parquet.js");
+  const {firstView} = await import("../emit.js");
   const scratch = mkdtempSync(join(tmpdir(), "parley-run-archive-"));
   const members: Record<string, Uint8Array | string> = {};
   const entry = (() => {
@@ -168,6 +182,7 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
         }
         members[`${group.id}/${schema.name}.parquet`] = readFileSync(path);
       }
+      for (const view of RUN_FIRST_VIEWS[group.id] ?? []) members[`${group.id}/first-${view.page}.json`] = JSON.stringify(await firstView(view, join(scratch, group.id)));
     }
     members["run.json"] = JSON.stringify(info, null, 2);
     return tar(members);

@@ -5,7 +5,7 @@
  */
 import type {GleeFamily} from "../lib/gleeMetrics.js";
 
-export {familyMetricsSQL, metricValuesSQL, parameterImpactSQL, seatAgentsSQL, pairGamesSQL} from "../lib/pages/gleeFamily.js";
+export {familyMetricsSQL, metricValuesSQL, expandValues, parameterImpactSQL, seatAgentsSQL, pairGamesSQL} from "../lib/pages/gleeFamily.js";
 
 export interface GleeTurn {
   turn: number;

@@ -2,10 +2,11 @@
  * A page's dataset choices: its built-in datasets, then every configured run
  * (src/generated/runs.js, written by loaders/runs/site.ts) that has games the
  * page analyses. A run's option is its name (and description); its tables
- * are fetched only when it is selected (pageData opens them on demand).
+ * are fetched only when it is selected and only for a question its
+ * build-time first view (when the page names one) does not answer.
  *
  *   import {RUNS} from "./generated/runs.js";
- *   const datasets = withRuns({"Simulated tournament": {first, tables: {games: ...href}, status}}, RUNS, "glee", (g) => g === "glee/bargaining");
+ *   const datasets = withRuns({"Simulated tournament": {first, tables: {games: ...href}, status}}, RUNS, "glee", (g) => g === "glee/bargaining", "glee-bargaining");
  *   ... pageData({first: dataset.first, tables: datasetTables(dataset, ["games", "turns"])}) ... display(await DatasetCard(dataset));
  */
 import {DatasetNotice} from "./datasetStatus.js";
@@ -27,6 +28,8 @@ export interface ConfiguredRun {
   info: Attachment;
   /** Per analysis group (e.g. "glee"), its tables' URLs. */
   tables: Record<string, Record<string, string>>;
+  /** Per analysis group, its pages' first views answered at build time (page name -> snapshot). */
+  first?: Record<string, Record<string, {json(): Promise<unknown>}>>;
 }
 
 export interface PageDataset {
@@ -43,14 +46,15 @@ export function runLabel(run: ConfiguredRun): string {
   return description ? `${run.name} — ${description}` : run.name;
 }
 
-export function withRuns(builtIn: Record<string, PageDataset>, runs: readonly ConfiguredRun[], group: string, games: (game: string) => boolean = () => true): Record<string, PageDataset> {
+/** `page` names the page's first view (e.g. "glee-regression"), which a run's archive holds when its group computes it (loaders/runs/site.ts). */
+export function withRuns(builtIn: Record<string, PageDataset>, runs: readonly ConfiguredRun[], group: string, games: (game: string) => boolean = () => true, page?: string): Record<string, PageDataset> {
   const all = {...builtIn};
   for (const run of runs) {
     const tables = run.tables[group];
     if (!tables || !run.games.some(games)) continue;
     let label = runLabel(run);
     while (label in all) label = `${label} (run)`;
-    all[label] = {tables, run};
+    all[label] = {tables, run, first: page ? run.first?.[group]?.[page] : undefined};
   }
   return all;
 }

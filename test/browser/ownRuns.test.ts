@@ -169,6 +169,18 @@ test("/compare on the run: fake-mini against fair, game by game, as parley compa
   await page.context().close();
 });
 
+test("with the run selected and no input touched, the GLEE pages draw from the run's build-time first views: none of its rows are fetched", async () => {
+  for (const path of ["/glee-bargaining", "/glee-regression", "/glee-pairs"]) {
+    const {page, problems} = await open(path, {});
+    assert.deepEqual(problems, [], path);
+    assert.deepEqual(await errorsOf(page), [], path);
+    const fetched = (await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name))).filter((url) => url.includes("/_file/data/runs/"));
+    assert.ok(fetched.some((url) => url.includes(`/glee/first-${path.slice(1)}.`)), `${path}: its first view was read (${fetched.join(", ")})`);
+    assert.deepEqual(fetched.filter((url) => url.endsWith(".parquet")), [], `${path}: no table of the run fetched`);
+    await page.context().close();
+  }
+});
+
 test("the Datasets page lists the run and the configured directory that is missing", async () => {
   const {page, problems} = await visit(browser, server, "/datasets");
   assert.deepEqual(problems, []);

@@ -2,22 +2,12 @@
 // what the page computes itself in DuckDB-WASM (loading Parquet as pages do)
 // from the same tables: every query's rows and every computation's result.
 import {after, test} from "node:test";
-import assert from "node:assert/strict";
 import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {firstView, writeDataset} from "../../loaders/emit.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
-import {recordSnapshot, snapshotAsker, type Snapshot} from "../../src/lib/snapshot.js";
-import {openWasm} from "../support/wasmDuckDB.js";
-
-/** Rounds doubles to 12 significant digits: the engines' libm (power, log) differ in the last bits. */
-function rounded(value: unknown): unknown {
-  if (typeof value === "number" && !Number.isInteger(value)) return Number(value.toPrecision(12));
-  if (Array.isArray(value)) return value.map(rounded);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)]));
-  return value;
-}
+import {assertFirstViewParity} from "../support/firstViewParity.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "parley-first-views-"));
 after(() => rmSync(scratch, {recursive: true, force: true}));
@@ -28,19 +18,7 @@ for (const dataset of [...new Set(FIRST_VIEWS.map((v) => v.dataset))]) {
     await writeDataset(dataset, at);
     for (const view of FIRST_VIEWS.filter((v) => v.dataset === dataset)) {
       const native = await firstView(view, at);
-      const wasm = await openWasm(Object.fromEntries(view.tables.map((t) => [t, join(at, `${t}.parquet`)])));
-      try {
-        await view.prepare?.((sql, params) => wasm.query(sql, params));
-        const browser = await recordSnapshot((sql, params) => wasm.query(sql, params), (ask) => view.script(ask));
-        assert.ok(Object.keys(native).length > 0, `/${view.page}: the build answered something`);
-        assert.deepEqual(Object.keys(browser).sort(), Object.keys(native).sort(), `/${view.page}: the same questions`);
-        for (const key of Object.keys(native)) assert.deepEqual(rounded(browser[key]), rounded(native[key]), `/${view.page}: ${key.replaceAll("\u0000", " ").slice(0, 200)}`);
-        // A page reading the snapshot gets exactly what it stored, without asking DuckDB.
-        const reader = snapshotAsker(async () => native as Snapshot, () => Promise.reject(new Error("asked DuckDB for an answer the snapshot holds")));
-        await view.script(reader);
-      } finally {
-        wasm.close();
-      }
+      await assertFirstViewParity(view, native, at);
     }
   });
 }

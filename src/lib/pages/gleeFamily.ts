@@ -18,10 +18,24 @@ FROM (${gleeMetricsSQL("games", {conventions})}) m JOIN games g USING (game_id)
 WHERE m.family = '${family}'`;
 }
 
-/** agent (in `seat`) and the metric's value per game, for box plots (in game order, so every engine gives the same rows). */
+/**
+ * The metric's distribution per agent (in `seat`), for the histogram and box
+ * plots: each distinct value with its number of games (`expandValues` gives
+ * the per-game values back). Values (shares and gains of the order of 1) are
+ * rounded to 12 decimals, as the engines' libm differ in the last bits, so
+ * that every engine gives the same rows; the answer then grows with the distinct outcomes (bounded
+ * by the configurations and pairs), not with the games.
+ */
 export function metricValuesSQL(family: GleeFamily, metric: string, seat: "alice" | "bob", conventions: GleeConventions = "paper"): string {
   const m = checkMetric(metric);
-  return `SELECT ${seat}_agent AS agent, ${m} AS value FROM (${familyMetricsSQL(family, conventions)}) WHERE ${m} IS NOT NULL ORDER BY game_id`;
+  return `SELECT ${seat}_agent AS agent, round(${m}, 12)::DOUBLE AS value, count(*)::INTEGER AS games FROM (${familyMetricsSQL(family, conventions)}) WHERE ${m} IS NOT NULL AND isfinite(${m}) GROUP BY ALL ORDER BY agent, value`;
+}
+
+/** metricValuesSQL's rows as one row per game (agent, value). */
+export function expandValues(rows: readonly {agent: string; value: number; games: number}[]): {agent: string; value: number}[] {
+  const out: {agent: string; value: number}[] = [];
+  for (const {agent, value, games} of rows) for (let i = 0; i < games; i++) out.push({agent, value});
+  return out;
 }
 
 /** Mean metric by parameter value and agent in `seat`; values as text ('∞' for a null horizon), in parameter order. */
