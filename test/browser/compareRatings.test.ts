@@ -16,7 +16,7 @@ import {datasetsConfig} from "../../loaders/config.js";
 import {buildSite} from "../../loaders/commands/site.js";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
 import {launch, settle, visit, screenshot} from "./harness.js";
-import {chosen, download, errorsOf, heldBackPage, parseCsv, parseSvg, pngSize, withoutFile} from "./checks.js";
+import {chosen, download, errorsOf, heldBackPage, parseCsv, parseSvg, pngSize, restoresView, withoutFile} from "./checks.js";
 
 const {dir: tempDir} = scratch("parley-compare-ratings-");
 const RUN_A = "Small A";
@@ -57,31 +57,13 @@ after(async () => {
 
 const rowsOf = async (page: Page) => Promise.all((await page.locator("main table tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim()).filter(Boolean)));
 
-/** Opens `path`, applies `change`, then opens the resulting URL afresh: `read` must give the same. */
-async function restores(path: string, change: (page: Page) => Promise<unknown>, expect: RegExp[], read: (page: Page) => Promise<unknown>): Promise<void> {
-  const first = await visit(browser, server, path);
-  await change(first.page);
-  await settle(first.page);
-  const url = first.page.url();
-  for (const pattern of expect) assert.match(decodeURIComponent(url), pattern);
-  const shown = await read(first.page);
-  assert.deepEqual(await errorsOf(first.page), []);
-  await first.page.context().close();
-  assert.deepEqual(first.problems, []);
-  const again = await visit(browser, server, url.slice(server.url.length));
-  assert.deepEqual(await read(again.page), shown, `${path}: the copied link shows the same`);
-  assert.deepEqual(await errorsOf(again.page), []);
-  await again.page.context().close();
-  assert.deepEqual(again.problems, []);
-}
-
 test("/compare's first view needs no DuckDB, and a copied URL restores another pair", async () => {
   const {page, problems} = await visit(browser, server, "/compare");
   assert.deepEqual(problems, []);
   assert.ok((await rowsOf(page)).length > 0, "the default pair's table");
   assert.equal(await page.evaluate("performance.getEntriesByType('resource').filter((r) => r.name.includes('.parquet')).length"), 0, "no table fetched for the first view");
   await page.context().close();
-  await restores(
+  await restoresView({browser, server},
     "/compare",
     async (page) => {
       await page.getByLabel("Agent A").selectOption({label: "greedy"});
@@ -94,7 +76,7 @@ test("/compare's first view needs no DuckDB, and a copied URL restores another p
 });
 
 test("a copied URL restores /ratings' pool, weighting and draws", async () => {
-  await restores(
+  await restoresView({browser, server},
     "/ratings",
     async (page) => {
       await page.getByLabel("gamma-Bench", {exact: false}).uncheck();
