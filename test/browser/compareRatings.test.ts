@@ -83,7 +83,7 @@ test("a copied URL restores /ratings' pool, weighting and draws", async () => {
       await page.getByLabel(RUN_B).check();
       await page.getByLabel("Every comparison once").check();
     },
-    [/pool=GLEE simulated tournament,Small B/, /weighting=games/],
+    [/pool=GLEE[+ ]simulated[+ ]tournament,Small[+ ]B/, /weighting=games/],
     async (page) => ({
       pool: await page.locator("input[type=checkbox]:checked").evaluateAll((boxes) => boxes.map((b) => b.parentElement!.textContent)),
       cards: await page.locator(".parley-run-headline").allTextContents(),
