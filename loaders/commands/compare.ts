@@ -11,7 +11,7 @@ import type {SeatRow} from "../../src/lib/ratingsData.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {commands} from "./index.js";
 import {seatRows} from "./seats.js";
-import {compareManifests, manifestWarnings, type RunManifest} from "../../src/lib/manifestDiff.js";
+import {runWarnings} from "../../src/lib/manifestDiff.js";
 import {readManifest} from "../run/manifest.js";
 import {printable} from "../printable.js";
 
@@ -48,15 +48,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`parley compare: ${(error as Error).message}`);
   }
   if (!result.rows.length) throw new UsageError(`parley compare: no game of ${a} matches a game of ${b} (games match by family, configuration, repetition and agents seat by seat)`);
-  for (const line of runWarnings(a, b, rename)) process.stderr.write(`${printable(line)}\n`);
+  for (const line of runWarnings({label: a, manifest: readManifest(a)}, {label: b, manifest: readManifest(b)}, rename)) process.stderr.write(`${printable(line)}\n`);
   printJson({mode: "runs", a, b, difference: "B − A", ...result});
   return 0;
-}
-
-/** Warnings, one line each, for whatever the two runs' manifests differ in besides the compared players. */
-function runWarnings(a: string, b: string, rename: ReadonlyMap<string, string>): string[] {
-  const [ma, mb] = [readManifest(a), readManifest(b)];
-  const missing = [[a, ma], [b, mb]].filter(([, m]) => !m).map(([dir]) => `warning: ${dir} has no readable manifest.json, so what else differs between the runs cannot be checked`);
-  if (!ma || !mb) return missing;
-  return manifestWarnings(compareManifests(ma as RunManifest, mb as RunManifest, rename));
 }

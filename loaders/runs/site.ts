@@ -31,6 +31,8 @@ import type {TableSchema} from "../io/schema.js";
 import type {RunInfo} from "../../src/lib/runInfo.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
 import type {FirstView} from "../../src/lib/snapshot.js";
+import {RUN_SEAT_TABLES, RUN_SEATS_GROUP} from "../../src/lib/runSeats.js";
+import {readManifest} from "../run/manifest.js";
 
 /** An analysis group: the games some pages read together, as one flat table per schema. */
 interface RunGroup {
@@ -40,7 +42,11 @@ interface RunGroup {
 }
 
 /** The groups a run's archive holds tables for (a page picks its group in runDatasets.ts). */
-export const RUN_GROUPS: readonly RunGroup[] = [{id: "glee", games: (g) => g.startsWith("glee/"), schemas: [GLEE_GAMES, GLEE_TURNS]}];
+export const RUN_GROUPS: readonly RunGroup[] = [
+  {id: "glee", games: (g) => g.startsWith("glee/"), schemas: [GLEE_GAMES, GLEE_TURNS]},
+  // Every game's seats, returns and tokens (src/lib/runSeats.ts), for the pages comparing agents and runs of any game.
+  {id: RUN_SEATS_GROUP, games: () => true, schemas: Object.entries(RUN_SEAT_TABLES).map(([name, columns]) => ({name, columns}))},
+];
 
 /**
  * Per group, the pages whose first view the archive answers at build time
@@ -147,7 +153,7 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
       return null;
     }
   })();
-  const info: RunInfo = {name: entry?.name ?? slug, description: entry?.description ?? null, path: entry?.path ?? "", kind: null, games: [], total: 0, agents: [], models: [], started: null, finished: null, running: false, config: null, llm_players: [], parley: null, problem: entry ? null : `no run named ${JSON.stringify(slug)} is configured any more (rebuild)`};
+  const info: RunInfo = {name: entry?.name ?? slug, description: entry?.description ?? null, path: entry?.path ?? "", kind: null, games: [], total: 0, agents: [], models: [], started: null, finished: null, running: false, config: null, llm_players: [], parley: null, manifest: null, problem: entry ? null : `no run named ${JSON.stringify(slug)} is configured any more (rebuild)`};
   const empty = join(scratch, "empty");
   mkdirSync(empty);
   let tablesDir = empty;
@@ -163,6 +169,7 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
         config: manifest?.config ?? null,
         llm_players: manifest?.llm_players ?? [],
         parley: readJson(join(entry.dir, "manifest.json"))?.parley ?? null,
+        manifest: readManifest(entry.dir),
       });
     }
   } catch (error) {

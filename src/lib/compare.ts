@@ -122,16 +122,25 @@ function byGame(rows: readonly SeatRow[]): Games {
     else games.set(r.game_id, [r]);
   }
   for (const seats of games.values()) seats.sort((x, y) => x.seat - y.seat);
-  return games;
+  // In game id order, so that duplicates resolve the same way whatever the row order.
+  return new Map([...games].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
 }
 
-/** Differences per (family, metric), in a stable order, then the statistics and Holm's correction. */
-function finish(diffs: Map<string, {family: string; metric: string; values: number[]}>, unmatched: Comparison["unmatched"], options: {permutations?: number; seed?: number}): Comparison {
+/**
+ * Differences per (family, metric), in a stable order, then the statistics
+ * and Holm's correction. Each group's differences are sorted first, so that
+ * the answer does not depend on the order the rows came in (native DuckDB,
+ * DuckDB-WASM and a run read from its partitions or from the site's flat
+ * copy order them differently): the Monte Carlo sign flips and the float
+ * sums then see the same sequence.
+ */
+function finish(diffs: Map<string, {family: string; metric: string; values: number[]}>, onlyA: string[], onlyB: string[], options: {permutations?: number; seed?: number}): Comparison {
   const groups = [...diffs.values()].sort((x, y) => (x.family < y.family ? -1 : x.family > y.family ? 1 : x.metric < y.metric ? -1 : x.metric > y.metric ? 1 : 0));
-  const stats = groups.map((g) => ({family: g.family, metric: g.metric, ...pairedTest(g.values, options)}));
+  const stats = groups.map((g) => ({family: g.family, metric: g.metric, ...pairedTest([...g.values].sort((x, y) => x - y), options)}));
   const pT = holm(stats.map((s) => s.p_t));
   const pPerm = holm(stats.map((s) => s.p_perm));
-  return {rows: stats.map((s, i) => ({...s, p_t_holm: pT[i], p_perm_holm: pPerm[i]})), unmatched};
+  const first = (ids: string[]) => [...ids].sort().slice(0, 20);
+  return {rows: stats.map((s, i) => ({...s, p_t_holm: pT[i], p_perm_holm: pPerm[i]})), unmatched: {a: onlyA.length, b: onlyB.length, a_games: first(onlyA), b_games: first(onlyB)}};
 }
 
 function push(diffs: Map<string, {family: string; metric: string; values: number[]}>, family: string, metric: string, value: number): void {
@@ -178,7 +187,7 @@ export function compareRuns(a: readonly SeatRow[], b: readonly SeatRow[], option
     if (seatsA.length > 1) push(diffs, family, "total return", seatsB.reduce((t, s) => t + s.score, 0) - seatsA.reduce((t, s) => t + s.score, 0));
   }
   const onlyB = [...gb].filter(([k, seats]) => ga.get(k)?.length !== seats.length).map(([, seats]) => seats[0].game_id);
-  return finish(diffs, {a: onlyA.length, b: onlyB.length, a_games: onlyA.slice(0, 20), b_games: onlyB.slice(0, 20)}, options);
+  return finish(diffs, onlyA, onlyB, options);
 }
 
 /** Agent B minus agent A in the same seat, with everything else about the game the same. */
@@ -190,8 +199,9 @@ export function compareAgents(rows: readonly SeatRow[], agentA: string, agentB: 
       if (!side) return;
       const others = seats.map((o, j) => (j === i ? "·" : o.agent)).join("\u0001");
       const key = [s.family, s.config ?? "", s.repetition ?? "", s.seat, others].join("\u0000");
-      // One game per slot: a duplicate slot (the same configuration played twice with one repetition number) keeps the first.
-      if (!slots[side].has(key)) slots[side].set(key, s);
+      // One game per slot: a duplicate slot (the same configuration played twice with one repetition number) keeps the game with the first id, whatever the row order.
+      const had = slots[side].get(key);
+      if (!had || s.game_id < had.game_id) slots[side].set(key, s);
     });
   }
   const diffs = new Map<string, {family: string; metric: string; values: number[]}>();
@@ -202,5 +212,5 @@ export function compareAgents(rows: readonly SeatRow[], agentA: string, agentB: 
     else push(diffs, sa.family, seatLabel(sa), sb.score - sa.score);
   }
   const onlyB = [...slots.b].filter(([key]) => !slots.a.has(key)).map(([, s]) => s.game_id);
-  return finish(diffs, {a: onlyA.length, b: onlyB.length, a_games: onlyA.slice(0, 20), b_games: onlyB.slice(0, 20)}, options);
+  return finish(diffs, onlyA, onlyB, options);
 }

@@ -13,6 +13,7 @@ import {gleeFamilyFirstView} from "./pages/gleeFamily.js";
 import {gleeRegressionFirstView, gleePairsFirstView} from "./pages/gleeAnalysis.js";
 import {gamabenchFirstView} from "./pages/gamabench.js";
 import {ratingsFirstViews} from "./pages/ratings.js";
+import {compareFirstView} from "./pages/compare.js";
 import {negotiationArenaFirstViews} from "./pages/negotiationArena.js";
 import {econarenaFirstView} from "./pages/econarena.js";
 import {gtllmFirstView, gtllmMetagameFirstView} from "./pages/gtllm.js";
@@ -27,6 +28,7 @@ export const FIRST_VIEWS: FirstView[] = [
   gleeRegressionFirstView,
   gleePairsFirstView,
   ...ratingsFirstViews,
+  compareFirstView,
   ...negotiationArenaFirstViews,
   econarenaFirstView,
   gtllmFirstView,

@@ -158,3 +158,15 @@ export function manifestWarnings({compared, differences}: ManifestComparison): s
   };
   return differences.map((d) => `warning: the runs differ in ${d.field} (A ${show(d.a)}, B ${show(d.b)}), not only in the compared players (${factor})`);
 }
+
+/**
+ * What `parley compare <runA> <runB>` prints on stderr before its results,
+ * and /compare shows above them: the warnings of compareManifests, or, when
+ * a run has no readable manifest, one line saying so. `label` names the run
+ * (its directory as given).
+ */
+export function runWarnings(a: {label: string; manifest: unknown}, b: {label: string; manifest: unknown}, rename: ReadonlyMap<string, string> = new Map()): string[] {
+  const readable = (m: unknown): m is RunManifest => m !== null && typeof m === "object" && !Array.isArray(m);
+  if (readable(a.manifest) && readable(b.manifest)) return manifestWarnings(compareManifests(a.manifest, b.manifest, rename));
+  return [a, b].filter((run) => !readable(run.manifest)).map((run) => `warning: ${run.label} has no readable manifest.json, so what else differs between the runs cannot be checked`);
+}

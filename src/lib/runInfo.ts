@@ -16,6 +16,8 @@ export interface RunInfo {
   config: unknown;
   llm_players: unknown[];
   parley: unknown;
+  /** The run's manifest.json as `parley compare` reads it (loaders/run/manifest.ts readManifest), for the warnings of /compare's two-run mode. */
+  manifest: unknown;
   /** Why its tables could not be read (they are then empty). */
   problem: string | null;
 }

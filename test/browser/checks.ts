@@ -3,9 +3,10 @@ import {cpSync, mkdtempSync, readFileSync, readdirSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {after, before} from "node:test";
+import assert from "node:assert/strict";
 import type {Browser, Locator, Page} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
-import {defaultBuild, launch} from "./harness.js";
+import {defaultBuild, launch, settle, visit} from "./harness.js";
 
 /** The text of a select's chosen option (Inputs.select's option values are indices). */
 export const chosen = (select: Locator): Promise<string> => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? "");
@@ -112,4 +113,26 @@ export async function heldBackPage(browser: Browser): Promise<{page: Page; relea
     await route.continue();
   });
   return {page: await context.newPage(), release, close: () => context.close()};
+}
+
+/**
+ * Sets inputs with `change`, checks the URL names them (`expect`), then opens
+ * the URL in a fresh browser context and checks `read` gives the same there.
+ */
+export async function restoresView(site: {browser: Browser; server: StaticServer}, path: string, change: (page: Page) => Promise<unknown>, expect: RegExp[], read: (page: Page) => Promise<unknown>): Promise<void> {
+  const first = await visit(site.browser, site.server, path);
+  await change(first.page);
+  await settle(first.page);
+  const url = first.page.url();
+  for (const pattern of expect) assert.match(decodeURIComponent(url), pattern);
+  const shown = await read(first.page);
+  assert.deepEqual(await errorsOf(first.page), []);
+  await first.page.context().close();
+  assert.deepEqual(first.problems, []);
+
+  const again = await visit(site.browser, site.server, url.slice(site.server.url.length));
+  assert.deepEqual(await read(again.page), shown, `${path}: the copied link shows the same`);
+  assert.deepEqual(await errorsOf(again.page), []);
+  await again.page.context().close();
+  assert.deepEqual(again.problems, []);
 }

@@ -4,36 +4,13 @@
 // its valuation estimates), in headless Chromium on a real build.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import type {Page} from "playwright-core";
 import {settle, visit} from "./harness.js";
-import {chosen, download, errorsOf, parseCsv, parseSvg, pngSize, heldBackPage, testSite, withoutFile} from "./checks.js";
+import {chosen, download, errorsOf, parseCsv, parseSvg, pngSize, heldBackPage, restoresView, testSite, withoutFile} from "./checks.js";
 
 const site = testSite();
 
-/**
- * Sets inputs with `change`, checks the URL names them (`expect`), then opens
- * the URL in a fresh browser context and checks `read` gives the same there.
- */
-async function restores(path: string, change: (page: Page) => Promise<unknown>, expect: RegExp[], read: (page: Page) => Promise<unknown>): Promise<void> {
-  const first = await visit(site.browser, site.server, path);
-  await change(first.page);
-  await settle(first.page);
-  const url = first.page.url();
-  for (const pattern of expect) assert.match(decodeURIComponent(url), pattern);
-  const shown = await read(first.page);
-  assert.deepEqual(await errorsOf(first.page), []);
-  await first.page.context().close();
-  assert.deepEqual(first.problems, []);
-
-  const again = await visit(site.browser, site.server, url.slice(site.server.url.length));
-  assert.deepEqual(await read(again.page), shown, `${path}: the copied link shows the same`);
-  assert.deepEqual(await errorsOf(again.page), []);
-  await again.page.context().close();
-  assert.deepEqual(again.problems, []);
-}
-
 test("a copied URL restores the Economics Arena game and its three charts", async () => {
-  await restores(
+  await restoresView(site,
     "/econarena",
     (page) => page.getByLabel("Game").selectOption({label: "second-price auction"}),
     [/game=econarena\/auction:second/],
@@ -45,7 +22,7 @@ test("a copied URL restores the Economics Arena game and its three charts", asyn
 });
 
 test("a copied URL restores the gtllm table, toggle, pair game and transcript", async () => {
-  await restores(
+  await restoresView(site,
     "/gtllm",
     async (page) => {
       await page.getByLabel("Table 7", {exact: false}).first().check();
@@ -64,13 +41,13 @@ test("a copied URL restores the gtllm table, toggle, pair game and transcript", 
 });
 
 test("a copied URL restores the buy/sell transcript and the valuation metric", async () => {
-  await restores(
+  await restoresView(site,
     "/negotiationarena-buy-sell",
     (page) => page.getByLabel("Game").selectOption({index: 4}),
     [/game=/],
     async (page) => ({game: await chosen(page.getByLabel("Game")), transcript: await page.locator(".parley-transcript").textContent()}),
   );
-  await restores(
+  await restoresView(site,
     "/dond-beliefs",
     (page) => page.getByLabel("Metric").selectOption({label: "reduction"}),
     [/metric=reduction/],

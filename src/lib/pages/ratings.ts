@@ -12,8 +12,12 @@ import {commonSeatsSQL, gleeSeatsSQL, packGames, ratedGames, seatMetaGame, type 
 import type {Bimatrix} from "../bimatrix.js";
 import {commonTokensSQL, gleeTokensSQL, type AgentTokens} from "../agentCost.js";
 import type {Computation, FirstView, Query} from "../snapshot.js";
+import {runSeatsSQL, runTokensSQL} from "../runSeats.js";
 
 export type RatingSourceId = "glee" | "gamabench";
+
+/** A built-in dataset, or a configured run whose seats tables (src/lib/runSeats.ts) are named `<tables>games`, `<tables>players`, `<tables>turns`; `prefix` keeps its game ids apart from other sources'. */
+export type RatingSourceInput = {source: RatingSourceId} | {source: "run"; tables: string; prefix: string};
 
 export interface RatingSource {
   seats: number;
@@ -25,21 +29,27 @@ export interface RatingSource {
 }
 
 /** The same seat SQL as `parley ratings` (ratingsData.ts), on the dataset's `games` (and `players`) tables. */
-export async function sourceSeats(query: Query, source: RatingSourceId): Promise<SeatRow[]> {
-  if (source === "glee") return (await query(gleeSeatsSQL("games", "glee"))) as SeatRow[];
+export async function sourceSeats(query: Query, input: RatingSourceInput): Promise<SeatRow[]> {
+  if (input.source === "run") return (await query(runSeatsSQL({games: `${input.tables}games`, players: `${input.tables}players`, prefix: input.prefix}))) as SeatRow[];
+  if (input.source === "glee") return (await query(gleeSeatsSQL("games", "glee"))) as SeatRow[];
   const columns = new Set((await query("SELECT column_name FROM (DESCRIBE games)")).map((r) => r.column_name as string));
   return (await query(commonSeatsSQL("games", "players", "g.game", columns, "gamabench"))) as SeatRow[];
 }
 
-export const ratingSource: Computation<{source: RatingSourceId}, RatingSource> = {
+function tokensSQL(input: RatingSourceInput): string {
+  if (input.source === "run") return runTokensSQL({players: `${input.tables}players`, turns: `${input.tables}turns`});
+  return input.source === "glee" ? gleeTokensSQL("games", "turns") : commonTokensSQL("players", "turns");
+}
+
+export const ratingSource: Computation<RatingSourceInput, RatingSource> = {
   name: "ratings-source",
-  async compute(query, {source}) {
-    const rows = await sourceSeats(query, source);
+  async compute(query, input) {
+    const rows = await sourceSeats(query, input);
     const metaGames = [...new Set(rows.map((r) => r.family))]
       .sort()
       .map((family) => ({family, game: seatMetaGame(rows, family)}))
       .filter(({game}) => game.rows.length > 1 && game.cols.length > 1);
-    const tokens = (await query(source === "glee" ? gleeTokensSQL("games", "turns") : commonTokensSQL("players", "turns"))) as AgentTokens[];
+    const tokens = (await query(tokensSQL(input))) as AgentTokens[];
     return {seats: rows.length, games: packGames(compactGames(ratedGames(rows))), metaGames, tokens};
   },
 };

@@ -1,0 +1,169 @@
+// /compare and /ratings as a researcher shares them, in headless Chromium on
+// one real build whose configuration holds two small GLEE runs that differ
+// in one player (fair → rubinstein) and in the seed: a copied URL restores
+// each page's view; charts download as SVG and PNG and tables as CSV; a
+// section waiting for data says so and a missing file gives an error that
+// names it; and /compare's two-run mode shows the numbers and the warning
+// line `parley compare A B` gives.
+import {after, before, test} from "node:test";
+import assert from "node:assert/strict";
+import {readFileSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+import type {Browser, Page} from "playwright-core";
+import {scratch, parley} from "../support/cli.js";
+import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
+import {datasetsConfig} from "../../loaders/config.js";
+import {buildSite} from "../../loaders/commands/site.js";
+import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import {launch, settle, visit, screenshot} from "./harness.js";
+import {chosen, download, errorsOf, heldBackPage, parseCsv, parseSvg, pngSize, restoresView, withoutFile} from "./checks.js";
+
+const {dir: tempDir} = scratch("parley-compare-ratings-");
+const RUN_A = "Small A";
+const RUN_B = "Small B";
+let dirA: string;
+let dirB: string;
+let dist: string;
+let browser: Browser;
+let server: StaticServer;
+
+const ok = (r: {code: number | null; stdout: string; stderr: string}) => {
+  assert.equal(r.code, 0, r.stderr);
+  return r;
+};
+
+before(async () => {
+  const dir = tempDir();
+  // Run A: fair and greedy, seed 3; run B: rubinstein for fair, seed 4 (8 games each).
+  const configA = writeSmallGleeConfig(tempDir(), 3);
+  const configB = join(tempDir(), "small-b.json");
+  writeFileSync(configB, JSON.stringify({...JSON.parse(readFileSync(configA, "utf8")), players: ["rubinstein", "greedy"], seed: 4}));
+  dirA = join(dir, "runs", "a");
+  dirB = join(dir, "runs", "b");
+  ok(await parley(["run", configA, "--out", dirA]));
+  ok(await parley(["run", configB, "--out", dirB]));
+  const configFile = join(dir, "parley.config.json");
+  writeFileSync(configFile, JSON.stringify({datasets: datasetsConfig().dir ?? undefined, runs: [{path: "runs/a", name: RUN_A}, {path: "runs/b", name: RUN_B}]}, null, 2));
+  dist = process.env.PARLEY_TEST_DIST ?? join(dir, "dist");
+  if (!process.env.PARLEY_TEST_DIST) assert.equal(await buildSite({...process.env, PARLEY_CONFIG: configFile, PARLEY_DIST: dist}), 0, "site build");
+  server = await serveStatic(dist);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const rowsOf = async (page: Page) => Promise.all((await page.locator("main table tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim()).filter(Boolean)));
+
+test("/compare's first view needs no DuckDB, and a copied URL restores another pair", async () => {
+  const {page, problems} = await visit(browser, server, "/compare");
+  assert.deepEqual(problems, []);
+  assert.ok((await rowsOf(page)).length > 0, "the default pair's table");
+  assert.equal(await page.evaluate("performance.getEntriesByType('resource').filter((r) => r.name.includes('.parquet')).length"), 0, "no table fetched for the first view");
+  await page.context().close();
+  await restoresView({browser, server},
+    "/compare",
+    async (page) => {
+      await page.getByLabel("Agent A").selectOption({label: "greedy"});
+      await settle(page);
+      await page.getByLabel("Agent B").selectOption({label: "rubinstein"});
+    },
+    [/a=greedy/, /b=rubinstein/],
+    async (page) => ({a: await chosen(page.getByLabel("Agent A")), b: await chosen(page.getByLabel("Agent B")), rows: await rowsOf(page)}),
+  );
+});
+
+test("a copied URL restores /ratings' pool, weighting and draws", async () => {
+  await restoresView({browser, server},
+    "/ratings",
+    async (page) => {
+      await page.getByLabel("gamma-Bench", {exact: false}).uncheck();
+      await page.getByLabel(RUN_B).check();
+      await page.getByLabel("Every comparison once").check();
+    },
+    [/pool=GLEE[+ ]simulated[+ ]tournament,Small[+ ]B/, /weighting=games/],
+    async (page) => ({
+      pool: await page.locator("input[type=checkbox]:checked").evaluateAll((boxes) => boxes.map((b) => b.parentElement!.textContent)),
+      cards: await page.locator(".parley-run-headline").allTextContents(),
+      table: await page.locator("h2:has-text('Ratings') ~ div table thead").first().textContent(),
+      agents: (await rowsOf(page)).map((r) => r[0]).sort(),
+    }),
+  );
+});
+
+test("charts download as valid SVG and PNG and tables as CSV on /compare and /ratings", async () => {
+  for (const path of ["/compare", "/ratings"]) {
+    const {page, problems} = await visit(browser, server, path);
+    const chart = page.locator(".parley-exportable").filter({has: page.locator("svg")}).first();
+    const svg = await download(page, chart.getByRole("button", {name: "SVG"}));
+    assert.match(svg.name, new RegExp(`^${path.slice(1)}-.*\\.svg$`));
+    assert.deepEqual(await parseSvg(page, svg.bytes.toString("utf8")), {root: "svg", ns: "http://www.w3.org/2000/svg", errors: 0});
+    const png = pngSize((await download(page, chart.getByRole("button", {name: "PNG"}))).bytes);
+    assert.ok(png.signature && png.width > 0 && png.height > 0, `${path}: a PNG`);
+    const table = page.locator(".parley-exportable").filter({has: page.locator("table")}).first();
+    const csv = parseCsv((await download(page, table.getByRole("button", {name: "CSV"}))).bytes.toString("utf8"));
+    assert.deepEqual(csv[0], (await table.locator("thead th").allTextContents()).map((s) => s.trim()).filter(Boolean), `${path}: the header as shown`);
+    assert.ok(csv.length - 1 >= (await table.locator("tbody tr").count()), `${path}: every row`);
+    await page.context().close();
+    assert.deepEqual(problems, []);
+  }
+});
+
+test("sections waiting for data say so; a missing file gives an error naming it", async () => {
+  // Another pair than the first view's needs the games table: held back, the section says it is loading.
+  const held = await heldBackPage(browser);
+  await held.page.goto(`${server.url}/compare?a=greedy&b=rubinstein`);
+  await held.page.locator(".parley-loading").first().waitFor({state: "visible", timeout: 30_000});
+  held.release();
+  await settle(held.page);
+  assert.equal(await held.page.locator(".parley-loading").count(), 0);
+  assert.ok((await rowsOf(held.page)).length > 0);
+  await held.close();
+  const ratings = await heldBackPage(browser);
+  await ratings.page.goto(`${server.url}/ratings?pool=${encodeURIComponent(RUN_A)}`);
+  await ratings.page.locator("h2:has-text('Ratings') ~ div .parley-loading").first().waitFor({state: "visible", timeout: 30_000});
+  assert.match((await ratings.page.locator("h2:has-text('Ratings') ~ div .parley-loading").first().textContent())!, /Loading the ratings/);
+  ratings.release();
+  await settle(ratings.page);
+  assert.equal(await ratings.page.locator(".parley-loading").count(), 0);
+  await ratings.close();
+
+  await withoutFile(dist, "data/glee", "games.", async (broken, removed) => {
+    const {page} = await visit(browser, broken, "/compare?a=greedy&b=rubinstein");
+    assert.match((await page.locator(".parley-error, .observablehq--error").first().textContent())!, new RegExp(removed.replace(/\./g, "\\.")));
+    await page.context().close();
+  });
+  await withoutFile(dist, "data/runs/small-a/seats", "players.", async (broken, removed) => {
+    const {page} = await visit(browser, broken, `/ratings?pool=${encodeURIComponent(RUN_A)}`);
+    const error = (await page.locator(".parley-error").first().textContent())!;
+    assert.match(error, new RegExp(`Could not load the ratings: .*${removed.replace(/\./g, "\\.")}.*HTTP 404`));
+    await page.context().close();
+  });
+});
+
+test("/compare two runs: n, mean differences, p-values and the seed warning are parley compare A B's", async () => {
+  const cli = ok(await parley(["compare", dirA, dirB]));
+  const json = JSON.parse(cli.stdout) as {rows: {family: string; metric: string; n: number; mean_diff: number; p_t: number | null; p_perm: number}[]};
+  const warnings = cli.stderr.trim().split("\n");
+  assert.deepEqual(warnings, ["warning: the runs differ in seed (A 3, B 4), not only in the compared players (fair → rubinstein)"]);
+  const {page, problems} = await visit(browser, server, `/compare?${new URLSearchParams({mode: "runs", run_a: RUN_A, run_b: RUN_B})}`);
+  await screenshot(page, "compare-two-runs");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  assert.deepEqual(await page.locator(".parley-warnings p").allTextContents(), warnings, "the same lines as stderr");
+  // Each run's manifest, one click away.
+  const cards = page.locator(".parley-run");
+  assert.equal(await cards.count(), 2);
+  await cards.nth(1).locator("summary").click();
+  assert.match((await cards.nth(1).textContent())!, /"seed": 4/);
+  const rows = await rowsOf(page);
+  assert.equal(rows.length, json.rows.length);
+  const fmt = (v: number | null, d: number) => (v === null ? "" : v.toFixed(d));
+  for (const row of json.rows) {
+    const expected = [row.family, row.metric, String(row.n), fmt(row.mean_diff, 3), fmt(row.p_t, 4), fmt(row.p_perm, 4)].filter(Boolean);
+    assert.ok(rows.some((r) => expected.every((x) => r.includes(x))), `${expected.join(", ")}; the page shows ${JSON.stringify(rows)}`);
+  }
+  await page.context().close();
+});
