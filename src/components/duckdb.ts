@@ -108,8 +108,24 @@ function rowsOf(table: ArrowTable): Row[] {
   return table.toArray().map((row) => Object.fromEntries(names.map((name) => [name, plain(row[name])])));
 }
 
+let schemas = 0;
+
+/**
+ * A connection with tables of its own. Tables live in the connection's own
+ * schema, first on its search path, so two datasets open on one page (the
+ * built-in tournament and a configured run, both with a table `games`) never
+ * replace each other's tables: every Database sees only what it loaded.
+ */
 export class Database {
-  constructor(private readonly connection: duckdb.AsyncDuckDBConnection) {}
+  private constructor(private readonly connection: duckdb.AsyncDuckDBConnection, private readonly schema: string) {}
+
+  static async connect(db: duckdb.AsyncDuckDB): Promise<Database> {
+    const connection = await db.connect();
+    const schema = `parley_${++schemas}`;
+    await connection.query(`CREATE SCHEMA ${schema}`);
+    await connection.query(`SET search_path = '${schema},main'`);
+    return new Database(connection, schema);
+  }
 
   /** Runs SQL; `params` fill `?` placeholders through a prepared statement. */
   query(sql: string, params: unknown[] = []): Promise<Row[]> {
@@ -138,8 +154,8 @@ export class Database {
 
   /** Loads Arrow IPC bytes as the table `name` (replacing it). */
   async insert(name: string, ipc: Uint8Array): Promise<void> {
-    await this.connection.query(`DROP TABLE IF EXISTS ${name}`);
-    await this.connection.insertArrowFromIPCStream(ipc, {name});
+    await this.connection.query(`DROP TABLE IF EXISTS ${this.schema}.${name}`);
+    await this.connection.insertArrowFromIPCStream(ipc, {name, schema: this.schema});
   }
 
   async close(): Promise<void> {
@@ -167,7 +183,7 @@ export function openDatabase(tables: Record<string, Source> = {}): Promise<Datab
   return tracked(async () => {
     const entries = Object.entries(tables);
     const [db, decoded] = await Promise.all([duckdbInstance(), Promise.all(entries.map(([name, source]) => arrowBytes(name, source)))]);
-    const database = new Database(await db.connect());
+    const database = await Database.connect(db);
     for (const [i, [name]] of entries.entries()) await database.insert(name, decoded[i]);
     return database;
   });
