@@ -264,6 +264,12 @@ test("/dond-played and /dond-beliefs on a Deal-or-No-Deal run: its pairings, as 
   const page = await openRun("/dond-played", run.label);
   await screenshot(page, "own-run-dond-played");
   assert.match((await page.locator(".parley-run-headline").textContent())!, new RegExp(`\\): ${games} games, finished`));
+  // The pairings of the run (as many games as dond-stats counts), and the Best row from the points it played (Table 10: 12.48 over 44 points).
+  const pairings = await cellsAfter(page, "Pairings");
+  assert.equal(pairings.length, 5);
+  assert.deepEqual(pairings[0].slice(0, 2), ["Best (EF ∧ PO, largest total)", "44"]);
+  assert.equal(pairings[0].at(-1), "12.48");
+  assert.deepEqual(pairings.slice(1).map((r) => r[0]).sort(), ["fair (Alice) vs fair (Bob)", "fair (Alice) vs greedy (Bob)", "greedy (Alice) vs fair (Bob)", "greedy (Alice) vs greedy (Bob)"]);
   await page.context().close();
   const beliefs = await openRun("/dond-beliefs", run.label);
   await screenshot(beliefs, "own-run-dond-beliefs");

@@ -21,7 +21,8 @@ import {prepareEconarena, STATS_SQL} from "../../src/lib/pages/econarena.js";
 import {GRID_SQL} from "../../src/lib/pages/gtllm.js";
 import {gtllmStatsSQL} from "../../src/lib/gtllm.js";
 import {dondStatsSQL, dondBeliefSQL} from "../../src/lib/dond.js";
-import {valuationSummaries} from "../../src/lib/pages/dond.js";
+import {HARD_POINTS_SQL, valuationSummaries} from "../../src/lib/pages/dond.js";
+import {bestRow} from "../../src/lib/dondPaper.js";
 
 const {dir: tempDir} = scratch("parley-run-archives-");
 let root: string;
@@ -110,6 +111,9 @@ test("Deal or No Deal: the archive's games give parley dond-stats, and its resha
   assert.equal(cli.reduce((s: number, r: {n: number}) => s + r.n, 0), 200);
   const page = await onArchive(dir, ["games"], (query) => query(dondStatsSQL("games", {cumulative: false})));
   assert.deepEqual(canonical(page), canonical(cli));
+  // /dond-played's Best row from the 50 points the run played (no recorded points in a run): Table 10's Best row, 44 points with an envy-free allocation, 5.82 + 6.66 = 12.48.
+  const best = bestRow((await onArchive(dir, ["games"], (query) => query(HARD_POINTS_SQL))) as never);
+  assert.deepEqual([best.n, best.score_a.toFixed(2), best.score_b.toFixed(2), best.total.toFixed(2)], [44, "5.82", "6.66", "12.48"]);
   // Turns in the human dialogues' layout: players by name, every turn of the run, and workflow-bayes's beliefs read by the page's SQL.
   const [{n, alice, beliefs}] = await onArchive(dir, ["turns"], (query) => query(`SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE player = 'alice')::INTEGER AS alice, count(belief)::INTEGER AS beliefs FROM turns`));
   const [run] = await withParquetViews({turns: join(root, "runs", "deals", "game=dond%2Fnegotiation", "turns.parquet")}, (db) => db.query(`SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE seat = 0)::INTEGER AS alice, count(belief)::INTEGER AS beliefs FROM turns`));
