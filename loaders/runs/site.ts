@@ -185,15 +185,17 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
   try {
     for (const group of RUN_GROUPS) {
       mkdirSync(join(scratch, group.id), {recursive: true});
-      const reshaped = await reshapedRows(group, tablesDir).catch((error: Error) => {
+      // A group the run has no games of stays empty (an ingest's flat tables would otherwise be copied whole into every group).
+      const source = info.games.some((g) => group.games(g.game)) ? tablesDir : empty;
+      const reshaped = await reshapedRows(group, source).catch((error: Error): Record<string, Row[]> => {
         info.problem ??= `its ${group.id} games could not be read (${error.message.split("\n")[0]}); shown empty`;
-        return null;
+        return {};
       });
       for (const schema of group.schemas) {
         const path = join(scratch, group.id, `${schema.name}.parquet`);
         try {
           if (reshaped) await writeParquet(path, schema, reshaped[schema.name] ?? []);
-          else await flattenRunTable(tablesDir, schema, path, group.games, group.where?.[schema.name]);
+          else await flattenRunTable(source, schema, path, group.games, group.where?.[schema.name]);
         } catch (error) {
           info.problem ??= `its ${group.id} ${schema.name} could not be read (${(error as Error).message.split("\n")[0]}); shown empty`;
           await flattenRunTable(empty, schema, path);

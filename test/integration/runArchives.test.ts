@@ -12,6 +12,7 @@ import {execFileSync} from "node:child_process";
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {scratch, parley} from "../support/cli.js";
+import {datasetsConfig} from "../../loaders/config.js";
 import {runArchive, runsModule} from "../../loaders/runs/site.js";
 import {withParquetViews} from "../../loaders/io/parquet.js";
 import type {Query} from "../../src/lib/snapshot.js";
@@ -50,6 +51,8 @@ before(async () => {
     writeFileSync(join(root, `${name}.json`), JSON.stringify({run_id: name, ...config}));
     json(await parley(["run", join(root, `${name}.json`), "--out", join(root, "runs", name)]));
   }
+  // An ingest too: Deal or No Deal's human dialogues (flat tables with a family, no game column).
+  json(await parley(["ingest", "dond", join(datasetsConfig().dir!, "dealornodeal", "val.txt"), "--out", join(root, "runs", "dialogues")]));
   writeFileSync(join(root, "parley.config.json"), JSON.stringify({runs: ["runs/*"]}));
   env = {...process.env, PARLEY_CONFIG: join(root, "parley.config.json")};
 });
@@ -76,7 +79,7 @@ const canonical = (rows: readonly object[]) => rows.map((r) => JSON.stringify(r,
 
 test("the generated module names each run's tables under the group of the pages that analyse its games", async () => {
   const text = await runsModule(env);
-  for (const [slug, group] of [["gb", "gamabench"], ["na", "negotiationarena"], ["deals", "dond"], ["ea", "econarena"], ["mg", "gtllm"]]) {
+  for (const [slug, group] of [["gb", "gamabench"], ["na", "negotiationarena"], ["deals", "dond"], ["dialogues", "dond"], ["ea", "econarena"], ["mg", "gtllm"]]) {
     assert.match(text, new RegExp(`slug: "${slug}".*\\n.*\\n\\s*tables: \\{"${group}": \\{games: FileAttachment\\("\\.\\./data/runs/${slug}/${group}/games\\.parquet"\\)\\.href`), slug);
   }
 });
@@ -122,6 +125,17 @@ test("Deal or No Deal: the archive's games give parley dond-stats, and its resha
   const summaries = await onArchive(dir, ["games", "turns"], async (query) => ({rows: (await query(dondBeliefSQL("games", "turns"))).length, summary: await valuationSummaries.compute(query, {})}));
   assert.ok(summaries.rows > 0);
   assert.ok(JSON.stringify(summaries.summary).length > 2);
+});
+
+test("Deal or No Deal ingested: the dialogues join the /dond pages' group as they are, and give parley dond-stats", async () => {
+  const dir = await archive("dialogues", "dond");
+  const cli = JSON.parse(json(await parley(["dond-stats", join(root, "runs", "dialogues")])));
+  const page = await onArchive(dir, ["games"], (query) => query(dondStatsSQL("games", {cumulative: false})));
+  assert.deepEqual(canonical(page), canonical(cli));
+  const [{n}] = await onArchive(dir, ["games"], (query) => query(`SELECT count(*)::INTEGER AS n FROM games WHERE alice_agent = 'human'`));
+  assert.equal(n, 562);
+  const glee = await onArchive(join(dir, "..", "glee"), ["games"], (query) => query(`SELECT count(*)::INTEGER AS n FROM games`));
+  assert.equal(glee[0].n, 0, "not GLEE games");
 });
 
 test("Economics Arena: /econarena's measures from the archive (rows the page reads only) are parley econarena-stats'", async () => {
