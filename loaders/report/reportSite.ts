@@ -109,11 +109,11 @@ export function reportPageSource(source: string, studyDatasets: ReadonlySet<stri
 }
 
 /**
- * An own analysis page's one-line data source (`const SOURCE = {name: "...", games: FileAttachment("data/<id>/...")}`,
+ * An own analysis page's one-line data source (`const SOURCES = withRuns({"<name>": {... FileAttachment("data/<id>/...") ...}}, RUNS, ...)`,
  * see src/study-discount.md) is named after the study when its dataset is the study's.
  */
 export function renameSource(source: string, studyDatasets: ReadonlySet<string>, title: string): string {
-  return source.replace(/^(const SOURCE = \{name: )"(?:[^"\\]|\\.)*"(, [^\n]*FileAttachment\("data\/([^/"]+)\/[^\n]*)$/m, (line, head: string, tail: string, id: string) => (studyDatasets.has(id) ? `${head}${JSON.stringify(title)}${tail}` : line));
+  return source.replace(/^(const SOURCES = withRuns\(\{)"(?:[^"\\]|\\.)*"(: [^\n]*FileAttachment\("data\/([^/"]+)\/[^\n]*)$/m, (line, head: string, tail: string, id: string) => (studyDatasets.has(id) ? `${head}${JSON.stringify(title)}${tail}` : line));
 }
 
 /** Markdown links to site pages the report leaves out become their plain text (no link leads to a missing page). */

@@ -154,7 +154,9 @@ export async function tableContents(tablesDir: string): Promise<{games: {game: s
   return withDuckDB(async (db) => {
     const columns = new Set((await db.query<{column_name: string}>(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${games})`)).map((r) => r.column_name));
     // Partitioned runs name the game in the path; flat ingests carry a game (or family) column, or only their source.
-    const game = columns.has("game") ? (columns.has("family") ? `coalesce("game", 'glee/' || "family")` : `"game"`) : columns.has("family") ? `'glee/' || "family"` : `"source"`;
+    // A family is GLEE's, but for Deal or No Deal's dialogues (family dond), which the /dond pages read.
+    const family = `CASE "family" WHEN 'dond' THEN 'dond/dialogues' ELSE 'glee/' || "family" END`;
+    const game = columns.has("game") ? (columns.has("family") ? `coalesce("game", ${family})` : `"game"`) : columns.has("family") ? family : `"source"`;
     const counts = await db.query<{game: string; games: bigint | number}>(`SELECT ${game} AS game, count(*) AS games FROM ${games} GROUP BY ALL ORDER BY 1`);
     const players = tableSql(runTableFiles(tablesDir, "players"));
     const seatColumns = [...columns].filter((c) => /^[a-z]+_agent$/.test(c));

@@ -26,24 +26,51 @@ import {projectRoot} from "../config.js";
 import {formatRunProblem, readRuns, type RunEntry} from "./config.js";
 import {checkpointFiles, readableTables, readJson, readsCheckpoints, runState, summarize, tableContents, type RunState} from "./describe.js";
 import {tar} from "../io/tar.js";
-import {GLEE_GAMES, GLEE_TURNS} from "../games/schema.js";
-import type {TableSchema} from "../io/schema.js";
+import {runTableFiles} from "../io/runTables.js";
+import {datasetEntry} from "../catalog.js";
+import {REPORT_DATASETS, datasetOfGame} from "../report/studyData.js";
+import {playedDondRows} from "../ingest/dond.js";
+import type {Row, TableSchema} from "../io/schema.js";
 import type {RunInfo} from "../../src/lib/runInfo.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
 import type {FirstView} from "../../src/lib/snapshot.js";
 import {RUN_SEAT_TABLES, RUN_SEATS_GROUP} from "../../src/lib/runSeats.js";
 import {readManifest} from "../run/manifest.js";
 
-/** An analysis group: the games some pages read together, as one flat table per schema. */
+/**
+ * An analysis group: the games some pages read together, as one flat table
+ * per schema, in the tables of the catalog dataset those pages read (the
+ * group's id), so a page reads a run as it reads its built-in data.
+ */
 interface RunGroup {
   id: string;
   games: (game: string) => boolean;
   schemas: readonly TableSchema[];
+  /** Per table, a SQL condition keeping only the rows the pages read. */
+  where?: Record<string, string>;
+  /**
+   * When the played games' columns are not the dataset's: the rows of a
+   * played run (games, turns) reshaped into its tables, as the built-in
+   * data loader does with the games it plays.
+   */
+  reshape?: (run: {games: Row[]; turns: Row[]}) => Record<string, Row[]>;
 }
 
-/** The groups a run's archive holds tables for (a page picks its group in runDatasets.ts). */
+/**
+ * The groups a run's archive holds tables for (a page picks its group in
+ * runDatasets.ts): one per catalog dataset a report can show (the same
+ * games, tables and row filters as `parley report`, report/studyData.ts).
+ * Deal or No Deal's played turns are reshaped into the human dialogues'
+ * turns (playedDondRows, as the /dond pages' data loader does).
+ */
 export const RUN_GROUPS: readonly RunGroup[] = [
-  {id: "glee", games: (g) => g.startsWith("glee/"), schemas: [GLEE_GAMES, GLEE_TURNS]},
+  ...REPORT_DATASETS.map((d) => ({
+    id: d.id,
+    games: (game: string) => datasetOfGame(game) === d,
+    schemas: datasetEntry(d.id).schemas,
+    where: d.where,
+    reshape: d.id === "dond" ? playedDondRows : undefined,
+  })),
   // Every game's seats, returns and tokens (src/lib/runSeats.ts), for the pages comparing agents and runs of any game.
   {id: RUN_SEATS_GROUP, games: () => true, schemas: Object.entries(RUN_SEAT_TABLES).map(([name, columns]) => ({name, columns}))},
 ];
@@ -142,7 +169,7 @@ export async function prepareRuns(env: NodeJS.ProcessEnv = process.env): Promise
  * tables and a `problem`), so the build goes on.
  */
 export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.env): Promise<Buffer> {
-  const {flattenRunTable} = await import("../io/parquet.js");
+  const {flattenRunTable, writeParquet} = await import("../io/parquet.js");
   const {firstView} = await import("../emit.js");
   const scratch = mkdtempSync(join(tmpdir(), "parley-run-archive-"));
   const members: Record<string, Uint8Array | string> = {};
@@ -179,23 +206,43 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
   try {
     for (const group of RUN_GROUPS) {
       mkdirSync(join(scratch, group.id), {recursive: true});
+      // A group the run has no games of stays empty (an ingest's flat tables would otherwise be copied whole into every group).
+      const source = info.games.some((g) => group.games(g.game)) ? tablesDir : empty;
+      const reshaped = await reshapedRows(group, source).catch((error: Error): Record<string, Row[]> => {
+        info.problem ??= `its ${group.id} games could not be read (${error.message.split("\n")[0]}); shown empty`;
+        return {};
+      });
       for (const schema of group.schemas) {
         const path = join(scratch, group.id, `${schema.name}.parquet`);
         try {
-          await flattenRunTable(tablesDir, schema, path, group.games);
+          if (reshaped) await writeParquet(path, schema, reshaped[schema.name] ?? []);
+          else await flattenRunTable(source, schema, path, group.games, group.where?.[schema.name]);
         } catch (error) {
           info.problem ??= `its ${group.id} ${schema.name} could not be read (${(error as Error).message.split("\n")[0]}); shown empty`;
           await flattenRunTable(empty, schema, path);
         }
         members[`${group.id}/${schema.name}.parquet`] = readFileSync(path);
       }
-      for (const view of RUN_FIRST_VIEWS[group.id] ?? []) members[`${group.id}/first-${view.page}.json`] = JSON.stringify(await firstView(view, join(scratch, group.id)));
+      if (source !== empty) for (const view of RUN_FIRST_VIEWS[group.id] ?? []) members[`${group.id}/first-${view.page}.json`] = JSON.stringify(await firstView(view, join(scratch, group.id)));
     }
     members["run.json"] = JSON.stringify(info, null, 2);
     return tar(members);
   } finally {
     rmSync(scratch, {recursive: true, force: true});
   }
+}
+
+/**
+ * A group's rows reshaped (RunGroup.reshape) when the run played its games
+ * (partitioned tables); null when it needs no reshaping, or is an ingest,
+ * whose flat tables are already the dataset's.
+ */
+async function reshapedRows(group: RunGroup, tablesDir: string): Promise<Record<string, Row[]> | null> {
+  const files = runTableFiles(tablesDir, "games", group.games);
+  if (!group.reshape || !files.partitioned || !files.files.length) return null;
+  const {queryRun} = await import("../io/parquet.js");
+  const [games, turns] = await Promise.all(["games", "turns"].map((t) => queryRun(tablesDir, [t], `SELECT * FROM ${t}`, group.games)));
+  return group.reshape({games, turns});
 }
 
 /** Entry point of src/data/runs/[run].tar.ts. */

@@ -26,6 +26,8 @@ export {openDatabase, type Database, type Row} from "./duckdb.js";
  * has them, else from DuckDB-WASM (see the README's "Fast first views").
  */
 export {pageData, type PageData} from "./pageData.js";
+/** The configured runs (src/generated/runs.js RUNS) beside a page's built-in datasets, and a run's card with its manifest. */
+export {withRuns, DatasetCard, type ConfiguredRun, type PageDataset} from "./runDatasets.js";
 
 // ── Metrics: one SQL definition, shared with the pages and the CLI.
 /** GLEE (Shapira et al. 2024) §2 metrics per game: efficiency, fairness, self-gains (`gleeMetricsSQL(games, {carry, where, conventions})`). */

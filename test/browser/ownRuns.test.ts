@@ -5,6 +5,11 @@
 // in headless Chromium the run is selectable on /glee-bargaining,
 // /glee-regression, /glee-pairs and /compare, where the numbers shown equal
 // `parley metrics`, `parley regress` and `parley compare` on the run directory.
+// Beside it, in the same build, runs of other games played by built-in agents:
+// a gamma-Bench run on /gamabench (scores as `parley gamabench-scores`), a
+// NegotiationArena run on /negotiationarena and its scenario pages (as
+// `parley negotiationarena-stats`), and a Deal-or-No-Deal run on /dond-played
+// and /dond-beliefs.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, writeFileSync} from "node:fs";
@@ -17,6 +22,7 @@ import {datasetsConfig} from "../../loaders/config.js";
 import {buildSite} from "../../loaders/commands/site.js";
 import {serveStatic, type StaticServer} from "../../loaders/serve.js";
 import {launch, settle, visit, screenshot} from "./harness.js";
+import {gameLabel} from "../../src/lib/gamabench.js";
 import type {Browser} from "playwright-core";
 
 const {dir: tempDir, keep} = scratch("parley-own-runs-");
@@ -25,6 +31,12 @@ const DESCRIPTION = "fake-mini against fair and greedy";
 const LABEL = `${NAME} — ${DESCRIPTION}`;
 let env: NodeJS.ProcessEnv;
 let study: string;
+/** The other games' runs, by what they hold: directory and dataset label. */
+const others = {
+  gamabench: {label: "Strategies mini — two gamma-Bench games", config: {game: ["gamabench/guessing", "gamabench/divide_dollar"], players: ["equilibrium", "random"], lineups: "self", games_per_lineup: 2, seed: 3}, dir: ""},
+  negotiationarena: {label: "Arena mini — ultimatum and buy/sell", config: {game: ["negotiationarena/ultimatum", "negotiationarena/buy_sell"], players: ["rational", "split-difference", "random"], lineups: "all", games_per_lineup: 3, seed: 3}, dir: ""},
+  dond: {label: "Deals mini — greedy and fair on the 50 points", config: {game: "dond/negotiation", grid: "full", players: ["greedy", "fair"], lineups: "all", seed: 1}, dir: ""},
+};
 let browser: Browser;
 let server: StaticServer;
 
@@ -54,6 +66,14 @@ before(async () => {
   const added = await parley(["runs", "add", study, "--name", NAME, "--description", DESCRIPTION], env);
   assert.equal(added.code, 0, added.stderr);
   assert.deepEqual(JSON.parse(readFileSync(configFile, "utf8")).runs, ["runs/missing", {path: "runs/study", name: NAME, description: DESCRIPTION}]);
+  for (const [id, run] of Object.entries(others)) {
+    const file = join(dir, `${id}.json`);
+    writeFileSync(file, JSON.stringify({run_id: id, ...run.config}));
+    run.dir = join(dir, "runs", id);
+    json(await parley(["run", file, "--out", run.dir]));
+    const [name, description] = run.label.split(" — ");
+    assert.equal((await parley(["runs", "add", run.dir, "--name", name, "--description", description], env)).code, 0);
+  }
   const dist = join(dir, "dist");
   const code = await buildSite({...process.env, ...env, PARLEY_DIST: dist});
   assert.equal(code, 0, "site build (a missing run is reported, not fatal)");
@@ -159,7 +179,7 @@ test("/compare on the run: fake-mini against fair, game by game, as parley compa
   assert.deepEqual(problems, []);
   assert.deepEqual(await errorsOf(page), []);
   assert.match((await page.locator(".parley-run-headline").textContent())!, /My study/);
-  const rows = await Promise.all((await page.locator("table tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim())));
+  const rows = await Promise.all((await page.locator("table tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim()).filter(Boolean)));
   assert.equal(rows.length, cli.length);
   // The p-values are printed to 4 decimals (the differences themselves in Inputs.table's short default).
   for (const row of cli) {
@@ -188,4 +208,82 @@ test("the Datasets page lists the run and the configured directory that is missi
   assert.match(text, /Your run “My study” \(runs\/study\): 36 games/);
   assert.match(text, /parley\.config\.json: runs\[0\] "runs\/missing": directory not found/);
   await page.context().close();
+});
+
+/** The rows of the first table below heading `heading` (an h2 or h3). */
+const cellsAfter = async (page: Page, heading: string) => Promise.all((await page.locator(`:is(h2, h3):has-text("${heading}") ~ div table`).first().locator("tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim()).filter(Boolean)));
+
+const openRun = async (path: string, label: string, query: Record<string, string> = {}) => {
+  const visited = await visit(browser, server, `${path}?${new URLSearchParams({dataset: label, ...query})}`);
+  await settle(visited.page);
+  assert.deepEqual(visited.problems, [], path);
+  assert.deepEqual(await errorsOf(visited.page), [], path);
+  assert.equal(await visited.page.getByLabel("Dataset").locator("option:checked").textContent(), label, path);
+  return visited.page;
+};
+
+test("/gamabench on a gamma-Bench run: the leaderboard's scores are parley gamabench-scores'", async () => {
+  const run = others.gamabench;
+  const cli = JSON.parse(json(await parley(["gamabench-scores", run.dir]))) as Record<string, Record<string, {mean: number; sd: number; runs: number}>>;
+  const page = await openRun("/gamabench", run.label);
+  await screenshot(page, "own-run-gamabench");
+  assert.match((await page.locator(".parley-run-headline").textContent())!, /Your run “Strategies mini” \(runs\/gamabench\): 8 games, finished/);
+  const table = page.locator("h2:has-text('Leaderboard') ~ div table, h2:has-text('Leaderboard') ~ table").first();
+  const head = (await table.locator("thead th").allTextContents()).map((t) => t.trim());
+  assert.deepEqual(head.slice(1), Object.keys(cli).sort());
+  const rows = await Promise.all((await table.locator("tbody tr").all()).map(async (tr) => (await tr.locator("th, td").allTextContents()).map((t) => t.trim())));
+  let checked = 0;
+  for (const [model, games] of Object.entries(cli)) {
+    for (const [game, score] of Object.entries(games)) {
+      if (game === "overall") continue;
+      const row = rows.find((r) => r[0] === gameLabel(game));
+      assert.ok(row, `a row for ${game}`);
+      assert.equal(row[1 + head.slice(1).indexOf(model)], `${score.mean.toFixed(1)} ± ${score.sd.toFixed(1)}`, `${model} ${game}`);
+      checked++;
+    }
+  }
+  assert.equal(checked, 4);
+  await page.context().close();
+});
+
+interface ArenaRow {scenario: string; p1_agent: string; p2_agent: string; n: number; decisive: number; p1_win_rate: number | null; p2_win_rate: number | null; p1_mean_payoff: number; p2_mean_payoff: number}
+const arenaCells = (r: ArenaRow, withScenario: boolean) => [...(withScenario ? [r.scenario] : []), r.p1_agent, r.p2_agent, String(r.n), String(r.decisive), ...[r.p1_win_rate, r.p2_win_rate].map((x) => (x === null ? "–" : x.toFixed(3))), r.p1_mean_payoff.toFixed(2), r.p2_mean_payoff.toFixed(2)];
+
+test("/negotiationarena and its scenario pages on a NegotiationArena run: every pair's row is parley negotiationarena-stats'", async () => {
+  const run = others.negotiationarena;
+  const cli = json(await parley(["negotiationarena-stats", run.dir])).trim().split("\n").map((l) => JSON.parse(l) as ArenaRow);
+  assert.equal(cli.length, 18);
+  const page = await openRun("/negotiationarena", run.label);
+  await screenshot(page, "own-run-negotiationarena");
+  const shown = await cellsAfter(page, "Every scenario and ordered pair");
+  assert.deepEqual(shown.map((r) => r.join("|")).sort(), cli.map((r) => arenaCells(r, true).join("|")).sort());
+  await page.context().close();
+  const ultimatum = await openRun("/negotiationarena-ultimatum", run.label);
+  const pairs = await cellsAfter(ultimatum, "Who wins, pair by pair");
+  assert.deepEqual(pairs.map((r) => r.join("|")).sort(), cli.filter((r) => r.scenario === "ultimatum").map((r) => arenaCells(r, false).join("|")).sort());
+  await ultimatum.context().close();
+  // A scenario the run did not play does not offer it.
+  const {page: other} = await visit(browser, server, "/negotiationarena-resource-exchange");
+  await settle(other);
+  assert.ok(!(await other.getByLabel("Dataset").locator("option").allTextContents()).includes(run.label));
+  await other.context().close();
+});
+
+test("/dond-played and /dond-beliefs on a Deal-or-No-Deal run: its pairings, as parley dond-stats counts them", async () => {
+  const run = others.dond;
+  const stats = JSON.parse(json(await parley(["dond-stats", run.dir]))) as {n: number}[];
+  const games = stats.reduce((s, r) => s + r.n, 0);
+  const page = await openRun("/dond-played", run.label);
+  await screenshot(page, "own-run-dond-played");
+  assert.match((await page.locator(".parley-run-headline").textContent())!, new RegExp(`\\): ${games} games, finished`));
+  // The pairings of the run (as many games as dond-stats counts), and the Best row from the points it played (Table 10: 12.48 over 44 points).
+  const pairings = await cellsAfter(page, "Pairings");
+  assert.equal(pairings.length, 5);
+  assert.deepEqual(pairings[0].slice(0, 2), ["Best (EF ∧ PO, largest total)", "44"]);
+  assert.equal(pairings[0].at(-1), "12.48");
+  assert.deepEqual(pairings.slice(1).map((r) => r[0]).sort(), ["fair (Alice) vs fair (Bob)", "fair (Alice) vs greedy (Bob)", "greedy (Alice) vs fair (Bob)", "greedy (Alice) vs greedy (Bob)"]);
+  await page.context().close();
+  const beliefs = await openRun("/dond-beliefs", run.label);
+  await screenshot(beliefs, "own-run-dond-beliefs");
+  await beliefs.context().close();
 });

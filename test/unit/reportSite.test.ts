@@ -56,7 +56,7 @@ test("the datasets a page reads, from its FileAttachment calls", () => {
 });
 
 test("an own page's data source is named after the study when it reads the study's dataset", () => {
-  const line = 'const SOURCE = {name: "GLEE simulated tournament (data/runs/default.json)", games: FileAttachment("data/glee/games.parquet").href};';
-  assert.equal(renameSource(`a\n${line}\nb`, new Set(["glee"]), 'My "study"'), `a\nconst SOURCE = {name: "My \\"study\\"", games: FileAttachment("data/glee/games.parquet").href};\nb`);
+  const line = 'const SOURCES = withRuns({"GLEE simulated tournament (data/runs/default.json)": {tables: {games: FileAttachment("data/glee/games.parquet").href}}}, RUNS, "glee");';
+  assert.equal(renameSource(`a\n${line}\nb`, new Set(["glee"]), 'My "study"'), `a\nconst SOURCES = withRuns({"My \\"study\\"": {tables: {games: FileAttachment("data/glee/games.parquet").href}}}, RUNS, "glee");\nb`);
   assert.equal(renameSource(line, new Set(["gamabench"]), "S"), line);
 });

@@ -36,9 +36,15 @@ export const dondFirstView: FirstView = {
   },
 };
 
-/** /dond-played: every pairing's row of Tables 10–13 and 17–18, and the 50 hard points (for the Best row). */
+/**
+ * /dond-played: every pairing's row of Tables 10–13 and 17–18, and the 50
+ * hard points (for the Best row): the recorded points when the table has
+ * them (the built-in data), else the points a configured run played.
+ */
 export const PAIRINGS_SQL = dondPairingSQL("games");
-export const HARD_POINTS_SQL = `SELECT point, counts, values_a, values_b FROM games WHERE source = 'dond-hard50' ORDER BY point`;
+export const HARD_POINTS_SQL = `SELECT DISTINCT point, counts, values_a, values_b FROM games
+  WHERE point IS NOT NULL AND (source = 'dond-hard50' OR NOT EXISTS (SELECT 1 FROM games WHERE source = 'dond-hard50'))
+  ORDER BY point`;
 
 export const dondPlayedFirstView: FirstView = {
   page: "dond-played",
