@@ -127,7 +127,7 @@ test("/compare: paired differences of two agents with intervals and Holm-correct
   assert.deepEqual(await errorsOf(page), []);
   assert.ok((await page.locator("main table tbody tr").count()) >= 2, "a row per family and seat");
   assert.ok((await page.locator("main svg [aria-label='dot'] circle").count()) >= 2, "a dot per row");
-  assert.match((await page.textContent("main"))!, /Unmatched: \d+ seats of fair and \d+ of greedy/);
+  assert.match((await page.textContent("main"))!, /Unmatched: \d+ games of fair and \d+ of greedy have no partner game/);
   await page.getByLabel("Agent B").selectOption("fair");
   await settle(page);
   assert.match((await page.textContent("main"))!, /Choose two different agents/);

@@ -39,6 +39,8 @@ const others = {
 };
 let browser: Browser;
 let server: StaticServer;
+/** The price table of the scratch config: /ratings plots the LLM player's rating against its cost per game. */
+const PRICE = {input_per_million: 2, output_per_million: 8, as_of: "2026-11-01"};
 
 const json = (r: {code: number | null; stdout: string; stderr: string}) => {
   assert.equal(r.code, 0, r.stderr);
@@ -61,11 +63,13 @@ before(async () => {
   assert.equal(played.games, 36);
   // A scratch config beside the run (the same datasets directory as the project's), edited by `parley runs add`.
   const configFile = join(dir, "parley.config.json");
-  writeFileSync(configFile, JSON.stringify({datasets: datasetsConfig().dir ?? undefined, runs: ["runs/missing"]}, null, 2));
+  writeFileSync(configFile, JSON.stringify({datasets: datasetsConfig().dir ?? undefined, runs: ["runs/missing"], prices: {"openai/fake-mini": PRICE}}, null, 2));
   env = {PARLEY_CONFIG: configFile};
   const added = await parley(["runs", "add", study, "--name", NAME, "--description", DESCRIPTION], env);
   assert.equal(added.code, 0, added.stderr);
-  assert.deepEqual(JSON.parse(readFileSync(configFile, "utf8")).runs, ["runs/missing", {path: "runs/study", name: NAME, description: DESCRIPTION}]);
+  const written = JSON.parse(readFileSync(configFile, "utf8"));
+  assert.deepEqual(written.runs, ["runs/missing", {path: "runs/study", name: NAME, description: DESCRIPTION}]);
+  assert.deepEqual(written.prices, {"openai/fake-mini": PRICE}, "runs add keeps the other keys");
   for (const [id, run] of Object.entries(others)) {
     const file = join(dir, `${id}.json`);
     writeFileSync(file, JSON.stringify({run_id: id, ...run.config}));
@@ -286,4 +290,39 @@ test("/dond-played and /dond-beliefs on a Deal-or-No-Deal run: its pairings, as 
   const beliefs = await openRun("/dond-beliefs", run.label);
   await screenshot(beliefs, "own-run-dond-beliefs");
   await beliefs.context().close();
+});
+
+test("/ratings with the run pooled: the LLM player's rating is drawn against its cost per game, the scripted agents listed without a cost", async () => {
+  // The cost per game, computed here from the run's turns with native DuckDB: tokens at the configured price, over the games it played.
+  const {queryRun} = await import("../../loaders/io/parquet.js");
+  const [tokens] = await queryRun(study, ["players", "turns"], `SELECT sum(t.input_tokens)::DOUBLE AS input, sum(t.output_tokens)::DOUBLE AS output,
+    (SELECT count(*) FROM players WHERE agent = 'fake-mini')::INTEGER AS games
+    FROM turns t JOIN players p USING (game_id, seat) WHERE p.agent = 'fake-mini'`);
+  const input = Number(tokens.input), output = Number(tokens.output), games = Number(tokens.games);
+  assert.ok(input > 0 && output > 0 && games === 24, `fake-mini recorded tokens in its 24 seats (20 games, self-play counted per seat as the page counts them) (${JSON.stringify(tokens)})`);
+  const perGame = (input * PRICE.input_per_million + output * PRICE.output_per_million) / 1e6 / games;
+  const visited = await visit(browser, server, `/ratings?${new URLSearchParams({pool: LABEL, draws: "100"})}`);
+  const {page, problems} = visited;
+  await settle(page);
+  await screenshot(page, "own-run-ratings-cost");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  const section = page.locator('h2:has-text("Rating against cost per game") ~ div').first();
+  await section.locator("svg").first().waitFor();
+  const labels = await section.locator("svg text").allTextContents();
+  assert.ok(labels.includes("fake-mini"), `the chart names the LLM player (${labels.join(", ")})`);
+  const text = (await page.locator("main").textContent())!;
+  assert.match(text, /Without a cost \(no token counts recorded[^)]*\): [^.]*\bfair\b/);
+  assert.match(text, /Without a cost \(no token counts recorded[^)]*\): [^.]*\bgreedy\b/);
+  // The table under the chart: the page's cost per game and token counts, equal to the ones computed here.
+  const table = section.locator("table").first();
+  const header = (await table.locator("thead th").allTextContents()).map((h) => h.trim());
+  const row = (await table.locator("tbody tr").first().locator("td").allTextContents()).map((c) => c.trim());
+  const cell = (name: string) => row[header.indexOf(name)];
+  assert.equal(cell("agent"), "fake-mini");
+  assert.equal(cell("price (provider/model)"), "openai/fake-mini");
+  assert.equal(Number(cell("games")), games);
+  assert.equal(Number(cell("input tokens").replace(/,/g, "")), input);
+  assert.equal(Number(cell("output tokens").replace(/,/g, "")), output);
+  assert.ok(Math.abs(Number(cell("cost per game (US $)")) - perGame) <= 1e-5 * perGame, `cost per game ${cell("cost per game (US $)")} against ${perGame}`);
 });
