@@ -18,6 +18,8 @@ import type {DatasetStatus} from "../src/lib/datasetStatus.js";
 import {FIRST_VIEWS} from "../src/lib/firstViews.js";
 import {recordSnapshot, type FirstView, type Snapshot} from "../src/lib/snapshot.js";
 import {withParquetViews} from "./io/parquet.js";
+import {buildManifest} from "./run/manifest.js";
+import {projectRoot} from "./config.js";
 
 /**
  * An ingested catalog dataset's tables (empty when its raw files are absent),
@@ -43,6 +45,7 @@ export async function datasetTables(id: string): Promise<{location: DatasetLocat
  * read and the files written.
  */
 export async function writeDataset(id: string, dir: string): Promise<{status: DatasetStatus; paths: string[]}> {
+  const started = new Date();
   const {location, result} = await datasetTables(id);
   const {entry} = location;
   for (const p of result.problems) process.stderr.write(`${printable(`${id}: ${formatProblem(p)}`)}\n`);
@@ -61,8 +64,24 @@ export async function writeDataset(id: string, dir: string): Promise<{status: Da
     hint: location.available ? null : location.hint,
     summary: result.summary,
     problems: result.problems.map((p) => formatProblem({...p, file: basename(p.file)})),
+    manifest: location.available ? datasetManifest(id, entry.path, Boolean(entry.generate), started, result.summary, result.problems.length) : null,
   };
   return {status, paths};
+}
+
+/**
+ * The manifest of a built-in dataset, as `parley run` (a generated run: its
+ * config file from data/runs/) or `parley ingest` (the adapter and the raw
+ * path inside the datasets directory, never the builder's absolute path)
+ * would write it, so pages show what produced the data they draw.
+ */
+function datasetManifest(id: string, path: string, generated: boolean, started: Date, summary: Record<string, number>, problems: number): Record<string, unknown> {
+  if (generated) {
+    const configText = readFileSync(join(projectRoot, path), "utf8");
+    const config = JSON.parse(configText) as {seed?: number};
+    return buildManifest({kind: "run", config, configText, seed: config.seed ?? null, started, counts: summary});
+  }
+  return buildManifest({kind: "ingest", config: {adapter: id, input: path}, started, counts: {...summary, problems}});
 }
 
 /** The archive a data loader emits: status.json, the tables, and the first view of every page that reads them. */

@@ -10,4 +10,11 @@ export interface DatasetStatus {
   hint: string | null;
   summary: Record<string, number>;
   problems: string[];
+  /**
+   * What produced the data, as `parley run` and `parley ingest` record it
+   * (loaders/run/manifest.ts): the config and its sha256, Parley's version
+   * and commit, package versions, seed, times and counts. Absent in archives
+   * written before manifests.
+   */
+  manifest?: Record<string, unknown> | null;
 }

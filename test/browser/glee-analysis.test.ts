@@ -177,3 +177,21 @@ test("/ratings: ratings from the build's first-ratings.json, and the agents with
   assert.match(text, /No rated agent has a cost/);
   await page.context().close();
 });
+
+test("the built-in dataset's card shows its manifest: /glee-regression's simulated tournament, produced by data/runs/default.json", async () => {
+  const {createHash} = await import("node:crypto");
+  const {readFileSync} = await import("node:fs");
+  const {join} = await import("node:path");
+  const {projectRoot} = await import("../../loaders/config.js");
+  const config = readFileSync(join(projectRoot, "data/runs/default.json"), "utf8");
+  const {page, problems} = await visit(browser, server, "/glee-regression");
+  await settle(page);
+  assert.deepEqual(problems, []);
+  const manifest = page.locator("details.parley-manifest").first();
+  await manifest.locator("summary").click();
+  const text = (await manifest.textContent())!;
+  assert.match(text, /written as: parley run/);
+  assert.match(text, new RegExp(`config sha256: ${createHash("sha256").update(config).digest("hex")}`));
+  assert.equal(JSON.parse((await manifest.locator("pre").textContent())!).seed, JSON.parse(config).seed);
+  await page.context().close();
+});
