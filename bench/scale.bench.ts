@@ -7,7 +7,8 @@
  * `parley regress` on the shard directory (target < 2 s) and checks that it
  * answers as on the one-process run. Last, builds the site with the shard
  * directory configured as a run (a temporary parley.config.json with
- * "runs", through PARLEY_CONFIG) and prints the build time, the run's bytes
+ * "runs", through PARLEY_CONFIG), timing first the run's own data loader
+ * (its archive) alone, and prints the build time, the run's bytes
  * in the built site (its row-level tables against the first views its GLEE
  * pages draw from) and each GLEE page's first-view and fully-drawn times with
  * the run selected (bench/pageTiming.ts; skipped without Chromium).
@@ -25,6 +26,7 @@ import {launch} from "../test/browser/harness.js";
 import {measure} from "./pageTiming.js";
 import {parseRunConfig} from "../loaders/run/config.js";
 import {countGames} from "../loaders/run/grid.js";
+import {runSlug} from "../loaders/runs/config.js";
 
 const GRID_GAMES = 56_040; // one game per configuration and ordered pair (bench/glee.bench.ts)
 
@@ -32,24 +34,33 @@ interface Timed {
   seconds: number;
   maxRssMiB: number;
   stdout: string;
+  /** Bytes written to stdout. */
+  bytes: number;
 }
 
-/** Runs `parley <args>` under GNU time: wall seconds and the process's peak resident memory. */
-function timedParley(args: string[]): Promise<Timed> {
+/** Runs `node <args>` under GNU time: wall seconds and the process's peak resident memory. */
+function timedNode(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Timed> {
   return new Promise((resolve, reject) => {
-    const child = spawn("/usr/bin/time", ["-f", "%e %M", process.execPath, join(projectRoot, "bin/parley.js"), ...args], {stdio: ["ignore", "pipe", "pipe"]});
+    const child = spawn("/usr/bin/time", ["-f", "%e %M", process.execPath, ...args], {stdio: ["ignore", "pipe", "pipe"], env});
     let stdout = "";
+    let bytes = 0;
     let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c;
+      bytes += c.length;
+    });
     child.stderr.on("data", (c) => (stderr += c));
     child.on("close", (code) => {
       const last = stderr.trim().split("\n").at(-1) ?? "";
       const [seconds, kib] = last.split(" ").map(Number);
-      if (code !== 0 || !Number.isFinite(seconds)) reject(new Error(`parley ${args.join(" ")} failed (${code}): ${stderr.trim()}`));
-      else resolve({seconds, maxRssMiB: kib / 1024, stdout});
+      if (code !== 0 || !Number.isFinite(seconds)) reject(new Error(`node ${args.join(" ")} failed (${code}): ${stderr.trim()}`));
+      else resolve({seconds, maxRssMiB: kib / 1024, stdout, bytes});
     });
   });
 }
+
+/** `parley <args>` under GNU time (timedNode). */
+const timedParley = (args: string[]) => timedNode([join(projectRoot, "bin/parley.js"), ...args]);
 
 /** Bytes of every file under `dir` whose name ends with `ext` (through the table sets' links). */
 function bytesOf(dir: string, ext = ".parquet"): number {
@@ -71,6 +82,9 @@ async function siteWithRun(dir: string, run: string, games: number): Promise<voi
   const NAME = "Scale bench";
   const config = join(dir, "parley.config.json");
   writeFileSync(config, JSON.stringify({datasets: datasetsConfig().dir ?? undefined, runs: [{path: run, name: NAME}]}));
+  // The run's own share of the build: its archive (tables per group and first views), as Framework runs its loader.
+  const loader = await timedNode(["--import", "tsx", join(projectRoot, "src/data/runs/[run].tar.ts"), `--run=${runSlug(NAME)}`], {...process.env, PARLEY_CONFIG: config});
+  console.log(`the run's data loader (its archive: tables per page group and the GLEE pages' first views): ${loader.seconds.toFixed(1)} s, peak memory ${loader.maxRssMiB.toFixed(0)} MiB, ${MiB(loader.bytes)}`);
   const dist = join(dir, "dist");
   const t0 = performance.now();
   const code = await buildSite({...process.env, PARLEY_CONFIG: config, PARLEY_DIST: dist});
