@@ -80,8 +80,10 @@ export const RUN_GROUPS: readonly RunGroup[] = [
  * (the built-in dataset's scripts, run on the group's flat tables), so that a
  * page with a big run selected draws from those answers and fetches the run's
  * rows only for a question they do not hold (a changed input, one game's turns).
+ * GLEE's are the GLEE pages' and the study pages' (src/study-*.md, e.g. the
+ * worked example /study-discount) that read the glee dataset.
  */
-export const RUN_FIRST_VIEWS: Readonly<Record<string, readonly FirstView[]>> = {glee: FIRST_VIEWS.filter((v) => v.dataset === "glee" && v.page.startsWith("glee-"))};
+export const RUN_FIRST_VIEWS: Readonly<Record<string, readonly FirstView[]>> = {glee: FIRST_VIEWS.filter((v) => v.dataset === "glee" && /^(glee|study)-/.test(v.page))};
 
 
 /** The game ids a run has, without reading its tables when it can (partitions, or a running run's checkpoints). */

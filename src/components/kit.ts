@@ -26,12 +26,14 @@ export {openDatabase, type Database, type Row} from "./duckdb.js";
  * has them, else from DuckDB-WASM (see the README's "Fast first views").
  */
 export {pageData, type PageData} from "./pageData.js";
+/** A page's first view (`FirstView`, registered in src/lib/firstViews.ts) and the named work (`Computation`) it answers at build time. */
+export type {Computation, FirstView} from "../lib/snapshot.js";
 /** The configured runs (src/generated/runs.js RUNS) beside a page's built-in datasets, and a run's card with its manifest. */
 export {withRuns, DatasetCard, type ConfiguredRun, type PageDataset} from "./runDatasets.js";
 
 // ── Metrics: one SQL definition, shared with the pages and the CLI.
-/** GLEE (Shapira et al. 2024) §2 metrics per game: efficiency, fairness, self-gains (`gleeMetricsSQL(games, {carry, where, conventions})`). */
-export {gleeMetricsSQL, GLEE_FAMILIES, GLEE_METRICS, GLEE_PARAMETERS, type GleeFamily, type GleeMetric, type GleeConventions} from "../lib/gleeMetrics.js";
+/** GLEE (Shapira et al. 2024) §2 metrics per game: efficiency, fairness, self-gains (`gleeMetricsSQL(games, {carry, where, conventions})`; `conventions` the paper's formulas or GLEE's code's). */
+export {gleeMetricsSQL, GLEE_FAMILIES, GLEE_METRICS, GLEE_PARAMETERS, GLEE_CONVENTIONS, CONVENTION_LABELS, type GleeFamily, type GleeMetric, type GleeConventions} from "../lib/gleeMetrics.js";
 /** Self-gain by the agent's own discount factor (the worked example's SQL). */
 export {selfGainByDiscountSQL, withIntervals, type SelfGainByDiscount} from "../lib/selfGain.js";
 /** Seat rows of any game (`commonSeatsSQL`, `gleeSeatsSQL`) and the games the ratings read. */

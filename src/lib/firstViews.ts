@@ -17,6 +17,7 @@ import {compareFirstView} from "./pages/compare.js";
 import {negotiationArenaFirstViews} from "./pages/negotiationArena.js";
 import {econarenaFirstView} from "./pages/econarena.js";
 import {gtllmFirstView, gtllmMetagameFirstView} from "./pages/gtllm.js";
+import {studyDiscountFirstView} from "./pages/studyDiscount.js";
 
 export const FIRST_VIEWS: FirstView[] = [
   dondFirstView,
@@ -33,4 +34,5 @@ export const FIRST_VIEWS: FirstView[] = [
   econarenaFirstView,
   gtllmFirstView,
   gtllmMetagameFirstView,
+  studyDiscountFirstView,
 ];

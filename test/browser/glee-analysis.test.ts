@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type {Browser, Page} from "playwright-core";
 import type {StaticServer} from "../../loaders/serve.js";
 import {openSite, screenshot, settle, visit, type Site} from "./harness.js";
+import type {SelfGainByDiscount} from "../../src/lib/selfGain.js";
 
 let site: Site;
 let browser: Browser;
@@ -134,35 +135,54 @@ test("/compare: paired differences of two agents with intervals and Holm-correct
   await page.context().close();
 });
 
-test("/study-discount (the README's worked example): its table equals the shared SQL in native DuckDB on the same Parquet file, with t intervals", async () => {
+test("/study-discount (the README's worked example): its table, drawn from the build's first view with no table fetched, equals the shared SQL in native DuckDB on the same Parquet file, with t intervals; GLEE's code formulas are asked of DuckDB-WASM", async () => {
   const {readdirSync} = await import("node:fs");
   const {join} = await import("node:path");
   const {withParquetViews} = await import("../../loaders/io/parquet.js");
   const {selfGainByDiscountSQL, withIntervals} = await import("../../src/lib/selfGain.js");
+  type Expected = SelfGainByDiscount & {lo: number | null; hi: number | null};
+  // The games file the page reads, from the served build.
+  const dir = join(site.dist, "_file/data/glee");
+  const games = join(dir, readdirSync(dir).find((f) => /^games\.[0-9a-f]+\.parquet$/.test(f))!);
+  const expect = async (conventions: "paper" | "glee-code"): Promise<Expected[]> => withIntervals(await withParquetViews({games}, (db) => db.query(selfGainByDiscountSQL("games", conventions))) as unknown as SelfGainByDiscount[]);
+  const fetched = (page: Page) => page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name));
+  /** The table's CSV (every row as shown, 3 decimals) against `expected`. */
+  const checkTable = async (page: Page, expected: Expected[]) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", {name: "CSV"}).first().click()]);
+    const csv = (await (await download.createReadStream())!.toArray()).join("").trim().split("\n");
+    assert.equal(csv.length, expected.length + 1, "a header and one line per agent and δ");
+    csv.slice(1).forEach((line, i) => {
+      const [agent, delta, n, mean, lo, hi] = line.split(",");
+      const e = expected[i];
+      assert.equal(agent, e.agent);
+      assert.equal(Number(delta), e.delta);
+      assert.equal(Number(n), e.n);
+      assert.equal(mean, e.mean.toFixed(3));
+      assert.equal(lo, e.lo === null ? "" : e.lo.toFixed(3));
+      assert.equal(hi, e.hi === null ? "" : e.hi.toFixed(3));
+    });
+    return csv;
+  };
   const {page, problems} = await visit(browser, server, "/study-discount");
   await screenshot(page, "study-discount");
   assert.deepEqual(problems, []);
   assert.deepEqual(await errorsOf(page), []);
-  // The games file the page read, from the served build.
-  const dir = join(site.dist, "_file/data/glee");
-  const games = join(dir, readdirSync(dir).find((f) => /^games\.[0-9a-f]+\.parquet$/.test(f))!);
-  const expected = withIntervals(await withParquetViews({games}, (db) => db.query(selfGainByDiscountSQL("games"))) as {agent: string; delta: number; n: number; mean: number; sd: number | null}[]);
-  assert.ok(expected.length >= 4, "agents × δ values");
-  // The CSV button of the table holds every row as shown (3 decimals).
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", {name: "CSV"}).first().click()]);
-  const csv = (await (await download.createReadStream())!.toArray()).join("").trim().split("\n");
-  assert.equal(csv.length, expected.length + 1, "a header and one line per agent and δ");
-  csv.slice(1).forEach((line, i) => {
-    const [agent, delta, n, mean, lo, hi] = line.split(",");
-    const e = expected[i];
-    assert.equal(agent, e.agent);
-    assert.equal(Number(delta), e.delta);
-    assert.equal(Number(n), e.n);
-    assert.equal(mean, e.mean.toFixed(3));
-    assert.equal(lo, e.lo === null ? "" : e.lo.toFixed(3));
-    assert.equal(hi, e.hi === null ? "" : e.hi.toFixed(3));
-  });
+  const paper = await expect("paper");
+  assert.ok(paper.length >= 4, "agents × δ values");
+  // The paper's formulas (the default): the build's answer, and no table fetched.
+  const first = await fetched(page);
+  assert.ok(first.some((url) => /\/_file\/data\/glee\/first-study-discount\.[0-9a-f]+\.json$/.test(url)), "the first view was read");
+  assert.deepEqual(first.filter((url) => url.endsWith(".parquet")), [], "no table fetched for the first view");
+  const paperCsv = await checkTable(page, paper);
   assert.ok((await page.locator("svg [aria-label='rule'] line").count()) >= 2, "interval rules drawn");
+  // GLEE's code formulas are not in the first view: DuckDB-WASM reads the games table and answers as native DuckDB does.
+  await page.getByLabel("as GLEE's code computes").check();
+  await settle(page);
+  assert.deepEqual(await errorsOf(page), []);
+  assert.ok((await fetched(page)).some((url) => /\/_file\/data\/glee\/games\.[0-9a-f]+\.parquet$/.test(url)), "the games table was fetched for the other formulas");
+  const codeCsv = await checkTable(page, await expect("glee-code"));
+  assert.notDeepEqual(codeCsv, paperCsv, "the tournament's games without a deal score differently");
+  assert.deepEqual(problems, []);
   await page.context().close();
 });
 

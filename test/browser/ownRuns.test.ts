@@ -205,6 +205,37 @@ test("with the run selected and no input touched, the GLEE pages draw from the r
   }
 });
 
+test("/study-discount with the run selected: drawn from the run's first view with none of its rows fetched, each agent's self-gain as parley metrics gives", async () => {
+  const metrics = json(await parley(["metrics", study])).trim().split("\n").map((l) => JSON.parse(l) as MetricsRow & {alice_self_gain: number; bob_self_gain: number});
+  // Each agent's self-gains over its seats (both seats pooled, every δ), from the command's per-game rows.
+  const gains = new Map<string, number[]>();
+  for (const m of metrics) for (const [agent, gain] of [[m.alice_agent, m.alice_self_gain], [m.bob_agent, m.bob_self_gain]] as const) gains.set(agent, [...(gains.get(agent) ?? []), gain]);
+  const {page, problems} = await visit(browser, server, "/study-discount");
+  await page.getByLabel("Dataset").selectOption(LABEL);
+  await settle(page);
+  await screenshot(page, "own-run-study-discount");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  const fetched = (await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name))).filter((url) => url.includes("/_file/data/runs/"));
+  assert.ok(fetched.some((url) => url.includes("/glee/first-study-discount.")), `its first view was read (${fetched.join(", ")})`);
+  assert.deepEqual(fetched.filter((url) => url.endsWith(".parquet")), [], "no table of the run fetched");
+  // The table (agent, own δ, games, mean, ...): per agent, the games-weighted mean over its δ values is its mean self-gain over all seats.
+  const rows = await page.locator("main table").first().locator("tbody tr").evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent!.trim())));
+  const shown = new Map<string, {n: number; sum: number}>();
+  for (const [, agent, , n, mean] of rows) {
+    const s = shown.get(agent) ?? {n: 0, sum: 0};
+    shown.set(agent, {n: s.n + Number(n), sum: s.sum + Number(n) * Number(mean)});
+  }
+  assert.deepEqual([...shown.keys()].sort(), [...gains.keys()].sort());
+  for (const [agent, values] of gains) {
+    const {n, sum} = shown.get(agent)!;
+    assert.equal(n, values.length, agent);
+    // Each mean is shown to 3 decimals: the weighted mean is within 0.0005 of the exact one.
+    assert.ok(Math.abs(sum / n - values.reduce((a, b) => a + b, 0) / values.length) <= 0.0005 + 1e-9, `${agent}: ${sum / n}`);
+  }
+  await page.context().close();
+});
+
 test("the Datasets page lists the run and the configured directory that is missing", async () => {
   const {page, problems} = await visit(browser, server, "/datasets");
   assert.deepEqual(problems, []);

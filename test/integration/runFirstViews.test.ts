@@ -1,5 +1,5 @@
 // A configured run's archive (loaders/runs/site.ts) holds the GLEE pages'
-// first views, answered at build time in native DuckDB, and they equal what
+// and the GLEE study page's (/study-discount) first views, answered at build time in native DuckDB, and they equal what
 // the pages compute in DuckDB-WASM from the archive's own row-level tables;
 // the generated module names them for the pages (so a page with the run
 // selected fetches no rows for its first view).
@@ -33,7 +33,7 @@ test("a sharded run's archive: each GLEE page's first view, equal to DuckDB-WASM
 
   const module = await runsModule(env);
   const pages = RUN_FIRST_VIEWS.glee.map((v) => v.page);
-  assert.deepEqual(pages.sort(), ["glee-bargaining", "glee-negotiation", "glee-pairs", "glee-persuasion", "glee-regression"]);
+  assert.deepEqual(pages.sort(), ["glee-bargaining", "glee-negotiation", "glee-pairs", "glee-persuasion", "glee-regression", "study-discount"]);
   for (const page of pages) assert.ok(module.includes(`FileAttachment("../data/runs/study/glee/first-${page}.json")`), `the module names ${page}'s first view`);
 
   const out = join(dir, "archive");

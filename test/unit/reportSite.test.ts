@@ -3,8 +3,11 @@
 // dataset choice and its links to left-out pages are rewritten.
 import {test} from "node:test";
 import assert from "node:assert/strict";
+import {readFileSync} from "node:fs";
+import {join} from "node:path";
 import {pageDatasets, pageSource, renameSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/report/reportSite.js";
 import type {StudyRun} from "../../loaders/report/studyRuns.js";
+import {projectRoot} from "../../loaders/config.js";
 
 const run = (games: string[]): StudyRun => ({name: "r", dir: "/r", games, manifests: [], spendUsd: null});
 
@@ -59,4 +62,14 @@ test("an own page's data source is named after the study when it reads the study
   const line = 'const SOURCES = withRuns({"GLEE simulated tournament (data/runs/default.json)": {tables: {games: FileAttachment("data/glee/games.parquet").href}}}, RUNS, "glee");';
   assert.equal(renameSource(`a\n${line}\nb`, new Set(["glee"]), 'My "study"'), `a\nconst SOURCES = withRuns({"My \\"study\\"": {tables: {games: FileAttachment("data/glee/games.parquet").href}}}, RUNS, "glee");\nb`);
   assert.equal(renameSource(line, new Set(["gamabench"]), "S"), line);
+  // With the page's first view beside its table, the first view stays (a report computes it on the study's rows).
+  const withFirst = 'const SOURCES = withRuns({"T": {first: FileAttachment("data/glee/first-study-discount.json"), tables: {games: FileAttachment("data/glee/games.parquet").href}}}, RUNS, "glee", (game) => game === "glee/bargaining", "study-discount");';
+  assert.equal(renameSource(withFirst, new Set(["glee"]), "S"), withFirst.replace('"T"', '"S"'));
+});
+
+test("the worked example's data source line is the one a report renames", () => {
+  const source = readFileSync(join(projectRoot, "src/study-discount.md"), "utf8");
+  const renamed = renameSource(source, new Set(["glee"]), "My study");
+  assert.match(renamed, /^const SOURCES = withRuns\(\{"My study": \{first: FileAttachment\("data\/glee\/first-study-discount\.json"\), tables: /m);
+  assert.equal(renamed.replace('"My study"', '"GLEE simulated tournament (data/runs/default.json)"'), source, "only the name changes");
 });
