@@ -183,7 +183,15 @@ test("/study-discount (the README's worked example): its table, drawn from the b
   const codeCsv = await checkTable(page, await expect("glee-code"));
   assert.notDeepEqual(codeCsv, paperCsv, "the tournament's games without a deal score differently");
   assert.deepEqual(problems, []);
+  // The inputs live in the URL: a copied link opens the same view.
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get("conventions"), "glee-code");
   await page.context().close();
+  const copied = await visit(browser, server, `${url.pathname}${url.search}`);
+  assert.ok(await copied.page.getByLabel("as GLEE's code computes").isChecked(), "the formulas restored from the URL");
+  assert.deepEqual(await checkTable(copied.page, await expect("glee-code")), codeCsv);
+  assert.deepEqual(copied.problems, []);
+  await copied.page.context().close();
 });
 
 test("/ratings: ratings from the build's first-ratings.json, and the agents without a cost listed, not drawn at zero", async () => {
