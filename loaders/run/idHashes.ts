@@ -3,9 +3,9 @@
  * no game id occurs twice. A Set of a million id strings held some 250 MiB of
  * V8 heap (the ids of `parley run` at 18 games per pair of the full GLEE
  * grid); this keeps a 64-bit hash per id in an open-addressing table of
- * 32-bit words, at most 16 bytes per id (load factor at most 1/2): 16 MiB
- * for a million games. Memory still grows with the games, but by 8 to 16
- * bytes per game rather than a few hundred.
+ * 8-byte slots, 2 to 4 slots per id (it doubles when half full): 16 MiB for
+ * a million games. Memory still grows with the games, but by 16 to 32 bytes
+ * per game rather than some 250.
  *
  * A hash seen before means the id is a duplicate or, with a chance of about
  * n² / 2⁶⁵ for n ids (3·10⁻⁸ for a million), another id with the same hash:
@@ -17,9 +17,12 @@ export class IdHashes {
   private words = new Uint32Array(2 * 1024);
   size = 0;
 
+  /** `hash`: replaceable so that a test can make ids collide. */
+  constructor(private readonly hash: (id: string) => [number, number] = hash64) {}
+
   /** Records `id`; false when an id with the same 64-bit hash was recorded before. */
   add(id: string): boolean {
-    const [hi, lo] = hash64(id);
+    const [hi, lo] = this.hash(id);
     if ((this.size + 1) * 2 > this.words.length / 2) this.grow();
     if (!place(this.words, hi, lo)) return false;
     this.size++;

@@ -138,7 +138,7 @@ export class RunTables {
   private readonly defs: Map<string, GameDef>;
   private set: TableSetWriter | null = null;
   /** Game ids added, as hashes (run/idHashes.ts). */
-  private readonly ids = new IdHashes();
+  protected readonly ids = new IdHashes();
   /** Ids whose hash was seen before: duplicates, or (rarely) hash collisions that `finish` tells apart. */
   private readonly repeated = new Set<string>();
 
