@@ -9,8 +9,9 @@
  *
  * A hash seen before means the id is a duplicate or, with a chance of about
  * n² / 2⁶⁵ for n ids (3·10⁻⁸ for a million), another id with the same hash:
- * `add` returns false and the caller decides exactly (RunTables compares the
- * ids in the written games files).
+ * `add` returns false (`has` true) and the caller decides exactly: RunTables
+ * compares the ids in the written games files, Checkpoints (run/checkpoint.ts)
+ * looks for the checkpoint file.
  */
 export class IdHashes {
   /** Slot i is words 2i (high half) and 2i + 1 (low half); 0, 0 is empty. */
@@ -27,6 +28,18 @@ export class IdHashes {
     if (!place(this.words, hi, lo)) return false;
     this.size++;
     return true;
+  }
+
+  /** True when an id with the same 64-bit hash as `id` was recorded (`id` itself or, rarely, another). */
+  has(id: string): boolean {
+    const [hi, lo] = this.hash(id);
+    const mask = this.words.length / 2 - 1;
+    for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
+      const h = this.words[2 * slot];
+      const l = this.words[2 * slot + 1];
+      if (h === hi && l === lo) return true;
+      if (h === 0 && l === 0) return false;
+    }
   }
 
   /** Bytes the table holds. */

@@ -13,6 +13,16 @@ test("IdHashes: add is true for a new id and false for one seen before", () => {
   assert.equal(ids.add("bargaining-0-a-vs-b-0"), false);
   assert.equal(ids.add(""), false);
   assert.equal(ids.size, 3);
+  assert.equal(ids.has("bargaining-0-a-vs-b-1"), true);
+  assert.equal(ids.has("bargaining-0-a-vs-b-2"), false);
+});
+
+test("IdHashes: ids with one hash are all reported as seen, which is why callers confirm a repeat", () => {
+  const ids = new IdHashes(() => [7, 9]);
+  assert.equal(ids.add("a"), true);
+  assert.equal(ids.has("b"), true);
+  assert.equal(ids.add("b"), false);
+  assert.equal(ids.size, 1);
 });
 
 test("IdHashes: a million distinct run-style ids, none reported twice, in at most 32 bytes each", () => {
@@ -30,7 +40,9 @@ test("IdHashes: a million distinct run-style ids, none reported twice, in at mos
   assert.equal(ids.size, n);
   assert.ok(ids.bytes <= 32 * n, `${ids.bytes} bytes for ${n} ids`);
   assert.equal(ids.bytes, 16 * 2 ** 20, "2^21 slots of 8 bytes once a million ids are in");
-  // Every id is still found after the table has doubled many times.
+  // Every id is still found after the table has doubled many times, and an unseen one is not.
+  assert.equal(ids.has("persuasion-575-llm-gpt-vs-tit-for-tat-144"), true);
+  assert.equal(ids.has("persuasion-576-llm-gpt-vs-tit-for-tat-0"), false);
   assert.equal(ids.add("persuasion-575-llm-gpt-vs-tit-for-tat-144"), false);
   assert.equal(ids.add("bargaining-0-rubinstein-vs-rubinstein-0"), false);
 });
