@@ -15,10 +15,47 @@ import {sqlString, withDuckDB, type Db, type SqlRow} from "./duckdb.js";
 import {runTableFiles, tableSql} from "./runTables.js";
 import {checkUniqueKey} from "./tableKey.js";
 
-/** Streams rows as JSON lines to `path`, checking each against the schema. Returns the row count. */
-async function stageJsonLines(path: string, schema: TableSchema, rows: Iterable<Row>): Promise<number> {
+/**
+ * DuckDB's JSON reader holds a few buffers of `maximum_object_size` bytes
+ * each, whatever the file's size: at the 256 MiB once used here, copying a
+ * million games' turns took over a gigabyte. So the limit is set from the
+ * staged file's longest line (rows of scripted games are a few hundred
+ * bytes; an LLM turn with a long reply may be megabytes), with DuckDB's own
+ * default as the floor so that buffers stay large enough to read fast.
+ */
+const MIN_OBJECT_BYTES = 16 << 20;
+
+/**
+ * Rows per Parquet row group. DuckDB's writer holds a row group in memory
+ * until it is full; at its default (122,880 rows) that was the larger part of
+ * the copy's memory for a run's turns. Half of that keeps files within about
+ * a tenth of their size and costs readers nothing they notice.
+ */
+const ROW_GROUP_ROWS = 61_440;
+
+/** The `maximum_object_size` for a JSON-lines file whose longest line has `longestChars` UTF-16 code units (at most 3 bytes each in UTF-8). */
+export function objectSizeLimit(longestChars: number): number {
+  return Math.max(MIN_OBJECT_BYTES, 3 * longestChars + 1);
+}
+
+/**
+ * Has DuckDB copy the JSON-lines file `staged` into the Parquet file `path`
+ * with `schema`'s exact column types (an explicit `columns` map, so no type
+ * is guessed); `longestChars` is the length of its longest line.
+ */
+export async function copyJsonLines(db: Db, staged: string, schema: TableSchema, path: string, longestChars: number): Promise<void> {
+  await db.run(
+    `COPY (SELECT * FROM read_json(${sqlString(staged)}, format = 'newline_delimited', ` +
+      `columns = ${duckdbColumns(schema)}, maximum_object_size = ${objectSizeLimit(longestChars)})) ` +
+      `TO ${sqlString(path)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
+  );
+}
+
+/** Streams rows as JSON lines to `path`, checking each against the schema. Returns the row count and the longest line's length. */
+async function stageJsonLines(path: string, schema: TableSchema, rows: Iterable<Row>): Promise<{n: number; longest: number}> {
   const out = createWriteStream(path);
   let n = 0;
+  let longest = 0;
   let chunk: string[] = [];
   const flush = async () => {
     if (!chunk.length) return;
@@ -28,7 +65,9 @@ async function stageJsonLines(path: string, schema: TableSchema, rows: Iterable<
   try {
     for (const row of rows) {
       checkRow(schema, row, n);
-      chunk.push(JSON.stringify(row, jsonValue) + "\n");
+      const line = JSON.stringify(row, jsonValue) + "\n";
+      chunk.push(line);
+      if (line.length > longest) longest = line.length;
       n++;
       if (chunk.length >= 4096) await flush();
     }
@@ -37,7 +76,7 @@ async function stageJsonLines(path: string, schema: TableSchema, rows: Iterable<
     out.end();
     await once(out, "close");
   }
-  return n;
+  return {n, longest};
 }
 
 function jsonValue(_key: string, value: unknown): unknown {
@@ -48,14 +87,10 @@ function jsonValue(_key: string, value: unknown): unknown {
 export async function writeParquet(path: string, schema: TableSchema, rows: Iterable<Row>, db?: Db): Promise<number> {
   const staged = tempPathFor(path) + ".jsonl";
   try {
-    const n = await stageJsonLines(staged, schema, rows);
+    const {n, longest} = await stageJsonLines(staged, schema, rows);
     await writeAtomic(path, async (tmp) => {
       const copy = async (d: Db) => {
-        await d.run(
-          `COPY (SELECT * FROM read_json(${sqlString(staged)}, format = 'newline_delimited', ` +
-            `columns = ${duckdbColumns(schema)}, maximum_object_size = 268435456)) ` +
-            `TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
-        );
+        await copyJsonLines(d, staged, schema, tmp, longest);
         await checkUniqueKey(d, tmp, schema);
       };
       if (db) await copy(db);

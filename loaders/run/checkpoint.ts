@@ -26,6 +26,7 @@ import {existsSync, mkdirSync, readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 import {writeFileAtomic} from "../io/atomic.js";
 import {removeStaleTemps} from "../io/staleFiles.js";
+import {IdHashes} from "./idHashes.js";
 import type {GameRecord} from "./tournament.js";
 import type {TurnRow} from "./play.js";
 
@@ -72,8 +73,12 @@ export function checkpointFileName(gameId: string): string {
 const HASHED_NAME = /~[0-9a-f]{32}\.json$/;
 
 export class Checkpoints {
-  /** Names of checkpoint files in the current scheme. */
-  private readonly named = new Set<string>();
+  /**
+   * Names of checkpoint files in the current scheme, as 64-bit hashes
+   * (run/idHashes.ts; a Set of a million names held some 250 MiB), so a name
+   * found is confirmed by its file.
+   */
+  private readonly named = new IdHashes();
   /** Game id -> file name, for files named by an earlier version (id read from the content). */
   private readonly legacy = new Map<string, string>();
 
@@ -102,7 +107,9 @@ export class Checkpoints {
   }
 
   has(gameId: string): boolean {
-    return this.legacy.has(gameId) || this.named.has(checkpointFileName(gameId));
+    if (this.legacy.has(gameId)) return true;
+    const name = checkpointFileName(gameId);
+    return this.named.has(name) && existsSync(join(this.dir, name));
   }
 
   get size(): number {

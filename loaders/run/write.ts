@@ -10,9 +10,11 @@ import {join} from "node:path";
 import {beginTableSet, type TableSetWriter} from "../io/tableSet.js";
 import type {GameDef} from "../games/contract.js";
 import {gameTables, partitionDir} from "./tables.js";
-import {checkRow, duckdbColumns, type Column, type Row, type TableSchema} from "../io/schema.js";
+import {copyJsonLines} from "../io/parquet.js";
+import {checkRow, type Column, type Row, type TableSchema} from "../io/schema.js";
 import {tempPathFor, writeAtomic} from "../io/atomic.js";
 import {sqlString, withDuckDB, type Db} from "../io/duckdb.js";
+import {IdHashes} from "./idHashes.js";
 import {checkUniqueKey, DuplicateKeyError} from "../io/tableKey.js";
 import {runStateDir, shardPartition, type Shard} from "./shard.js";
 
@@ -23,6 +25,8 @@ export class ParquetStage {
   private fd: number;
   private chunk: string[] = [];
   private bytes = 0;
+  /** Length of the longest line staged (io/parquet.ts objectSizeLimit). */
+  private longest = 0;
   count = 0;
 
   private readonly columns: Map<string, Column>;
@@ -75,6 +79,7 @@ export class ParquetStage {
     const line = JSON.stringify(row) + "\n";
     this.chunk.push(line);
     this.bytes += line.length;
+    if (line.length > this.longest) this.longest = line.length;
     this.count++;
     if (this.bytes >= FLUSH_BYTES) this.flush();
   }
@@ -94,11 +99,7 @@ export class ParquetStage {
       this.fd = -1;
       await writeAtomic(this.path, async (tmp) => {
         const copy = async (d: Db) => {
-          await d.run(
-            `COPY (SELECT * FROM read_json(${sqlString(this.staged)}, format = 'newline_delimited', ` +
-              `columns = ${duckdbColumns(this.schema)}, maximum_object_size = 268435456)) ` +
-              `TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
-          );
+          await copyJsonLines(d, this.staged, this.schema, tmp, this.longest);
           if (!this.keysChecked) await checkUniqueKey(d, tmp, this.schema);
         };
         if (db) await copy(db);
@@ -136,7 +137,10 @@ export class RunTables {
   private readonly stages = new Map<string, {games: ParquetStage; players: ParquetStage; turns: ParquetStage}>();
   private readonly defs: Map<string, GameDef>;
   private set: TableSetWriter | null = null;
-  private readonly ids = new Set<string>();
+  /** Game ids added, as hashes (run/idHashes.ts). */
+  protected readonly ids = new IdHashes();
+  /** Ids whose hash was seen before: duplicates, or (rarely) hash collisions that `finish` tells apart. */
+  private readonly repeated = new Set<string>();
 
   /** Partitions already being written, by game id. */
   private readonly sealed = new Map<string, Promise<void>>();
@@ -189,13 +193,15 @@ export class RunTables {
   /**
    * Adds one game's rows. Keys are checked here, as games arrive, rather than
    * by a pass over the written files (1.2 million turns in the default run):
-   * a game id seen before is refused, and the game's players and turns must
-   * carry its id with distinct seats and turn numbers.
+   * the game's players and turns must carry its id with distinct seats and
+   * turn numbers, and its id must be new. Ids are kept as 64-bit hashes, so
+   * a repeated hash is confirmed against the written games files by `finish`
+   * (a duplicate then refuses the whole set).
    */
   add(record: {game: string; row: Row; players: Row[]; turns: Row[]}): void {
     const id = record.row.game_id as string;
-    if (this.ids.has(id)) throw new DuplicateKeyError(`games: game_id ${JSON.stringify(id)} occurs twice; game_id must be unique, so the tables were not written`);
-    this.ids.add(id);
+    if (this.repeated.has(id)) throw duplicateGame(id);
+    if (!this.ids.add(id)) this.repeated.add(id);
     const seats = new Set<unknown>();
     for (const p of record.players) {
       if (p.game_id !== id || seats.has(p.seat)) throw new DuplicateKeyError(`players: (game_id, seat) (${JSON.stringify(p.game_id)}, ${p.seat}) repeats or belongs to another game than ${JSON.stringify(id)}`);
@@ -232,6 +238,7 @@ export class RunTables {
     try {
       for (const game of this.stages.keys()) if (!this.sealed.has(game)) this.sealed.set(game, this.writePartition(game));
       await Promise.all(this.sealed.values());
+      await this.confirmUnique();
       for (const [game, s] of this.stages) {
         for (const table of ["games", "players", "turns"] as const) {
           counts[table] += s[table].count;
@@ -252,11 +259,22 @@ export class RunTables {
     return {...counts, partitions};
   }
 
+  /** Throws if an id whose hash repeated (normally none) occurs twice in the written games files. */
+  private async confirmUnique(): Promise<void> {
+    if (!this.repeated.size) return;
+    const files = [...this.stages.values()].map((s) => sqlString(s.games.path)).join(", ");
+    const ids = [...this.repeated].map(sqlString).join(", ");
+    const [dup] = await withDuckDB((db) => db.query<{game_id: string}>(`SELECT game_id FROM read_parquet([${files}]) WHERE game_id IN (${ids}) GROUP BY game_id HAVING count(*) > 1 ORDER BY game_id LIMIT 1`));
+    if (dup) throw duplicateGame(dup.game_id);
+  }
+
   abandon(): void {
     for (const s of this.stages.values()) for (const t of [s.games, s.players, s.turns]) t.abandon();
     this.set?.abandon();
   }
 }
+
+const duplicateGame = (id: string) => new DuplicateKeyError(`games: game_id ${JSON.stringify(id)} occurs twice; game_id must be unique, so the tables were not written`);
 
 /** Flat tables an older Parley wrote at the top of a run directory. */
 const LEGACY_FLAT = ["games.parquet", "turns.parquet", "players.parquet"];
