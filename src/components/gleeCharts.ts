@@ -19,32 +19,78 @@ const note = (text: string) => {
 export interface MetricValue {
   agent: string;
   value: number;
+  /** Games with this value (default 1): grouped rows (metricValuesSQL's) are drawn as the games they stand for, without one object per game. */
+  games?: number;
 }
 
-/** Box plot of a metric's per-game values for each agent (in the seat the rows were taken from). */
+type Weighted = {value: number; games?: number};
+const gamesOf = (d: Weighted) => d.games ?? 1;
+
+/**
+ * Plot.boxX's statistics of the games behind weighted values: quartiles as
+ * d3.quantile (R-7: linear between order statistics at (N − 1)p), whiskers to
+ * the extreme values within 1.5 IQR of the box, the values beyond as outliers.
+ */
+export function boxStats(rows: readonly Weighted[]): {q1: number; median: number; q3: number; lo: number; hi: number; outliers: number[]} {
+  const sorted = rows.filter((d) => gamesOf(d) > 0 && Number.isFinite(d.value)).sort((a, b) => a.value - b.value);
+  const ends: number[] = []; // ends[i]: games up to and including sorted[i]
+  for (const d of sorted) ends.push((ends.at(-1) ?? 0) + gamesOf(d));
+  const total = ends.at(-1) ?? 0;
+  const at = (index: number) => {
+    let lo = 0;
+    let hi = sorted.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] > index) hi = mid;
+      else lo = mid + 1;
+    }
+    return sorted[lo].value;
+  };
+  const quantile = (p: number) => {
+    const h = (total - 1) * p;
+    const i = Math.floor(h);
+    const below = at(i);
+    return h === i ? below : below + (at(i + 1) - below) * (h - i);
+  };
+  const [q1, median, q3] = [0.25, 0.5, 0.75].map(quantile);
+  const [low, high] = [q1 * 2.5 - q3 * 1.5, q3 * 2.5 - q1 * 1.5]; // Plot's fences, rounding included
+  const inside = sorted.filter((d) => d.value >= low && d.value <= high).map((d) => d.value);
+  // Rounding in the fences can leave no value inside (every game has one value): no whisker, as Plot draws none.
+  return {q1, median, q3, lo: inside.length ? Math.min(...inside) : NaN, hi: inside.length ? Math.max(...inside) : NaN, outliers: sorted.filter((d) => d.value < low || d.value > high).map((d) => d.value)};
+}
+
+/** Box plot of a metric's per-game values for each agent (in the seat the rows were taken from), drawn as Plot.boxX draws it. */
 export function MetricByAgent(rows: MetricValue[], {width = 640, label = "metric"}: {width?: number; label?: string} = {}): Element {
-  if (!rows.length) return note("No games to show.");
-  const agents = [...new Set(rows.map((r) => r.agent))].sort();
+  const agents = [...new Set(rows.filter((r) => gamesOf(r) > 0).map((r) => r.agent))].sort();
+  if (!agents.length) return note("No games to show.");
+  const boxes = agents.map((agent) => ({agent, ...boxStats(rows.filter((r) => r.agent === agent))}));
+  const outliers = boxes.flatMap((b) => b.outliers.map((value) => ({agent: b.agent, value})));
   return Plot.plot({
     width: Math.max(width, MIN_WIDTH),
     height: 60 + 28 * agents.length,
     marginLeft: 120,
     x: {label, grid: true},
     y: {label: null, domain: agents},
-    marks: [Plot.boxX(rows, {x: "value", y: "agent"})],
+    marks: [
+      Plot.ruleY(boxes, {y: "agent", x1: "lo", x2: "hi"}),
+      Plot.barX(boxes, {y: "agent", x1: "q1", x2: "q3", fill: "#ccc"}),
+      Plot.tickX(boxes, {y: "agent", x: "median", strokeWidth: 2}),
+      Plot.dot(outliers, {y: "agent", x: "value"}),
+    ],
   });
 }
 
-/** Histogram of a metric over all games. */
-export function MetricHistogram(values: number[], {width = 640, label = "metric"}: {width?: number; label?: string} = {}): Element {
-  if (!values.length) return note("No games to show.");
+/** Histogram of a metric over all games: plain values, or values with their number of games. */
+export function MetricHistogram(values: readonly number[] | readonly Weighted[], {width = 640, label = "metric"}: {width?: number; label?: string} = {}): Element {
+  const rows = values.map((d) => (typeof d === "number" ? {value: d, games: 1} : {value: d.value, games: gamesOf(d)}));
+  if (!rows.some((d) => d.games > 0)) return note("No games to show.");
   return Plot.plot({
     width: Math.max(width, MIN_WIDTH),
     height: 220,
     marginLeft: 56,
     x: {label},
     y: {label: "games", grid: true},
-    marks: [Plot.rectY(values, Plot.binX({y: "count"}, {x: (d: number) => d, thresholds: 20})), Plot.ruleY([0])],
+    marks: [Plot.rectY(rows, Plot.binX<Plot.RectYOptions>({y: "sum"}, {x: "value", y: "games", thresholds: 20})), Plot.ruleY([0])],
   });
 }
 

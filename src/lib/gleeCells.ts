@@ -76,5 +76,11 @@ export function cellsFromColumns(columns: Record<string, ArrayLike<unknown>>, sp
   return cells;
 }
 
+/** The cells of gleeCellsSQL's result given as row objects (as a page's `query` returns them). */
+export function cellsFromRows(rows: readonly Record<string, unknown>[], splits: number): GleeCell[] {
+  const names = rows.length ? Object.keys(rows[0]) : [];
+  return cellsFromColumns(Object.fromEntries(names.map((name) => [name, rows.map((r) => r[name])])), splits);
+}
+
 /** A cell's statistics over split s's test games. */
 export const cellTestStats = (cell: GleeCell, s: number): CellStats => ({n: cell.tests[3 * s], sum: cell.tests[3 * s + 1], m2: cell.tests[3 * s + 2]});

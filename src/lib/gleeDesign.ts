@@ -284,31 +284,45 @@ export interface MetaGame {
  * and the holes are listed in `missing`.
  */
 export function metaGame(rows: readonly GleeRow[], family: GleeFamily, {method = "adjusted"}: {method?: "adjusted" | "raw"} = {}): MetaGame {
-  const cells = new Map<string, {a: number; b: number; n: number}>();
   const own = rows.filter((r) => r.family === family && r.alice_agent && r.bob_agent);
-  if (method === "raw") {
-    for (const r of own) {
-      if (!Number.isFinite(r.alice_self_gain) || !Number.isFinite(r.bob_self_gain)) continue;
-      const key = pairLevel(r.alice_agent!, r.bob_agent!);
-      const c = cells.get(key) ?? {a: 0, b: 0, n: 0};
-      c.a += r.alice_self_gain!;
-      c.b += r.bob_self_gain!;
-      c.n++;
-      cells.set(key, c);
-    }
-    for (const c of cells.values()) (c.a /= c.n), (c.b /= c.n);
-  } else {
-    const fa = fitGlee(own, {family, metric: "alice_self_gain", pairs: true, holdout: false});
-    const fb = fitGlee(own, {family, metric: "bob_self_gain", pairs: true, holdout: false});
-    const eb = new Map(pairEffects(fb).map((e) => [pairLevel(e.alice, e.bob), e]));
-    for (const e of pairEffects(fa)) {
-      const key = pairLevel(e.alice, e.bob);
-      const other = eb.get(key);
-      if (other) cells.set(key, {a: fa.y_mean + e.effect, b: fb.y_mean + other.effect, n: Math.min(e.n, other.n)});
-    }
+  if (method === "adjusted") {
+    const fit = (metric: GleeMetric) => fitGlee(own, {family, metric, pairs: true, holdout: false});
+    return metaGameOfFits(fit("alice_self_gain"), fit("bob_self_gain"), own);
   }
-  let rowNames = [...new Set(own.map((r) => r.alice_agent!))].sort();
-  let colNames = [...new Set(own.map((r) => r.bob_agent!))].sort();
+  const cells = new Map<string, {a: number; b: number; n: number}>();
+  for (const r of own) {
+    if (!Number.isFinite(r.alice_self_gain) || !Number.isFinite(r.bob_self_gain)) continue;
+    const key = pairLevel(r.alice_agent!, r.bob_agent!);
+    const c = cells.get(key) ?? {a: 0, b: 0, n: 0};
+    c.a += r.alice_self_gain!;
+    c.b += r.bob_self_gain!;
+    c.n++;
+    cells.set(key, c);
+  }
+  for (const c of cells.values()) (c.a /= c.n), (c.b /= c.n);
+  return completeTable(cells, own, "raw");
+}
+
+/**
+ * The "adjusted" meta-game from the two pair-variant fits of the family
+ * (Alice's and Bob's self-gain, from rows or from cells, fitGleeCells), over
+ * the agents of `seats` (the family's games, or cells, with both agents).
+ */
+export function metaGameOfFits(alice: OlsFit, bob: OlsFit, seats: readonly Pick<GleeRow, "alice_agent" | "bob_agent">[]): MetaGame {
+  const cells = new Map<string, {a: number; b: number; n: number}>();
+  const eb = new Map(pairEffects(bob).map((e) => [pairLevel(e.alice, e.bob), e]));
+  for (const e of pairEffects(alice)) {
+    const key = pairLevel(e.alice, e.bob);
+    const other = eb.get(key);
+    if (other) cells.set(key, {a: alice.y_mean + e.effect, b: bob.y_mean + other.effect, n: Math.min(e.n, other.n)});
+  }
+  return completeTable(cells, seats.filter((r) => r.alice_agent && r.bob_agent), "adjusted");
+}
+
+/** The payoff table over the agents of `seats`, the agent with the most holes dropped until it is complete (see metaGame). */
+function completeTable(cells: Map<string, {a: number; b: number; n: number}>, seats: readonly Pick<GleeRow, "alice_agent" | "bob_agent">[], method: MetaGame["method"]): MetaGame {
+  let rowNames = [...new Set(seats.map((r) => r.alice_agent!))].sort();
+  let colNames = [...new Set(seats.map((r) => r.bob_agent!))].sort();
   const missing: string[] = [];
   for (const i of rowNames) for (const j of colNames) if (!cells.has(pairLevel(i, j))) missing.push(pairLevel(i, j));
   for (;;) {

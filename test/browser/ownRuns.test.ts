@@ -136,9 +136,9 @@ test("the run is in the dataset menu of /glee-bargaining, with its manifest, and
   await page.context().close();
 });
 
-test("/glee-regression on the run: the fit's n, columns and R² are parley regress'", async () => {
-  // (Held-out RMSE is left out: the page draws its splits at random, the command by hashing game ids.)
-  const fit = JSON.parse(json(await parley(["regress", study, "--family", "bargaining", "--metric", "efficiency", "--splits", "0"]))).summary;
+test("/glee-regression on the run: the fit's n, columns, R² and held-out RMSE are parley regress'", async () => {
+  // Both fit from the same cells, with splits drawn by hashing game ids.
+  const fit = JSON.parse(json(await parley(["regress", study, "--family", "bargaining", "--metric", "efficiency"]))).summary;
   const {page, problems} = await open("/glee-regression", {family: "bargaining", metric: "efficiency"});
   await screenshot(page, "own-run-glee-regression");
   assert.deepEqual(problems, []);
@@ -146,7 +146,8 @@ test("/glee-regression on the run: the fit's n, columns and R² are parley regre
   const text = (await page.textContent("main"))!;
   assert.match(text, /36 of 36 games in the selection/);
   const fmt = (x: number) => x.toFixed(3);
-  assert.ok(text.includes(`n = ${fit.n} games, ${fit.p} estimated columns, R² = ${fmt(fit.r2)}, held-out RMSE = `), `fit note (expected n = ${fit.n}, p = ${fit.p}, R² = ${fmt(fit.r2)})`);
+  const rmse = `${fmt(fit.rmse.mean)} ± ${fmt(fit.rmse.sd)}`;
+  assert.ok(text.includes(`n = ${fit.n} games, ${fit.p} estimated columns, R² = ${fmt(fit.r2)}, held-out RMSE = ${rmse};`), `fit note (expected n = ${fit.n}, p = ${fit.p}, R² = ${fmt(fit.r2)}, RMSE = ${rmse})`);
   await page.context().close();
 });
 

@@ -4,23 +4,57 @@
  * named computations (src/lib/snapshot.ts), so that the build answers the
  * default view with the same code the page runs on a changed input. Each
  * returns plain data (what the page draws), never a fit object.
+ *
+ * All aggregation happens in SQL: agent lists and counts are SELECT
+ * DISTINCT / count, the agent selection is a WHERE, and every fit reads the
+ * per-cell sufficient statistics of gleeCells.ts (one row per combination of
+ * parameters and players, not per game), fitted by fitGleeCells, which gives
+ * the row-level fit's numbers. So a million-game run costs what its cells
+ * cost, in the build (native DuckDB) and in the page (DuckDB-WASM).
  */
 import {gleeRegressionRowsSQL} from "../gleeRows.js";
 import type {GleeConventions} from "../gleeMetrics.js";
-import {fitGlee, pairEffects, metaGame, GLEE_FAMILIES, GLEE_METRICS, DEFAULT_BASELINE_AGENT, type GleeRow, type GleeFamily, type GleeMetric, type MetaGame, type PairEffect} from "../gleeDesign.js";
+import {cellsFromRows, gleeCellsSQL, type GleeCell} from "../gleeCells.js";
+import {fitGleeCells, metaGameOfFits, pairEffects, GLEE_FAMILIES, GLEE_METRICS, DEFAULT_BASELINE_AGENT, type GleeFamily, type GleeMetric, type MetaGame, type PairEffect} from "../gleeDesign.js";
 import {findEquilibria, type EquilibriaResult} from "../equilibria.js";
 import {marketTable, agentTable, type MarketRow, type AgentRow} from "../gleeTables.js";
 import type {CoefRow, DroppedLevel, HoldoutRmse} from "../olsOneHot.js";
+import type {HashSplitOptions} from "../hashSplits.js";
 import type {Computation, FirstView, Query} from "../snapshot.js";
 
-export const REGRESSION_ROWS_SQL = `SELECT * EXCLUDE (game_id, source) FROM (${gleeRegressionRowsSQL("games")})`;
-/** The regression rows scored by `conventions` (GLEE's code or the paper, gleeMetrics.ts); the paper's is the first view's SQL. */
-const rowsSQL = (conventions: GleeConventions = "paper") => (conventions === "paper" ? REGRESSION_ROWS_SQL : `SELECT * EXCLUDE (game_id, source) FROM (${gleeRegressionRowsSQL("games", undefined, conventions)})`);
-export const FAMILY_ROWS_SQL = `SELECT * EXCLUDE (game_id, source) FROM (${gleeRegressionRowsSQL("games", "g.family = ?")})`;
+/** Held-out RMSE of "Any fit": Table 9's 20 splits of 80/20, assigned by hashing game ids (hashSplits.ts). */
+export const HOLDOUT: Required<HashSplitOptions> = {splits: 20, testFraction: 0.2, seed: 1};
 
-/** Every agent that sat in either seat of `rows`, sorted. */
-export function agentsOf(rows: readonly GleeRow[]): string[] {
-  return [...new Set(rows.flatMap((r) => [r.alice_agent, r.bob_agent]).filter((a): a is string => Boolean(a)))].sort();
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The games (alias g) of `family`, if given, whose two agents are both among `agents`, if given: a condition for gleeRegressionRowsSQL. */
+export function gamesWhere({family, agents}: {family?: GleeFamily; agents?: readonly string[]}): string | undefined {
+  if (family !== undefined && !GLEE_FAMILIES.includes(family)) throw new Error(`unknown family "${family}" (expected one of ${GLEE_FAMILIES.join(", ")})`);
+  const among = agents && (agents.length ? `IN (${agents.map(literal).join(", ")})` : null);
+  const conditions = [
+    family === undefined ? null : `g.family = ${literal(family)}`,
+    agents === undefined ? null : among ? `g.alice_agent ${among} AND g.bob_agent ${among}` : "false",
+  ].filter(Boolean);
+  return conditions.length ? conditions.join(" AND ") : undefined;
+}
+
+/** The cells of `metric` over the chosen games, metrics scored by `conventions`, with `holdout`'s split statistics. */
+async function cells(query: Query, metric: GleeMetric, games: {family?: GleeFamily; agents?: readonly string[]; conventions?: GleeConventions}, holdout: HashSplitOptions | false = false): Promise<GleeCell[]> {
+  const rows = gleeRegressionRowsSQL("games", gamesWhere(games), games.conventions ?? "paper");
+  return cellsFromRows(await query(gleeCellsSQL(rows, metric, holdout)), holdout ? holdout.splits : 0);
+}
+
+/** Every agent that sat in either seat of the games (of `family`, if given), sorted. */
+async function agentsOfGames(query: Query, family?: GleeFamily): Promise<string[]> {
+  const where = family === undefined ? "" : ` WHERE family = ?`;
+  const rows = await query(`SELECT DISTINCT agent FROM (SELECT alice_agent AS agent FROM games${where} UNION ALL SELECT bob_agent FROM games${where}) WHERE agent IS NOT NULL AND agent <> ''`, family === undefined ? [] : [family, family]);
+  return rows.map((r) => r.agent as string).sort();
+}
+
+/** Number of games (alias g) where `where` holds. */
+async function countGames(query: Query, where?: string): Promise<number> {
+  const [row] = await query(`SELECT count(*)::DOUBLE AS games FROM games AS g${where ? ` WHERE ${where}` : ""}`);
+  return Number(row.games);
 }
 
 /** The baseline agent a page starts with: gemini-1.5-flash when it played (Table 3's reference), else the first by name. */
@@ -28,21 +62,11 @@ export function defaultBaselineAgent(agents: readonly string[]): string | null {
   return agents.includes(DEFAULT_BASELINE_AGENT) ? DEFAULT_BASELINE_AGENT : (agents[0] ?? null);
 }
 
-/** Rows whose two agents are both among `agents`. */
-const among = (rows: GleeRow[], agents: readonly string[]) => {
-  const keep = new Set(agents);
-  return rows.filter((r) => keep.has(r.alice_agent!) && keep.has(r.bob_agent!));
-};
-
-const allRows = async (query: Query, conventions?: GleeConventions) => (await query(rowsSQL(conventions))) as GleeRow[];
-const familyRows = async (query: Query, family: GleeFamily) => (await query(FAMILY_ROWS_SQL, [family])) as GleeRow[];
-
 /** The agents of the whole dataset and its number of games. */
 export const regressionAgents: Computation<null, {agents: string[]; games: number}> = {
   name: "glee-regression/agents",
   async compute(query) {
-    const rows = await allRows(query);
-    return {agents: agentsOf(rows), games: rows.length};
+    return {agents: await agentsOfGames(query), games: await countGames(query)};
   },
 };
 
@@ -56,8 +80,8 @@ export interface Selection {
 /** Games in the selection. */
 export const selectedGames: Computation<Selection, number> = {
   name: "glee-regression/selected",
-  async compute(query, {agents, conventions}) {
-    return among(await allRows(query, conventions), agents).length;
+  async compute(query, {agents}) {
+    return countGames(query, gamesWhere({agents}));
   },
 };
 
@@ -65,8 +89,9 @@ export const selectedGames: Computation<Selection, number> = {
 export const marketEffects: Computation<Selection & {family: GleeFamily}, MarketRow[]> = {
   name: "glee-regression/market",
   async compute(query, {agents, baseline, family, conventions}) {
-    const rows = among(await allRows(query, conventions), agents);
-    const [efficiency, fairness] = (["efficiency", "fairness"] as const).map((metric) => fitGlee(rows, {family, metric, baselineAgent: baseline, holdout: false}));
+    const fit = async (metric: GleeMetric) => fitGleeCells(await cells(query, metric, {agents, conventions}), {family, metric, baselineAgent: baseline, holdout: false});
+    const efficiency = await fit("efficiency");
+    const fairness = await fit("fairness");
     return marketTable(efficiency.n ? efficiency : null, fairness.n ? fairness : null);
   },
 };
@@ -75,9 +100,12 @@ export const marketEffects: Computation<Selection & {family: GleeFamily}, Market
 export const agentEffects: Computation<Selection, {rows: AgentRow[]; baselines: string[]}> = {
   name: "glee-regression/agents-effects",
   async compute(query, {agents, baseline, conventions}) {
-    const rows = among(await allRows(query, conventions), agents);
+    const byRole = {
+      alice: await cells(query, "alice_self_gain", {agents, conventions}),
+      bob: await cells(query, "bob_self_gain", {agents, conventions}),
+    };
     const fits = Object.fromEntries(GLEE_FAMILIES.flatMap((family) => (["alice", "bob"] as const).map((role) => {
-      const fit = fitGlee(rows, {family, metric: `${role}_self_gain`, baselineAgent: baseline, holdout: false});
+      const fit = fitGleeCells(byRole[role], {family, metric: `${role}_self_gain`, baselineAgent: baseline, holdout: false});
       return [`${family}/${role}`, fit.n ? fit : null];
     })));
     const baselines = Object.entries(fits).filter(([, fit]) => fit).map(([key, fit]) => `${key.replace("/", " ")}: ${fit!.baselines[key.endsWith("alice") ? "alice_agent" : "bob_agent"]}`);
@@ -102,7 +130,7 @@ export interface FitSummary {
 export const anyFit: Computation<Selection & {family: GleeFamily; metric: GleeMetric; pairs: boolean}, FitSummary> = {
   name: "glee-regression/fit",
   async compute(query, {agents, baseline, family, metric, pairs, conventions}) {
-    const fit = fitGlee(among(await allRows(query, conventions), agents), {family, metric, pairs, baselineAgent: baseline});
+    const fit = fitGleeCells(await cells(query, metric, {family, agents, conventions}, HOLDOUT), {family, metric, pairs, baselineAgent: baseline, holdout: HOLDOUT});
     return {n: fit.n, p: fit.p, df: fit.df, r2: fit.r2, rmse: fit.rmse, quantile: {prob: fit.quantile.prob, value: fit.quantile.value}, rows: fit.rows, dropped: fit.dropped, notes: fit.notes};
   },
 };
@@ -111,7 +139,7 @@ export const anyFit: Computation<Selection & {family: GleeFamily; metric: GleeMe
 export const familyAgents: Computation<{family: GleeFamily}, string[]> = {
   name: "glee-pairs/agents",
   async compute(query, {family}) {
-    return agentsOf(await familyRows(query, family));
+    return agentsOfGames(query, family);
   },
 };
 
@@ -119,8 +147,9 @@ export const familyAgents: Computation<{family: GleeFamily}, string[]> = {
 export const pairEffectsByMetric: Computation<{family: GleeFamily; agents: string[]}, Record<string, PairEffect[]>> = {
   name: "glee-pairs/effects",
   async compute(query, {family, agents}) {
-    const rows = among(await familyRows(query, family), agents);
-    return Object.fromEntries(GLEE_METRICS.map((metric) => [metric, pairEffects(fitGlee(rows, {family, metric, pairs: true, holdout: false}))]));
+    const effects: Record<string, PairEffect[]> = {};
+    for (const metric of GLEE_METRICS) effects[metric] = pairEffects(fitGleeCells(await cells(query, metric, {family, agents}), {family, metric, pairs: true, holdout: false}));
+    return effects;
   },
 };
 
@@ -128,7 +157,10 @@ export const pairEffectsByMetric: Computation<{family: GleeFamily; agents: strin
 export const metaGameOf: Computation<{family: GleeFamily; agents: string[]}, {game: MetaGame; result: EquilibriaResult}> = {
   name: "glee-pairs/meta-game",
   async compute(query, {family, agents}) {
-    const game = metaGame(among(await familyRows(query, family), agents), family);
+    const alice = await cells(query, "alice_self_gain", {family, agents});
+    const bob = await cells(query, "bob_self_gain", {family, agents});
+    const fit = (own: GleeCell[], metric: GleeMetric) => fitGleeCells(own, {family, metric, pairs: true, holdout: false});
+    const game = metaGameOfFits(fit(alice, "alice_self_gain"), fit(bob, "bob_self_gain"), alice);
     const result: EquilibriaResult = game.rows.length && game.cols.length ? findEquilibria(game) : {pure: [], mixed: [], method: "support-enumeration", complete: true, eliminated: {rows: [], cols: []}, support_pairs: 0};
     return {game, result};
   },
