@@ -240,4 +240,21 @@ test("/glee-bargaining's One game: another pair and game are read by Range reque
     assert.ok(bytes < size / 2, `${table}: ${bytes} bytes of ${size} fetched`);
   }
   await page.context().close();
+
+  // A server that ignores Range (every request's Range header removed on the way): the whole files, once each, and the same transcript.
+  const plain = await browser.newContext();
+  const again = await plain.newPage();
+  await again.route("**/*.parquet", async (route) => {
+    const {range, ...headers} = route.request().headers();
+    await route.continue({headers});
+  });
+  const statuses: number[] = [];
+  again.on("response", (r) => r.url().endsWith(".parquet") && statuses.push(r.status()));
+  await again.goto(page.url(), {waitUntil: "load"});
+  await settle(again);
+  assert.deepEqual(await errorsOf(again), []);
+  assert.equal(new URL(again.url()).searchParams.get("game"), gameId);
+  assert.deepEqual(await again.locator(".parley-transcript .parley-turn").evaluateAll((items) => items.map((i) => i.querySelector(".parley-action, .parley-text")!.textContent)), shown);
+  assert.deepEqual(statuses, [200, 200], "games and turns, each fetched whole once");
+  await plain.close();
 });
