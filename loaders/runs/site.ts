@@ -37,7 +37,7 @@ import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
 import type {FirstView} from "../../src/lib/snapshot.js";
 import {RUN_SEAT_TABLES, RUN_SEATS_GROUP} from "../../src/lib/runSeats.js";
 import {readManifest} from "../run/manifest.js";
-import {GLEE_LOOKUPS, indexName, type Lookup} from "../../src/lib/lookups.js";
+import {DATASET_LOOKUPS, indexName, type Lookup} from "../../src/lib/lookups.js";
 
 /**
  * An analysis group: the games some pages read together, as one flat table
@@ -74,7 +74,7 @@ export const RUN_GROUPS: readonly RunGroup[] = [
     schemas: datasetEntry(d.id).schemas,
     where: d.where,
     reshape: d.id === "dond" ? playedDondRows : undefined,
-    lookups: d.id === "glee" ? GLEE_LOOKUPS : undefined,
+    lookups: DATASET_LOOKUPS[d.id],
   })),
   // Every game's seats, returns and tokens (src/lib/runSeats.ts), for the pages comparing agents and runs of any game.
   {id: RUN_SEATS_GROUP, games: () => true, schemas: Object.entries(RUN_SEAT_TABLES).map(([name, columns]) => ({name, columns}))},

@@ -28,6 +28,9 @@ export const GLEE_LOOKUPS: Readonly<Record<string, Lookup>> = {
   turns: {key: ["game_id"], then: ["turn"]},
 };
 
+/** Per catalog dataset, its tables pages look up by key (a run's analysis group of the same id too). */
+export const DATASET_LOOKUPS: Readonly<Record<string, Readonly<Record<string, Lookup>>>> = {glee: GLEE_LOOKUPS};
+
 /** The index member's name beside table `table` (in the same archive). */
 export const indexName = (table: string) => `${table}-index.json`;
 
