@@ -182,8 +182,8 @@ export async function openRowGroups(source: Source): Promise<{read(rowGroups: nu
   // A four-byte probe tells whether ranges are answered; when not, its answer is the whole file, read once.
   const probe = await fetch(url, {headers: {range: "bytes=0-3"}});
   if (!probe.ok) throw new Error(`could not load ${url}: HTTP ${probe.status}`);
-  if (probe.status !== 206) return {whole: readParquet(new Uint8Array(await probe.arrayBuffer())).intoIPCStream()};
-  await probe.body?.cancel();
+  const answer = new Uint8Array(await probe.arrayBuffer()); // four bytes, read to the end (a cancelled body is a failed request)
+  if (probe.status !== 206) return {whole: readParquet(answer).intoIPCStream()};
   const file = await ParquetFile.fromUrl(url);
   return {read: async (rowGroups) => (await file.read({rowGroups})).intoIPCStream()};
 }
