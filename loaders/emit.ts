@@ -4,7 +4,7 @@
  * file per table plus status.json, which pages read to say what is there and,
  * when it is not, how to add it.
  */
-import {mkdirSync, readFileSync, rmSync} from "node:fs";
+import {existsSync, mkdirSync, readFileSync, rmSync} from "node:fs";
 import {randomBytes} from "node:crypto";
 import {tmpdir} from "node:os";
 import {basename, join} from "node:path";
@@ -16,6 +16,7 @@ import {printable} from "./printable.js";
 import {removeStaleTemps} from "./io/staleFiles.js";
 import type {DatasetStatus} from "../src/lib/datasetStatus.js";
 import {FIRST_VIEWS} from "../src/lib/firstViews.js";
+import {indexName} from "../src/lib/lookups.js";
 import {recordSnapshot, type FirstView, type Snapshot} from "../src/lib/snapshot.js";
 import {withParquetViews} from "./io/parquet.js";
 import {buildManifest} from "./run/manifest.js";
@@ -53,7 +54,7 @@ export async function writeDataset(id: string, dir: string): Promise<{status: Da
   if (entry.generate) {
     // Simulated: the generator writes the tables itself (streaming, so big runs stay out of memory).
     result.summary = await entry.generate(dir);
-    paths = entry.schemas.map((s) => join(dir, `${s.name}.parquet`));
+    paths = entry.schemas.flatMap((s) => [join(dir, `${s.name}.parquet`), join(dir, indexName(s.name))]).filter((p) => existsSync(p));
   } else paths = await writeIngest(result, dir);
   const status: DatasetStatus = {
     id,

@@ -14,6 +14,7 @@ import {tempPathFor, writeAtomic} from "./atomic.js";
 import {sqlString, withDuckDB, type Db, type SqlRow} from "./duckdb.js";
 import {runTableFiles, tableSql} from "./runTables.js";
 import {checkUniqueKey} from "./tableKey.js";
+import type {KeyValue, Lookup, LookupIndex} from "../../src/lib/lookups.js";
 
 /**
  * DuckDB's JSON reader holds a few buffers of `maximum_object_size` bytes
@@ -152,9 +153,12 @@ export class RunTablesMissing extends Error {
  * Copies one table of a run directory (either layout) into a single flat
  * Parquet file with exactly `schema`'s columns in its order (a column no
  * partition has is NULL), e.g. the GLEE tables the site's pages read;
- * `where` (SQL over the table's columns) keeps only some rows.
+ * `where` (SQL over the table's columns) keeps only some rows. With
+ * `lookup`, the rows are sorted by its key in row groups of about
+ * LOOKUP_ROW_GROUP_BYTES each, so that a page can fetch one key's rows
+ * alone (src/lib/lookups.ts; `lookupIndex` writes the index).
  */
-export async function flattenRunTable(dir: string, schema: TableSchema, path: string, keep?: (game: string) => boolean, where?: string): Promise<void> {
+export async function flattenRunTable(dir: string, schema: TableSchema, path: string, keep?: (game: string) => boolean, where?: string, lookup?: Lookup): Promise<void> {
   const files = runTableFiles(dir, schema.name, keep);
   const source = tableSql(files);
   await writeAtomic(path, (tmp) =>
@@ -163,7 +167,75 @@ export async function flattenRunTable(dir: string, schema: TableSchema, path: st
       const present = source ? new Set((await db.query<{column_name: string}>(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${source})`)).map((r) => r.column_name)) : new Set<string>();
       const columns = schema.columns.map((c) => (present.has(c.name) ? `CAST("${c.name}" AS ${c.type}) AS "${c.name}"` : `CAST(NULL AS ${c.type}) AS "${c.name}"`)).join(", ");
       const from = source ?? `(SELECT 1 WHERE false)`;
-      await db.run(`COPY (SELECT ${columns} FROM ${from}${where && source ? ` WHERE ${where}` : ""}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
+      let select = `SELECT ${columns} FROM ${from}${where && source ? ` WHERE ${where}` : ""}`;
+      let options = "";
+      const spill = `${tmp}.spill`;
+      if (lookup) {
+        select += ` ORDER BY ${[...lookup.key, ...lookup.then].map((c) => `"${c}"`).join(", ")}`;
+        options = `, ROW_GROUP_SIZE ${await lookupRowGroupRows(db, files.files, schema)}`;
+        // Sorting a million games' turns in memory would take several GB: past this, DuckDB sorts on disk beside the output.
+        await db.run(`SET memory_limit = '2GB'`);
+        await db.run(`SET temp_directory = ${sqlString(spill)}`);
+      }
+      try {
+        await db.run(`COPY (${select}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd${options})`);
+      } finally {
+        rmSync(spill, {recursive: true, force: true});
+      }
     }),
   );
+}
+
+/** About how many compressed bytes one row group of a lookup table holds: one fetch when a page opens one game (a fraction of the file's footer, which is fetched too, for a million games). */
+export const LOOKUP_ROW_GROUP_BYTES = 192 * 1024;
+
+/**
+ * Rows per row group so that one holds about LOOKUP_ROW_GROUP_BYTES, from
+ * the source files' compressed bytes per row of `schema`'s columns (read from
+ * their footers only), between one DuckDB vector (2,048 rows) and DuckDB's
+ * default row group (122,880 rows).
+ */
+async function lookupRowGroupRows(db: Db, files: string[], schema: TableSchema): Promise<number> {
+  if (!files.length) return 122_880;
+  const list = `[${files.map(sqlString).join(", ")}]`;
+  const names = schema.columns.map((c) => sqlString(c.name)).join(", ");
+  const [{bytes, rows}] = await db.query<{bytes: number | null; rows: number | null}>(
+    `SELECT (SELECT sum(total_compressed_size)::DOUBLE FROM parquet_metadata(${list}) WHERE path_in_schema IN (${names})) AS bytes,
+            (SELECT sum(num_rows)::DOUBLE FROM parquet_file_metadata(${list})) AS rows`,
+  );
+  if (!bytes || !rows) return 122_880;
+  const perRow = Math.round(LOOKUP_ROW_GROUP_BYTES / (bytes / rows) / 2048) * 2048;
+  return Math.min(122_880, Math.max(2048, perRow));
+}
+
+/**
+ * The index of a table written with `lookup` (src/lib/lookups.ts): each row
+ * group's rows, compressed bytes and first and last key, read back from the
+ * file (its row groups from the footer, the keys at their first and last rows).
+ */
+export async function lookupIndex(path: string, lookup: Lookup): Promise<LookupIndex> {
+  return withDuckDB(async (db) => {
+    const file = sqlString(path);
+    const groups = await db.query<{rows: number; bytes: number}>(
+      `SELECT row_group_id, any_value(row_group_num_rows)::BIGINT AS rows, sum(total_compressed_size)::BIGINT AS bytes FROM parquet_metadata(${file}) GROUP BY row_group_id ORDER BY row_group_id`,
+    );
+    const bounds: number[] = [];
+    let start = 0;
+    for (const g of groups) {
+      if (g.rows > 0) bounds.push(start, start + g.rows - 1);
+      start += g.rows;
+    }
+    const key = lookup.key.map((c) => `"${c}"`).join(", ");
+    const rows = bounds.length
+      ? await db.query<Record<string, KeyValue> & {file_row_number: number}>(`SELECT file_row_number, ${key} FROM read_parquet(${file}, file_row_number = true) WHERE file_row_number IN (${bounds.join(", ")})`)
+      : [];
+    const at = new Map(rows.map((r) => [Number(r.file_row_number), lookup.key.map((c) => r[c] ?? null)]));
+    start = 0;
+    const rowGroups = groups.map((g) => {
+      const entry = {rows: g.rows, bytes: g.bytes, min: at.get(start) ?? [], max: at.get(start + g.rows - 1) ?? []};
+      start += g.rows;
+      return entry;
+    });
+    return {key: [...lookup.key], rowGroups};
+  });
 }

@@ -14,7 +14,8 @@ import {mkdirSync, rmSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {datasetEntry} from "../catalog.js";
 import {firstView, writeDataset} from "../emit.js";
-import {flattenRunTable} from "../io/parquet.js";
+import {flattenRunTable, lookupIndex} from "../io/parquet.js";
+import {DATASET_LOOKUPS, indexName} from "../../src/lib/lookups.js";
 import {runState, tableContents} from "../runs/describe.js";
 import {sqlString, withDuckDB} from "../io/duckdb.js";
 import {writeAtomic} from "../io/atomic.js";
@@ -60,7 +61,8 @@ export async function runGames(dir: string): Promise<string[]> {
 
 /**
  * Writes dataset `dataset`'s tables for the study into `dir` (created):
- * one Parquet file per table of the catalog entry's schemas, status.json
+ * one Parquet file per table of the catalog entry's schemas (and the index
+ * of each table pages look up by key), status.json
  * and first-<page>.json for the pages that read it. Returns the status.
  */
 export async function writeStudyDataset(dataset: ReportDataset, runs: StudyRun[], dir: string, {builtin = false, title}: {builtin?: boolean; title: string}): Promise<DatasetStatus> {
@@ -82,10 +84,17 @@ export async function writeStudyDataset(dataset: ReportDataset, runs: StudyRun[]
         parts.push(prefix && schema.columns.some((c) => c.name === "game_id") ? `SELECT * REPLACE (${sqlString(`${run.name}/`)} || game_id AS game_id) FROM read_parquet(${sqlString(part)})` : `SELECT * FROM read_parquet(${sqlString(part)})`);
       }
       if (builtinStatus) parts.unshift(`SELECT * FROM read_parquet(${sqlString(join(scratch, `${schema.name}.parquet`))})`);
+      // A table pages look up by key is put together first, then sorted into its row groups with its index beside it (src/lib/lookups.ts).
+      const lookup = DATASET_LOOKUPS[dataset.id]?.[schema.name];
+      const together = lookup ? join(scratch, "together") : dir;
+      mkdirSync(together, {recursive: true});
+      const path = join(dir, `${schema.name}.parquet`);
       summary[schema.name] = await withDuckDB(async (db) => {
-        await writeAtomic(join(dir, `${schema.name}.parquet`), (tmp) => db.run(`COPY (${parts.join("\nUNION ALL BY NAME\n")}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`));
-        return Number((await db.query<{n: number}>(`SELECT count(*) AS n FROM read_parquet(${sqlString(join(dir, `${schema.name}.parquet`))})`))[0].n);
+        await writeAtomic(join(together, `${schema.name}.parquet`), (tmp) => db.run(`COPY (${parts.join("\nUNION ALL BY NAME\n")}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`));
+        if (lookup) await flattenRunTable(together, schema, path, undefined, undefined, lookup);
+        return Number((await db.query<{n: number}>(`SELECT count(*) AS n FROM read_parquet(${sqlString(path)})`))[0].n);
       });
+      if (lookup) writeFileSync(join(dir, indexName(schema.name)), JSON.stringify(await lookupIndex(path, lookup)));
     }
     const names = members.map((r) => r.name).join(", ");
     const status: DatasetStatus = {

@@ -14,9 +14,10 @@ import {join, relative} from "node:path";
 import {projectRoot} from "../config.js";
 import {parseRunConfig} from "./config.js";
 import {writeTournament} from "./tournament.js";
-import {flattenRunTable} from "../io/parquet.js";
+import {flattenRunTable, lookupIndex} from "../io/parquet.js";
 import {GLEE_GAMES, GLEE_TURNS} from "../games/schema.js";
 import type {TableSchema} from "../io/schema.js";
+import {GLEE_LOOKUPS, indexName, type Lookup} from "../../src/lib/lookups.js";
 
 /** Source that decides a generated run's tables. */
 const INPUTS = ["loaders/games", "loaders/agents", "loaders/run", "loaders/io", "src/lib", "data/games", "data/dond", "package-lock.json"];
@@ -25,9 +26,16 @@ export interface GeneratedTables {
   schemas: readonly TableSchema[];
   /** Per table name, a SQL condition on its rows (e.g. only the rows a page reads). */
   where?: Record<string, string>;
+  /** Per table name, the key pages look its rows up by: the table is sorted by it, with its index beside it (src/lib/lookups.ts). */
+  lookups?: Readonly<Record<string, Lookup>>;
 }
 
-const GLEE_TABLES: GeneratedTables = {schemas: [GLEE_GAMES, GLEE_TURNS]};
+const GLEE_TABLES: GeneratedTables = {schemas: [GLEE_GAMES, GLEE_TURNS], lookups: GLEE_LOOKUPS};
+
+/** The files a generated dataset writes: one Parquet file per table, and the index of each table with a lookup. */
+export function generatedFiles(tables: GeneratedTables): string[] {
+  return tables.schemas.flatMap((s) => [`${s.name}.parquet`, ...(tables.lookups?.[s.name] ? [indexName(s.name)] : [])]);
+}
 
 function files(path: string): string[] {
   if (!existsSync(path)) return [];
@@ -42,9 +50,9 @@ export function runFingerprint(configText: string): string {
   return hash.digest("hex").slice(0, 20);
 }
 
-/** Plays data/runs/<name>.json into `outDir` (one flat <table>.parquet per schema), or copies a cached result; returns summary counts. */
+/** Plays data/runs/<name>.json into `outDir` (one flat <table>.parquet per schema, and the lookup tables' indexes: generatedFiles), or copies a cached result; returns summary counts. */
 export async function generateRun(name: string, outDir: string, env: NodeJS.ProcessEnv = process.env, tables: GeneratedTables = GLEE_TABLES): Promise<Record<string, number>> {
-  const TABLES = tables.schemas.map((s) => `${s.name}.parquet`);
+  const TABLES = generatedFiles(tables);
   const path = join(projectRoot, "data", "runs", `${name}.json`);
   const text = readFileSync(path, "utf8");
   const config = parseRunConfig(JSON.parse(text), name);
@@ -60,7 +68,12 @@ export async function generateRun(name: string, outDir: string, env: NodeJS.Proc
   try {
     const files = await writeTournament(config, runDir);
     summary = {games: files.games, turns: files.turns};
-    for (const schema of tables.schemas) await flattenRunTable(runDir, schema, join(outDir, `${schema.name}.parquet`), undefined, tables.where?.[schema.name]);
+    for (const schema of tables.schemas) {
+      const path = join(outDir, `${schema.name}.parquet`);
+      const lookup = tables.lookups?.[schema.name];
+      await flattenRunTable(runDir, schema, path, undefined, tables.where?.[schema.name], lookup);
+      if (lookup) writeFileSync(join(outDir, indexName(schema.name)), JSON.stringify(await lookupIndex(path, lookup)));
+    }
   } finally {
     rmSync(runDir, {recursive: true, force: true});
   }

@@ -9,6 +9,7 @@
  *
  *   data/runs/<slug>/run.json              what the run holds (RunInfo below)
  *   data/runs/<slug>/<group>/<table>.parquet   one flat table per analysis group, e.g. glee/games.parquet
+ *   data/runs/<slug>/<group>/<table>-index.json  the row groups of a table pages look up by key (src/lib/lookups.ts)
  *   data/runs/<slug>/<group>/first-<page>.json the first view of each page of the group (RUN_FIRST_VIEWS)
  *
  * all members of one archive per run that src/data/runs/[run].tar.ts emits
@@ -36,6 +37,7 @@ import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
 import type {FirstView} from "../../src/lib/snapshot.js";
 import {RUN_SEAT_TABLES, RUN_SEATS_GROUP} from "../../src/lib/runSeats.js";
 import {readManifest} from "../run/manifest.js";
+import {DATASET_LOOKUPS, indexName, type Lookup} from "../../src/lib/lookups.js";
 
 /**
  * An analysis group: the games some pages read together, as one flat table
@@ -54,6 +56,8 @@ interface RunGroup {
    * data loader does with the games it plays.
    */
   reshape?: (run: {games: Row[]; turns: Row[]}) => Record<string, Row[]>;
+  /** Per table, the key its pages look rows up by (src/lib/lookups.ts): sorted by it, its index beside it. */
+  lookups?: Readonly<Record<string, Lookup>>;
 }
 
 /**
@@ -70,6 +74,7 @@ export const RUN_GROUPS: readonly RunGroup[] = [
     schemas: datasetEntry(d.id).schemas,
     where: d.where,
     reshape: d.id === "dond" ? playedDondRows : undefined,
+    lookups: DATASET_LOOKUPS[d.id],
   })),
   // Every game's seats, returns and tokens (src/lib/runSeats.ts), for the pages comparing agents and runs of any game.
   {id: RUN_SEATS_GROUP, games: () => true, schemas: Object.entries(RUN_SEAT_TABLES).map(([name, columns]) => ({name, columns}))},
@@ -119,10 +124,12 @@ function runModuleEntry(entry: RunEntry, games: string[]): string {
   const file = (member: string) => `FileAttachment(${JSON.stringify(`../data/runs/${entry.slug}/${member}`)})`;
   const groups = RUN_GROUPS.filter((g) => games.some(g.games)).map((g) => `${JSON.stringify(g.id)}: {${g.schemas.map((s) => `${s.name}: ${file(`${g.id}/${s.name}.parquet`)}.href`).join(", ")}}`);
   const first = RUN_GROUPS.filter((g) => games.some(g.games) && RUN_FIRST_VIEWS[g.id]).map((g) => `${JSON.stringify(g.id)}: {${RUN_FIRST_VIEWS[g.id].map((v) => `${JSON.stringify(v.page)}: ${file(`${g.id}/first-${v.page}.json`)}`).join(", ")}}`);
+  const lookups = RUN_GROUPS.filter((g) => games.some(g.games) && g.lookups).map((g) => `${JSON.stringify(g.id)}: {${Object.keys(g.lookups!).map((t) => `${t}: ${file(`${g.id}/${indexName(t)}`)}`).join(", ")}}`);
   return `
   {name: ${JSON.stringify(entry.name)}, description: ${JSON.stringify(entry.description)}, slug: ${JSON.stringify(entry.slug)}, games: ${JSON.stringify(games)},
    info: ${file("run.json")},
    tables: {${groups.join(", ")}},
+   lookups: {${lookups.join(", ")}},
    first: {${first.join(", ")}}}`;
 }
 
@@ -171,7 +178,7 @@ export async function prepareRuns(env: NodeJS.ProcessEnv = process.env): Promise
  * tables and a `problem`), so the build goes on.
  */
 export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.env): Promise<Buffer> {
-  const {flattenRunTable, writeParquet} = await import("../io/parquet.js");
+  const {flattenRunTable, lookupIndex, writeParquet} = await import("../io/parquet.js");
   const {firstView} = await import("../emit.js");
   const scratch = mkdtempSync(join(tmpdir(), "parley-run-archive-"));
   const members: Record<string, Uint8Array | string> = {};
@@ -216,14 +223,16 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
       });
       for (const schema of group.schemas) {
         const path = join(scratch, group.id, `${schema.name}.parquet`);
+        const lookup = group.lookups?.[schema.name];
         try {
           if (reshaped) await writeParquet(path, schema, reshaped[schema.name] ?? []);
-          else await flattenRunTable(source, schema, path, group.games, group.where?.[schema.name]);
+          else await flattenRunTable(source, schema, path, group.games, group.where?.[schema.name], lookup);
         } catch (error) {
           info.problem ??= `its ${group.id} ${schema.name} could not be read (${(error as Error).message.split("\n")[0]}); shown empty`;
           await flattenRunTable(empty, schema, path);
         }
         members[`${group.id}/${schema.name}.parquet`] = readFileSync(path);
+        if (lookup) members[`${group.id}/${indexName(schema.name)}`] = JSON.stringify(await lookupIndex(path, lookup));
       }
       if (source !== empty) for (const view of RUN_FIRST_VIEWS[group.id] ?? []) members[`${group.id}/first-${view.page}.json`] = JSON.stringify(await firstView(view, join(scratch, group.id)));
     }

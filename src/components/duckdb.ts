@@ -8,7 +8,7 @@
  * lists as arrays), which Plot and Inputs take as they are.
  */
 import * as duckdb from "@duckdb/duckdb-wasm";
-import initParquet, {readParquet} from "parquet-wasm/esm";
+import initParquet, {readParquet, ParquetFile} from "parquet-wasm/esm";
 
 export type Row = Record<string, any>;
 type Source = string | URL | {href: string} | {url(): Promise<string>};
@@ -158,9 +158,34 @@ export class Database {
     await this.connection.insertArrowFromIPCStream(ipc, {name, schema: this.schema});
   }
 
+  /** Adds the rows of Arrow IPC bytes to the table `name` (created by the first call). */
+  async append(name: string, ipc: Uint8Array, create: boolean): Promise<void> {
+    await this.connection.insertArrowFromIPCStream(ipc, {name, schema: this.schema, create});
+  }
+
   async close(): Promise<void> {
     await this.connection.close();
   }
+}
+
+const parquet = () => (parquetReady ??= initParquet(parquetWasm));
+
+/**
+ * A remote Parquet file read by row groups: parquet-wasm's async reader
+ * fetches its footer, then only the byte ranges of the row groups asked
+ * for, by HTTP Range requests. Null when the server answers a Range request
+ * with the whole file (status 200): `whole` then holds it as Arrow IPC.
+ */
+export async function openRowGroups(source: Source): Promise<{read(rowGroups: number[]): Promise<Uint8Array>} | {whole: Uint8Array}> {
+  const url = new URL(await urlOf(source), location.href).href; // the reader needs an absolute URL
+  await parquet();
+  // A four-byte probe tells whether ranges are answered; when not, its answer is the whole file, read once.
+  const probe = await fetch(url, {headers: {range: "bytes=0-3"}});
+  if (!probe.ok) throw new Error(`could not load ${url}: HTTP ${probe.status}`);
+  const answer = new Uint8Array(await probe.arrayBuffer()); // four bytes, read to the end (a cancelled body is a failed request)
+  if (probe.status !== 206) return {whole: readParquet(answer).intoIPCStream()};
+  const file = await ParquetFile.fromUrl(url);
+  return {read: async (rowGroups) => (await file.read({rowGroups})).intoIPCStream()};
 }
 
 /** Fetches a Parquet (or .arrow) file and returns it as Arrow IPC bytes. */
@@ -171,7 +196,7 @@ async function arrowBytes(name: string, source: Source): Promise<Uint8Array> {
   if (!response.ok) throw new Error(`could not load ${url} for table ${name}: HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (/\.arrow(\?|$)/.test(url)) return bytes;
-  await (parquetReady ??= initParquet(parquetWasm));
+  await parquet();
   return readParquet(bytes).intoIPCStream();
 }
 

@@ -21,15 +21,26 @@
  * wait for it to reach 0).
  */
 import type {Database, Row} from "./duckdb.js";
+import type {LookupTables} from "./lookups.js";
 import {snapshotAsker, type Asker, type Query, type Snapshot} from "../lib/snapshot.js";
+import type {KeyValue} from "../lib/lookups.js";
 
 type Source = string | URL | {href: string};
+const urlOf = (source: Source) => (typeof source === "string" ? source : source.href);
 
 export interface PageData extends Asker {
   /** Tagged template: values are bound as parameters (same keys as `query(sql, params)`). */
   sql(strings: TemplateStringsArray, ...values: unknown[]): Promise<Row[]>;
   /** The DuckDB database with the page's tables (opened on first call). */
   database(): Promise<Database>;
+  /**
+   * A keyed question: `sql` (with `params`) asked of only the rows of `keys`
+   * (table -> key values, e.g. {turns: [gameId]}), which are fetched by row
+   * group (lookups.ts) when the page has an index for each of those tables;
+   * otherwise asked of the whole tables, as `query` does. Answered from the
+   * snapshot first, like `query`.
+   */
+  lookup(keys: Record<string, readonly KeyValue[]>, sql: string, params?: unknown[]): Promise<Row[]>;
 }
 
 const state = globalThis as typeof globalThis & {__parleyPending?: number};
@@ -67,7 +78,8 @@ function soon(start: () => void, delay = 2000): void {
   else addEventListener("load", later, {once: true});
 }
 
-export function pageData({first, tables, prepare}: {first?: {json(): Promise<unknown>}; tables: Record<string, Source>; prepare?: (query: Query) => Promise<void>}): PageData {
+/** `lookups`: per table, the index of its row groups (src/lib/lookups.ts), for `lookup`. */
+export function pageData({first, tables, lookups = {}, prepare}: {first?: {json(): Promise<unknown>}; tables: Record<string, Source>; lookups?: Record<string, {json(): Promise<unknown>}>; prepare?: (query: Query) => Promise<void>}): PageData {
   let module: Promise<typeof import("./duckdb.js")> | null = null;
   const duckdb = () => (module ??= import("./duckdb.js"));
   soon(() => duckdb().then((d) => d.startDuckDB(), () => {})); // a failure is reported to whoever queries
@@ -82,10 +94,17 @@ export function pageData({first, tables, prepare}: {first?: {json(): Promise<unk
   const fallback: Query = async (sql, params = []) => (await database()).query(sql, params);
   const asker = snapshotAsker(known, fallback);
   const query: Query = (sql, params) => busy(() => asker.query(sql, params));
+  let keyed: Promise<LookupTables> | null = null;
+  const lookupTables = () => (keyed ??= import("./lookups.js").then((l) => l.lookupTables(Object.fromEntries(Object.entries(lookups).map(([t, index]) => [t, {url: urlOf(tables[t]), index}])))));
   return {
     query,
     memo: (computation, input) => busy(() => asker.memo(computation, input)),
     sql: (strings, ...values) => query(strings.join("?"), values),
     database: () => busy(database),
+    lookup(keys, sql, params) {
+      if (!Object.keys(keys).every((t) => t in lookups && t in tables)) return query(sql, params);
+      const byRowGroup = snapshotAsker(known, async (s, p) => (await lookupTables()).query(keys, s, p));
+      return busy(() => byRowGroup.query(sql, params));
+    },
   };
 }

@@ -28,6 +28,8 @@ export interface ConfiguredRun {
   info: Attachment;
   /** Per analysis group (e.g. "glee"), its tables' URLs. */
   tables: Record<string, Record<string, string>>;
+  /** Per analysis group, the indexes of its tables that pages look up by key (table -> index; src/lib/lookups.ts). */
+  lookups?: Record<string, Record<string, {json(): Promise<unknown>}>>;
   /** Per analysis group, its pages' first views answered at build time (page name -> snapshot). */
   first?: Record<string, Record<string, {json(): Promise<unknown>}>>;
 }
@@ -36,6 +38,8 @@ export interface PageDataset {
   first?: {json(): Promise<unknown>};
   /** Table name -> URL. */
   tables: Record<string, string>;
+  /** Table name -> index of its row groups, for tables read one key at a time (pageData's `lookup`). */
+  lookups?: Record<string, {json(): Promise<unknown>}>;
   status?: {json(): Promise<unknown>};
   run?: ConfiguredRun;
 }
@@ -54,7 +58,7 @@ export function withRuns(builtIn: Record<string, PageDataset>, runs: readonly Co
     if (!tables || !run.games.some(games)) continue;
     let label = runLabel(run);
     while (label in all) label = `${label} (run)`;
-    all[label] = {tables, run, first: page ? run.first?.[group]?.[page] : undefined};
+    all[label] = {tables, lookups: run.lookups?.[group], run, first: page ? run.first?.[group]?.[page] : undefined};
   }
   return all;
 }

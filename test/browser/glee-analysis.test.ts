@@ -223,3 +223,66 @@ test("the built-in dataset's card shows its manifest: /glee-regression's simulat
   assert.equal(JSON.parse((await manifest.locator("pre").textContent())!).seed, JSON.parse(config).seed);
   await page.context().close();
 });
+
+test("/glee-bargaining's One game: another pair and game are read by Range requests for their row groups alone, and the transcript is native DuckDB's", async () => {
+  const {readdirSync, statSync} = await import("node:fs");
+  const {join} = await import("node:path");
+  const {withParquetViews} = await import("../../loaders/io/parquet.js");
+  const {GLEE_TURNS_SQL} = await import("../../src/lib/pages/gleeFamily.js");
+  const {transcriptLines} = await import("../../src/components/gleeFamilyPage.js");
+  const dir = join(site.dist, "_file/data/glee");
+  const fileOf = (table: string) => join(dir, readdirSync(dir).find((f) => new RegExp(`^${table}\\.[0-9a-f]+\\.parquet$`).test(f))!);
+  // Every answer for the two tables: status, the range asked for and the bytes received.
+  const answers: {table: string; status: number; range: string | null; bytes: number}[] = [];
+  const {page, problems} = await visit(browser, server, "/glee-bargaining");
+  page.on("response", async (r) => {
+    const table = /\/_file\/data\/glee\/(games|turns)\.[0-9a-f]+\.parquet$/.exec(new URL(r.url()).pathname)?.[1];
+    if (table) answers.push({table, status: r.status(), range: (await r.request().allHeaders()).range ?? null, bytes: (await r.body().catch(() => Buffer.alloc(0))).length});
+  });
+  assert.deepEqual(problems, []);
+  const early = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).filter((u) => u.endsWith(".parquet")));
+  assert.deepEqual(early, [], "the first view comes from the snapshot");
+  // Another pair (its games: a lookup on games), then its third game (a lookup on turns).
+  const bob = page.getByLabel("Bob's agent");
+  const bobAgents = await bob.locator("option").allTextContents();
+  await bob.selectOption({index: bobAgents.length - 1});
+  await settle(page);
+  await page.getByLabel("Game").selectOption({index: 2});
+  await settle(page);
+  assert.deepEqual(await errorsOf(page), []);
+  const gameId = new URL(page.url()).searchParams.get("game");
+  assert.ok(gameId, "the game is in the address");
+  const expected = await withParquetViews({turns: fileOf("turns")}, (db) => db.query(GLEE_TURNS_SQL, [gameId]));
+  assert.ok(expected.length >= 2, `${gameId} has turns`);
+  const shown = await page.locator(".parley-transcript .parley-turn").evaluateAll((items) => items.map((i) => i.querySelector(".parley-action, .parley-text")!.textContent));
+  assert.deepEqual(shown, transcriptLines(expected as never, "bargaining").map((l) => l.text));
+  for (const table of ["games", "turns"]) {
+    const size = statSync(fileOf(table)).size;
+    const mine = answers.filter((a) => a.table === table);
+    assert.ok(mine.length >= 1, `${table} was read`);
+    for (const a of mine) {
+      assert.equal(a.status, 206, `${table}: a partial answer (${a.range})`);
+      assert.match(a.range ?? "", /^bytes=\d*-\d*$/, `${table}: a Range request`);
+    }
+    const bytes = mine.reduce((s, a) => s + a.bytes, 0);
+    assert.ok(bytes < size / 2, `${table}: ${bytes} bytes of ${size} fetched`);
+  }
+  await page.context().close();
+
+  // A server that ignores Range (every request's Range header removed on the way): the whole files, once each, and the same transcript.
+  const plain = await browser.newContext();
+  const again = await plain.newPage();
+  await again.route("**/*.parquet", async (route) => {
+    const {range, ...headers} = route.request().headers();
+    await route.continue({headers});
+  });
+  const statuses: number[] = [];
+  again.on("response", (r) => r.url().endsWith(".parquet") && statuses.push(r.status()));
+  await again.goto(page.url(), {waitUntil: "load"});
+  await settle(again);
+  assert.deepEqual(await errorsOf(again), []);
+  assert.equal(new URL(again.url()).searchParams.get("game"), gameId);
+  assert.deepEqual(await again.locator(".parley-transcript .parley-turn").evaluateAll((items) => items.map((i) => i.querySelector(".parley-action, .parley-text")!.textContent)), shown);
+  assert.deepEqual(statuses, [200, 200], "games and turns, each fetched whole once");
+  await plain.close();
+});

@@ -237,6 +237,26 @@ test("/study-discount with the run selected: drawn from the run's first view wit
   await page.context().close();
 });
 
+test("/glee-bargaining's One game on the run: another game's turns come by Range requests from the run's row groups, as the run directory holds them", async () => {
+  const {queryRun} = await import("../../loaders/io/parquet.js");
+  const {GLEE_TURNS_SQL} = await import("../../src/lib/pages/gleeFamily.js");
+  const {transcriptLines} = await import("../../src/components/gleeFamilyPage.js");
+  const {page, problems} = await open("/glee-bargaining", {});
+  const statuses: number[] = [];
+  page.on("response", (r) => /\/_file\/data\/runs\/.*\.parquet$/.test(new URL(r.url()).pathname) && statuses.push(r.status()));
+  await page.getByLabel("Game").selectOption({index: 1});
+  await settle(page);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  const gameId = new URL(page.url()).searchParams.get("game")!;
+  const expected = await queryRun(study, ["turns"], GLEE_TURNS_SQL.replace("?", `'${gameId.replaceAll("'", "''")}'`));
+  assert.ok(expected.length >= 1, gameId);
+  const shown = await page.locator(".parley-transcript .parley-turn").evaluateAll((items) => items.map((i) => i.querySelector(".parley-action, .parley-text")!.textContent));
+  assert.deepEqual(shown, transcriptLines(expected as never, "bargaining").map((l) => l.text));
+  assert.ok(statuses.length >= 1 && statuses.every((s) => s === 206), `partial answers only: ${statuses.join(", ")}`);
+  await page.context().close();
+});
+
 test("the Datasets page lists the run and the configured directory that is missing", async () => {
   const {page, problems} = await visit(browser, server, "/datasets");
   assert.deepEqual(problems, []);
