@@ -9,9 +9,11 @@
  * wasm in a worker) as soon as the visitor moves the pointer, focuses or
  * types anywhere, or 2 s after the page has loaded, so that the first changed
  * input finds it ready; not before, because on a small machine the compile
- * takes every core the first view needs. The tables are fetched on the first
- * question the snapshot cannot answer (which also starts DuckDB at once).
- * `prepare` (the page's FirstView.prepare) runs once on the opened database.
+ * takes every core the first view needs. Each table is fetched on the first
+ * question the snapshot cannot answer whose SQL names it (which also starts
+ * DuckDB at once), so a question about a big run's games never fetches its
+ * turns. `prepare` (the page's FirstView.prepare) runs once on the opened
+ * database, with every table loaded (its views may read any of them).
  * A snapshot that cannot be read is treated as empty (everything is asked of
  * DuckDB).
  *
@@ -85,13 +87,23 @@ export function pageData({first, tables, lookups = {}, prepare}: {first?: {json(
   soon(() => duckdb().then((d) => d.startDuckDB(), () => {})); // a failure is reported to whoever queries
   let snapshot: Promise<Snapshot> | null = null;
   const known = () => (snapshot ??= first ? first.json().then((s) => (s ?? {}) as Snapshot, () => ({})) : Promise.resolve({}));
+  let connection: Promise<Database> | null = null;
+  const registered = new Map<string, Promise<void>>();
+  /** The page's connection with `names` loaded, each table fetched once, by the first question that names it. */
+  const withTables = async (names: readonly string[]) => {
+    const opened = await (connection ??= duckdb().then((d) => d.openDatabase({})));
+    await Promise.all(names.map((name) => registered.get(name) ?? registered.set(name, opened.register(name, tables[name])).get(name)));
+    return opened;
+  };
   let db: Promise<Database> | null = null;
-  const database = () => (db ??= duckdb().then(async (d) => {
-    const opened = await d.openDatabase(tables);
+  const database = () => (db ??= withTables(Object.keys(tables)).then(async (opened) => {
     await prepare?.((sql, params) => opened.query(sql, params));
     return opened;
   }));
-  const fallback: Query = async (sql, params = []) => (await database()).query(sql, params);
+  // Without `prepare` (whose views may read any table), a question loads only the tables its SQL names:
+  // a big run's turns are never fetched for a question about its games.
+  const named = (sql: string) => Object.keys(tables).filter((name) => new RegExp(`\\b${name}\\b`).test(sql));
+  const fallback: Query = async (sql, params = []) => (await (prepare ? database() : withTables(named(sql)))).query(sql, params);
   const asker = snapshotAsker(known, fallback);
   const query: Query = (sql, params) => busy(() => asker.query(sql, params));
   let keyed: Promise<LookupTables> | null = null;
