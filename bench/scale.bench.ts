@@ -15,7 +15,13 @@
  * pages draw from) and each GLEE page's first-view and fully-drawn times with
  * the run selected (bench/pageTiming.ts; skipped without Chromium).
  *
+ * Past the first views, it times what a visitor asks next with the run
+ * selected: another game's transcript (row groups by HTTP Range,
+ * bench/lookups.bench.ts) and every section rescored with GLEE's code
+ * formulas (DuckDB-WASM on the run's games).
+ *
  *   npm run bench -- scale [--games N]
+ *   PARLEY_BENCH_SCALE_RUN=<run dir> npm run bench -- scale    the site part alone, on a run already played
  */
 import {spawn} from "node:child_process";
 import {existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from "node:fs";
@@ -24,7 +30,9 @@ import {join} from "node:path";
 import {datasetsConfig, projectRoot} from "../loaders/config.js";
 import {buildSite} from "../loaders/commands/site.js";
 import {serveStatic} from "../loaders/serve.js";
-import {launch} from "../test/browser/harness.js";
+import type {Browser} from "playwright-core";
+import {launch, settle} from "../test/browser/harness.js";
+import {measurePicks} from "./lookups.bench.js";
 import {measure} from "./pageTiming.js";
 import {parseRunConfig} from "../loaders/run/config.js";
 import {countGames} from "../loaders/run/grid.js";
@@ -79,6 +87,30 @@ function bytesOf(dir: string, ext = ".parquet"): number {
 
 const MiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
+/** Opens `url`, checks the radio labelled `label` and times until every section has drawn again; the Parquet bytes and tables fetched meanwhile. */
+async function timeChange(browser: Browser, url: string, label: string): Promise<{ms: number; bytes: number; tables: string[]}> {
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+  const page = await context.newPage();
+  const fetched = {bytes: 0, tables: new Set<string>()};
+  page.on("response", async (r) => {
+    const path = new URL(r.url()).pathname;
+    if (!path.endsWith(".parquet")) return;
+    fetched.bytes += (await r.body().catch(() => Buffer.alloc(0))).length;
+    fetched.tables.add(path.split("/").at(-1)!.split(".")[0]);
+  });
+  try {
+    await page.goto(url, {waitUntil: "load"});
+    await settle(page);
+    Object.assign(fetched, {bytes: 0, tables: new Set()});
+    const t0 = performance.now();
+    await page.getByLabel(label).first().check();
+    await settle(page);
+    return {ms: performance.now() - t0, bytes: fetched.bytes, tables: [...fetched.tables]};
+  } finally {
+    await context.close();
+  }
+}
+
 /** The site built with `run` configured: build time, the run's bytes in it, and its GLEE pages' times with the run selected. */
 async function siteWithRun(dir: string, run: string, games: number): Promise<void> {
   const NAME = "Scale bench";
@@ -101,14 +133,36 @@ async function siteWithRun(dir: string, run: string, games: number): Promise<voi
   const browser = await launch();
   try {
     const seconds = (ms: number | null) => (ms === null ? "–" : `${(ms / 1000).toFixed(2)} s`);
-    for (const path of ["/glee-bargaining", "/glee-negotiation", "/glee-persuasion", "/glee-regression", "/glee-pairs"]) {
+    const withRun = (path: string) => `${server.url}${path}?${new URLSearchParams({dataset: NAME})}`;
+    for (const path of ["/glee-bargaining", "/glee-negotiation", "/glee-persuasion", "/glee-regression", "/glee-pairs", "/study-discount"]) {
       const {cold, warm} = await measure(browser, server, `${path}?${new URLSearchParams({dataset: NAME})}`);
       const problems = [...cold.problems, ...warm.problems];
       console.log(`${path.padEnd(18)} with the run: first view ${seconds(cold.first)}, fully drawn ${seconds(cold.full)} (cold); revisit ${seconds(warm.first)} / ${seconds(warm.full)}${problems.length ? `; problems: ${problems.join("; ")}` : ""}`);
     }
+    // Past the first view: questions it does not hold, on the run's rows.
+    for (const p of await measurePicks(browser, withRun("/glee-bargaining"))) {
+      console.log(`/glee-bargaining, One game, ${p.what}: transcript in ${seconds(p.ms)}, ${(p.bytes / 1024).toFixed(0)} KiB of Parquet in ${p.requests} request(s)${p.whole ? `, ${p.whole} whole file(s)` : ""}`);
+    }
+    for (const path of ["/glee-bargaining", "/glee-regression"]) {
+      const change = await timeChange(browser, withRun(path), "as GLEE's code computes");
+      console.log(`${path}, every section rescored with GLEE's code formulas (DuckDB-WASM on the run's games): ${seconds(change.ms)}, ${MiB(change.bytes)} of Parquet (${change.tables.join(", ")})`);
+    }
   } finally {
     await browser.close();
     await server.close();
+  }
+}
+
+/** PARLEY_BENCH_SCALE_RUN=<run dir>: the site part alone, on a run already played (e.g. kept from an earlier bench). */
+async function siteOnly(run: string): Promise<void> {
+  const {queryRun} = await import("../loaders/io/parquet.js");
+  const [{n}] = await queryRun(run, ["games"], "SELECT count(*)::INTEGER AS n FROM games");
+  console.log(`run: ${run}, ${Number(n).toLocaleString("en-US")} games (PARLEY_BENCH_SCALE_RUN; not played here)`);
+  const dir = mkdtempSync(join(tmpdir(), "parley-scale-bench-"));
+  try {
+    await siteWithRun(dir, run, Number(n));
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
   }
 }
 
@@ -121,6 +175,8 @@ function gamesOption(): number {
 }
 
 export default async function (): Promise<void> {
+  const existing = process.env.PARLEY_BENCH_SCALE_RUN;
+  if (existing) return siteOnly(existing);
   const wanted = gamesOption();
   const raw = {family: "all", grid: "full", players: "all", pairs: "all", games_per_pair: Math.max(1, Math.ceil(wanted / GRID_GAMES)), seed: 1, run_id: "scale"};
   const games = countGames(parseRunConfig(raw, "scale"));
