@@ -150,16 +150,22 @@ export function bestResponses(game: Bimatrix, tolerance = 1e-12): {rowReplies: n
 /**
  * Iterated elimination of pure strategies strictly dominated by another pure
  * strategy. Returns the indices that survive; every Nash equilibrium of the
- * game is supported on them.
+ * game is supported on them. "Strictly" means by more than `tolerance`
+ * (default 1e-9, the share of the player's payoff range by which isNash lets
+ * a deviation gain) in every column: a strategy within that of another may
+ * be in an equilibrium isNash accepts, and payoffs that tie but for rounding
+ * (the same means computed by another method or summed in another order)
+ * leave both strategies in.
  */
-export function eliminateDominated(game: Bimatrix): {rows: number[]; cols: number[]} {
+export function eliminateDominated(input: Bimatrix, tolerance = 1e-9): {rows: number[]; cols: number[]} {
+  const game = normalizeGame(input);
   let rows = game.rows.map((_, i) => i);
   let cols = game.cols.map((_, j) => j);
   for (let changed = true; changed; ) {
     changed = false;
-    const keepRows = rows.filter((i) => !rows.some((k) => k !== i && cols.every((j) => game.a[k][j] > game.a[i][j])));
+    const keepRows = rows.filter((i) => !rows.some((k) => k !== i && cols.every((j) => game.a[k][j] > game.a[i][j] + tolerance)));
     if (keepRows.length < rows.length) (rows = keepRows), (changed = true);
-    const keepCols = cols.filter((j) => !cols.some((k) => k !== j && rows.every((i) => game.b[i][k] > game.b[i][j])));
+    const keepCols = cols.filter((j) => !cols.some((k) => k !== j && rows.every((i) => game.b[i][k] > game.b[i][j] + tolerance)));
     if (keepCols.length < cols.length) (cols = keepCols), (changed = true);
   }
   return {rows, cols};

@@ -140,3 +140,18 @@ test("degenerate games: every pure cell found, the result marked incomplete, no 
   const tie: Bimatrix = {rows: ["a", "b"], cols: ["x", "y"], a: [[1, 0], [1, 2]], b: [[1, 0], [1, 0]]};
   assert.deepEqual(findEquilibria(tie).pure.map((e) => `${e.row}/${e.col}`).sort(), ["a/x", "b/x"]);
 });
+
+test("strict domination means by more than rounding: two strategies whose payoffs tie but for the order a mean was summed in both stay", () => {
+  // 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in the last bit (0.6000000000000001 against 0.6).
+  const a = 0.1 + 0.2 + 0.3;
+  const b = 0.3 + 0.2 + 0.1;
+  assert.ok(a > b, "the two sums differ by rounding");
+  // Row x beats row y in both columns, by the last bit only: y would be "strictly dominated" if rounding counted.
+  const tie: Bimatrix = {rows: ["x", "y"], cols: ["l", "r"], a: [[a, 1], [b, 1 - 2 ** -53]], b: [[0, 1], [0, 1]]};
+  assert.deepEqual(eliminateDominated(tie).rows, [0, 1]);
+  // So do two within 1e-9 of the payoffs' range (the regret isNash accepts); a gap past it is domination.
+  assert.deepEqual(eliminateDominated({...tie, a: [[0.6 + 1e-10, 1], [0.6, 1 - 1e-10]]}).rows, [0, 1]);
+  assert.deepEqual(eliminateDominated({...tie, a: [[0.6 + 1e-7, 1], [0.6, 1 - 1e-7]]}).rows, [0]);
+  // Units do not matter: the same game in units of 1e-200.
+  assert.deepEqual(eliminateDominated({...tie, a: [[(0.6 + 1e-7) * 1e-200, 1e-200], [0.6e-200, (1 - 1e-7) * 1e-200]], b: [[0, 1e-200], [0, 1e-200]]}).rows, [0]);
+});
