@@ -3,6 +3,7 @@
  * the commands that compare agents: `parley ratings` and `parley compare`.
  */
 import {commonSeatsSQL, gleeSeatsSQL, type SeatRow} from "../../src/lib/ratingsData.js";
+import {sqlString} from "../../src/lib/sqlText.js";
 import {runTableFiles} from "../io/runTables.js";
 import {UsageError} from "./args.js";
 import {withRunInputs} from "./inputs.js";
@@ -17,7 +18,7 @@ export async function seatRows(command: string, dir: string, prefix: string): Pr
     const columns = new Set((await db.query<{column_name: string}>("SELECT column_name FROM (DESCRIBE games)")).map((r) => r.column_name));
     let sql: string;
     if (common) {
-      const family = columns.has("game") ? "g.game" : columns.has("family") ? "g.family" : `'${dir.replaceAll("'", "''")}'`;
+      const family = columns.has("game") ? "g.game" : columns.has("family") ? "g.family" : sqlString(dir);
       sql = commonSeatsSQL("games", "players", family, columns, prefix);
     } else if (columns.has("alice_agent") && columns.has("alice_utility")) sql = gleeSeatsSQL("games", prefix);
     else throw new UsageError(`parley ${command}: ${dir} holds no players table and no GLEE games table; ${HINT}`);

@@ -80,7 +80,4 @@ export async function withDuckDB<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-/** A SQL string literal (single quotes doubled). */
-export function sqlString(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
+export {sqlString} from "../../src/lib/sqlText.js";

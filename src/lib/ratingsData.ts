@@ -7,6 +7,7 @@
  */
 import type {RatedGame} from "./ratings.js";
 import type {Bimatrix} from "./bimatrix.js";
+import {sqlString as quote} from "./sqlText.js";
 
 export interface SeatRow {
   game_id: string;
@@ -57,7 +58,6 @@ function clusterColumn(columns: ReadonlySet<string>): string {
 }
 
 const prefixed = (sql: string, prefix: string) => (prefix ? `${quote(prefix + "/")} || ${sql}` : sql);
-const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Seat rows grouped into games. A self-play game (every seat the same

@@ -2,6 +2,7 @@
 import {dondBeliefSQL, dondGameMetricsSQL, dondPairingSQL, dondStatsSQL} from "../dond.js";
 import {valuationSummary, type BeliefRow, type ValuationSummary} from "../dondBelief.js";
 import type {Computation, FirstView} from "../snapshot.js";
+import {sqlString} from "../sqlText.js";
 
 /** Who produced the games: the ingested split, the 50 hard points' recorded outcomes, Parley's runs. */
 export const DOND_SOURCES_SQL = `SELECT DISTINCT source FROM games ORDER BY source`;
@@ -10,7 +11,7 @@ export const DOND_SOURCES_SQL = `SELECT DISTINCT source FROM games ORDER BY sour
 export const defaultSource = (sources: readonly string[]): string | undefined => (sources.includes("dealornodeal") ? "dealornodeal" : sources[0]);
 
 /** One source's games, as a subquery the shared SQL reads like a table. */
-export const sourceTable = (source: string): string => `(SELECT * FROM games WHERE source = '${source.replaceAll("'", "''")}')`;
+export const sourceTable = (source: string): string => `(SELECT * FROM games WHERE source = ${sqlString(source)})`;
 
 /** Every dialogue of `table` with its metrics, most difficult first. */
 export const dondGamesSQL = (table: string): string => `

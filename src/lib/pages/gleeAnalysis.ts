@@ -21,11 +21,11 @@ import {marketTable, agentTable, type MarketRow, type AgentRow} from "../gleeTab
 import type {CoefRow, DroppedLevel, HoldoutRmse} from "../olsOneHot.js";
 import type {HashSplitOptions} from "../hashSplits.js";
 import type {Computation, FirstView, Query} from "../snapshot.js";
+import {sqlString as literal} from "../sqlText.js";
 
 /** Held-out RMSE of "Any fit": Table 9's 20 splits of 80/20, assigned by hashing game ids (hashSplits.ts). */
 export const HOLDOUT: Required<HashSplitOptions> = {splits: 20, testFraction: 0.2, seed: 1};
 
-const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** The games (alias g) of `family`, if given, whose two agents are both among `agents`, if given: a condition for gleeRegressionRowsSQL. */
 export function gamesWhere({family, agents}: {family?: GleeFamily; agents?: readonly string[]}): string | undefined {
