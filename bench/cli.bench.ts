@@ -14,10 +14,10 @@ import {existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} 
 import {loadavg} from "node:os";
 import {join} from "node:path";
 import {performance} from "node:perf_hooks";
-import {projectRoot} from "../loaders/config.js";
+import {projectRoot} from "../loaders/projectConfig.js";
 
 const BIN = join(projectRoot, "bin/parley.js");
-const TSX = ["--import", "tsx", join(projectRoot, "loaders/cli.ts")];
+const TSX = ["--import", "tsx", join(projectRoot, "loaders/cli/main.ts")];
 
 /** 5 × 5 × 4 × 2 × 2 configurations × 25 ordered pairs of five agents = 10,000 bargaining games. */
 const RUN_CONFIG = {

@@ -6,12 +6,12 @@ import {mkdtempSync, existsSync, readFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {performance} from "node:perf_hooks";
-import {locateDataset} from "../loaders/catalog.js";
-import {ingestDond} from "../loaders/ingest/dond.js";
+import {locateDataset} from "../loaders/datasets/catalog.js";
+import {ingestDond} from "../loaders/papers/gtllm/dond/ingest.js";
 import {writeIngest} from "../loaders/ingest/write.js";
-import {buildSite} from "../loaders/commands/site.js";
-import {parseRunConfig} from "../loaders/run/config.js";
-import {runTournament, writeTournament} from "../loaders/run/tournament.js";
+import {buildSite} from "../loaders/cli/commands/site.js";
+import {parseRunConfig} from "../loaders/runner/runConfig.js";
+import {runTournament, writeTournament} from "../loaders/runner/tournament.js";
 
 const NEGOTIATORS = ["greedy", "fair", "workflow-bayes"];
 

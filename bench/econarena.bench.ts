@@ -5,8 +5,8 @@
  * Parquet). Prints sessions/s, runs/s and decisions/s (the English clock asks
  * every bidder still in at every price).
  */
-import {parseRunConfig} from "../loaders/run/config.js";
-import {runTournament} from "../loaders/run/tournament.js";
+import {parseRunConfig} from "../loaders/runner/runConfig.js";
+import {runTournament} from "../loaders/runner/tournament.js";
 
 const SESSIONS = 10_000;
 

@@ -4,10 +4,10 @@ import {mkdtempSync, readdirSync, statSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {performance} from "node:perf_hooks";
-import {locateDataset} from "../loaders/catalog.js";
-import {ingestGamabench} from "../loaders/ingest/gamabench.js";
+import {locateDataset} from "../loaders/datasets/catalog.js";
+import {ingestGamabench} from "../loaders/papers/gamabench/ingest.js";
 import {writeIngest} from "../loaders/ingest/write.js";
-import {gamabenchScores} from "../loaders/commands/gamabenchScores.js";
+import {gamabenchScores} from "../loaders/cli/commands/gamabenchScores.js";
 
 function sizeOf(path: string): number {
   const s = statSync(path);

@@ -4,9 +4,9 @@
  * one runner in memory (no Parquet). Prints games/s and decisions/s per game
  * and agent. GLEE's full-grid speed is in glee.bench.ts.
  */
-import {parseRunConfig} from "../loaders/run/config.js";
-import {runTournament} from "../loaders/run/tournament.js";
-import {gamabenchGames} from "../loaders/games/gamabench/index.js";
+import {parseRunConfig} from "../loaders/runner/runConfig.js";
+import {runTournament} from "../loaders/runner/tournament.js";
+import {gamabenchGames} from "../loaders/papers/gamabench/games.js";
 
 export default async function (): Promise<void> {
   console.log("game                       agent         games   seconds   games/s   decisions/s");

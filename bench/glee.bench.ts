@@ -7,10 +7,10 @@
 import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {parseRunConfig} from "../loaders/run/config.js";
-import {countGames} from "../loaders/run/grid.js";
-import {writeTournament} from "../loaders/run/tournament.js";
-import {builtinAgents} from "../loaders/agents/index.js";
+import {parseRunConfig} from "../loaders/runner/runConfig.js";
+import {countGames} from "../loaders/runner/grid.js";
+import {writeTournament} from "../loaders/runner/tournament.js";
+import {builtinAgents} from "../loaders/papers/glee/agentSpecs.js";
 
 export default async function (): Promise<void> {
   const config = parseRunConfig({family: "all", grid: "full", players: "all", pairs: "all", games_per_pair: 1, seed: 1, run_id: "bench"});

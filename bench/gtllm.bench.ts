@@ -5,8 +5,8 @@
  * memory (no Parquet). Prints games/s per game and talk setting, and the
  * cost of talk as a ratio.
  */
-import {parseRunConfig} from "../loaders/run/config.js";
-import {runTournament} from "../loaders/run/tournament.js";
+import {parseRunConfig} from "../loaders/runner/runConfig.js";
+import {runTournament} from "../loaders/runner/tournament.js";
 import {GTLLM_GAMES} from "../src/lib/gtllm.js";
 
 const AGENTS = ["equilibrium", "backward-induction", "workflow-ne", "workflow-bi", "best-response", "random"];

@@ -16,12 +16,12 @@ import {fileURLToPath} from "node:url";
 import {performance} from "node:perf_hooks";
 import {createInterface} from "node:readline";
 import os from "node:os";
-import {createCompleter, providerCall, type Complete, type Endpoint} from "../loaders/agents/llm/complete.js";
-import {ResponseCache} from "../loaders/agents/llm/cache.js";
-import {Limiter} from "../loaders/agents/llm/limiter.js";
-import {newStats} from "../loaders/agents/llm/stats.js";
-import {httpFetch} from "../loaders/agents/llm/httpFetch.js";
-import type {Provider} from "../loaders/agents/llm/types.js";
+import {createCompleter, providerCall, type Complete, type Endpoint} from "../loaders/llm/complete.js";
+import {ResponseCache} from "../loaders/llm/cache.js";
+import {Limiter} from "../loaders/llm/limiter.js";
+import {newStats} from "../loaders/llm/stats.js";
+import {httpFetch} from "../loaders/llm/httpFetch.js";
+import type {Provider} from "../loaders/llm/types.js";
 
 const LATENCY_MS = 100;
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");

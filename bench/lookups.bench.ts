@@ -9,7 +9,7 @@
  *   PARLEY_BENCH_DIST=<dist> [PARLEY_BENCH_DATASET=<label>] npm run bench -- lookups
  */
 import type {Browser, Page} from "playwright-core";
-import {serveStatic} from "../loaders/serve.js";
+import {serveStatic} from "../loaders/site/serve.js";
 import {defaultBuild, launch, settle} from "../test/browser/harness.js";
 
 interface Pick {

@@ -10,10 +10,10 @@
 import {loadavg} from "node:os";
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
-import {projectRoot} from "../loaders/config.js";
-import {parseRunConfig} from "../loaders/run/config.js";
-import {runTournament} from "../loaders/run/tournament.js";
-import {negotiationArenaGames} from "../loaders/games/negotiationarena/index.js";
+import {projectRoot} from "../loaders/projectConfig.js";
+import {parseRunConfig} from "../loaders/runner/runConfig.js";
+import {runTournament} from "../loaders/runner/tournament.js";
+import {negotiationArenaGames} from "../loaders/papers/negotiationarena/games.js";
 
 async function time(config: ReturnType<typeof parseRunConfig>): Promise<{games: number; turns: number; seconds: number; cpu: number}> {
   let games = 0;

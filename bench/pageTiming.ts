@@ -8,7 +8,7 @@
  * page once it is quiet (e.g. to read a time the page measured itself).
  */
 import type {Browser} from "playwright-core";
-import type {StaticServer} from "../loaders/serve.js";
+import type {StaticServer} from "../loaders/site/serve.js";
 
 export interface Timing {
   first: number | null;

@@ -24,9 +24,9 @@
  */
 import {existsSync} from "node:fs";
 import {performance} from "node:perf_hooks";
-import {serveStatic, type StaticServer} from "../loaders/serve.js";
+import {serveStatic, type StaticServer} from "../loaders/site/serve.js";
 import {measure, type Timing} from "./pageTiming.js";
-import {datasetsConfig} from "../loaders/config.js";
+import {datasetsConfig} from "../loaders/projectConfig.js";
 import {buildInto, launch, sitePages} from "../test/browser/harness.js";
 
 const FIRST_TARGET = 1500;

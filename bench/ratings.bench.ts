@@ -17,13 +17,13 @@ import {existsSync, mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {performance} from "node:perf_hooks";
-import {projectRoot} from "../loaders/config.js";
-import {locateDataset} from "../loaders/catalog.js";
-import {seatRows} from "../loaders/commands/seats.js";
+import {projectRoot} from "../loaders/projectConfig.js";
+import {locateDataset} from "../loaders/datasets/catalog.js";
+import {seatRows} from "../loaders/cli/commands/seats.js";
 import {rateAgents} from "../src/lib/ratings.js";
 import {ratedGames} from "../src/lib/ratingsData.js";
-import {datasetsConfig} from "../loaders/config.js";
-import {serveStatic} from "../loaders/serve.js";
+import {datasetsConfig} from "../loaders/projectConfig.js";
+import {serveStatic} from "../loaders/site/serve.js";
 import {buildInto, launch} from "../test/browser/harness.js";
 import {measure} from "./pageTiming.js";
 

@@ -15,8 +15,8 @@ import {performance} from "node:perf_hooks";
 import MultivariateLinearRegression from "ml-regression-multivariate-linear";
 import {fitGlee, type GleeRow} from "../src/lib/gleeDesign.js";
 import {mulberry32} from "../src/lib/olsOneHot.js";
-import {serveStatic} from "../loaders/serve.js";
-import {datasetsConfig} from "../loaders/config.js";
+import {serveStatic} from "../loaders/site/serve.js";
+import {datasetsConfig} from "../loaders/projectConfig.js";
 import {buildInto, launch, visit} from "../test/browser/harness.js";
 
 export function syntheticBargaining(n: number, seed = 1): GleeRow[] {

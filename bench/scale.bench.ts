@@ -27,16 +27,16 @@ import {spawn} from "node:child_process";
 import {existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {datasetsConfig, projectRoot} from "../loaders/config.js";
-import {buildSite} from "../loaders/commands/site.js";
-import {serveStatic} from "../loaders/serve.js";
+import {datasetsConfig, projectRoot} from "../loaders/projectConfig.js";
+import {buildSite} from "../loaders/cli/commands/site.js";
+import {serveStatic} from "../loaders/site/serve.js";
 import type {Browser} from "playwright-core";
 import {launch, settle} from "../test/browser/harness.js";
 import {measurePicks} from "./lookups.bench.js";
 import {measure} from "./pageTiming.js";
-import {parseRunConfig} from "../loaders/run/config.js";
-import {countGames} from "../loaders/run/grid.js";
-import {runSlug} from "../loaders/runs/config.js";
+import {parseRunConfig} from "../loaders/runner/runConfig.js";
+import {countGames} from "../loaders/runner/grid.js";
+import {runSlug} from "../loaders/ownRuns/configuredRuns.js";
 
 const GRID_GAMES = 56_040; // one game per configuration and ordered pair (bench/glee.bench.ts)
 

@@ -90,7 +90,7 @@ function writeManifest(cacheDir, manifest) {
 
 /**
  * Rewrites `import.meta.url` in each project source to that source's own
- * URL, so code that finds files relative to itself (loaders/config.ts's
+ * URL, so code that finds files relative to itself (loaders/projectConfig.ts's
  * projectRoot) behaves as when run from the source. Hashes the text it
  * compiles, so the manifest describes exactly what was built.
  */

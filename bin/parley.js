@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `parley` command: loaders/cli.ts compiled by esbuild into a cache that
+// The `parley` command: loaders/cli/main.ts compiled by esbuild into a cache that
 // is rebuilt whenever a source changes (bin/compiled.js). Where the cache
 // cannot be written (a read-only checkout), it falls back to tsx, which is
 // correct but slower.
@@ -10,7 +10,7 @@ import {compiled} from "./compiled.js";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 let entry;
 try {
-  entry = await compiled({root, entry: "loaders/cli.ts", cacheDir: process.env.PARLEY_CLI_CACHE || undefined});
+  entry = await compiled({root, entry: "loaders/cli/main.ts", cacheDir: process.env.PARLEY_CLI_CACHE || undefined});
 } catch (error) {
   if (error.errors) {
     // The source does not compile: esbuild's messages, as tsx would show them.
@@ -20,7 +20,7 @@ try {
   }
   const {register} = await import("tsx/esm/api");
   register();
-  entry = "../loaders/cli.ts";
+  entry = "../loaders/cli/main.ts";
 }
 // Source maps are written beside the chunks but not loaded (that costs ~15 ms a call); for stack traces
 // in TypeScript terms run with NODE_OPTIONS=--enable-source-maps.

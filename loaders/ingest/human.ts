@@ -6,15 +6,15 @@
  *
  * A record is not trusted: its spec is checked against the registries, and
  * its moves are replayed through the game with the same seed and game id
- * (loaders/play/session.ts `restore`); the rows written are the replay's.
+ * (loaders/study/session.ts `restore`); the rows written are the replay's.
  * Rows the record carries must equal the replay's (a record edited by hand
  * or played by another version of a game is refused). Each bad file is one
  * problem naming it and what is wrong; the other files are kept.
  */
 import {readFileSync} from "node:fs";
-import type {GameRecord} from "../run/tournament.js";
+import type {GameRecord} from "../runner/tournament.js";
 import type {Problem} from "./types.js";
-import {PlayError, RECORD_FORMAT, restore, type Engine, type PlaySpec} from "../play/session.js";
+import {PlayError, RECORD_FORMAT, restore, type Engine, type PlaySpec} from "../study/session.js";
 
 export interface HumanIngest {
   records: GameRecord[];

@@ -1,5 +1,5 @@
 /**
- * A configured run's card (its run.json: loaders/runs/site.ts RunInfo): how
+ * A configured run's card (its run.json: loaders/ownRuns/runArchives.ts RunInfo): how
  * many games are in and whether `parley run` is still writing it, then,
  * one click away, its manifest: games, agents, models, dates, the config as
  * given, Parley's version. Everything is text (textContent), never HTML.

@@ -5,8 +5,8 @@
  * local experiment server (`parley play`, a remote driver speaking HTTP).
  * Every method is asynchronous because a remote driver waits for the server.
  */
-import type * as PlayEngine from "../../loaders/play/scripted.js";
-import type {Engine as Registries, Pending, PlayRecord, PlaySpec} from "../../loaders/play/session.js";
+import type * as PlayEngine from "../../loaders/study/browserEngine.js";
+import type {Engine as Registries, Pending, PlayRecord, PlaySpec} from "../../loaders/study/session.js";
 
 export type {Pending, PlayRecord, PlaySpec};
 /** The bundled engine module (src/data/play-engine.js.ts): scripted.ts's exports and the `scriptedEngine` built from the game files. */

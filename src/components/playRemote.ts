@@ -13,7 +13,7 @@ export interface StudyApi<S extends RemoteState = RemoteState> {
   post(path: string, body: unknown): Promise<{status: number; data: Record<string, unknown>}>;
 }
 
-/** What the server says about the participant's game (loaders/play/liveGames.ts GameView). */
+/** What the server says about the participant's game (loaders/study/liveGames.ts GameView). */
 export interface RemoteGame {
   seat: number;
   seat_name: string | null;

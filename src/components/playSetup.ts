@@ -6,8 +6,8 @@
  * agents that can take that seat). `onStart` receives the spec; a spec the
  * engine refuses is shown as one line by the caller.
  */
-import type {GameDef, ParamSpec} from "../../loaders/games/contract.js";
-import type {AgentDef} from "../../loaders/agents/contract.js";
+import type {GameDef, ParamSpec} from "../../loaders/contract/game.js";
+import type {AgentDef} from "../../loaders/contract/agent.js";
 import type {PlaySpec} from "./playDriver.js";
 import {readNumber} from "../lib/playForm.js";
 import {el} from "./playView.js";

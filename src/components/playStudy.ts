@@ -1,6 +1,6 @@
 /**
  * A participant's page of a `parley play` experiment (served by the
- * experiment server, bundled by loaders/play/assets.ts): the study's screens
+ * experiment server, bundled by loaders/study/assets.ts): the study's screens
  * in GLEE's order (GLEE (Shapira et al. 2024) Appendix E.1): consent,
  * instructions with the attention check's box at their end, the game (the
  * /play page's components, driven over HTTP by `remoteDriver`), the quiz and

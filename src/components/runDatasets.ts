@@ -1,6 +1,6 @@
 /**
  * A page's dataset choices: its built-in datasets, then every configured run
- * (src/generated/runs.js, written by loaders/runs/site.ts) that has games the
+ * (src/generated/runs.js, written by loaders/ownRuns/runArchives.ts) that has games the
  * page analyses. A run's option is its name (and description); its tables
  * are fetched only when it is selected and only for a question its
  * build-time first view (when the page names one) does not answer.
@@ -50,7 +50,7 @@ export function runLabel(run: ConfiguredRun): string {
   return description ? `${run.name} — ${description}` : run.name;
 }
 
-/** `page` names the page's first view (e.g. "glee-regression"), which a run's archive holds when its group computes it (loaders/runs/site.ts). */
+/** `page` names the page's first view (e.g. "glee-regression"), which a run's archive holds when its group computes it (loaders/ownRuns/runArchives.ts). */
 export function withRuns(builtIn: Record<string, PageDataset>, runs: readonly ConfiguredRun[], group: string, games: (game: string) => boolean = () => true, page?: string): Record<string, PageDataset> {
   const all = {...builtIn};
   for (const run of runs) {

@@ -1,4 +1,4 @@
-// The home page's headline results, computed at build time (loaders/headlines.ts).
-import {headlines} from "../../loaders/headlines.js";
+// The home page's headline results, computed at build time (loaders/site/headlines.ts).
+import {headlines} from "../../loaders/site/headlines.js";
 
 process.stdout.write(JSON.stringify(await headlines()));

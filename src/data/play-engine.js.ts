@@ -1,4 +1,4 @@
-// The play engine for the browser (src/play.md): loaders/play/scripted.ts — the
+// The play engine for the browser (src/play.md): loaders/study/browserEngine.ts — the
 // games written in code, their scripted agents, the play session and form —
 // bundled by esbuild into one ES module, with `scriptedEngine` built from the
 // matrix and tree game files the registry reads here (data/games/). platform
@@ -7,10 +7,10 @@
 import {build} from "esbuild";
 import {dirname, relative} from "node:path";
 import {fileURLToPath} from "node:url";
-import {dataGames} from "../../loaders/games/registry.js";
-import {projectRoot} from "../../loaders/config.js";
+import {dataGames} from "../../loaders/registry/games.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
 
-const entry = fileURLToPath(new URL("../../loaders/play/scripted.ts", import.meta.url));
+const entry = fileURLToPath(new URL("../../loaders/study/browserEngine.ts", import.meta.url));
 // Each file named relative to the project, so the site carries no path of the machine that built it.
 const files = dataGames.map((g) => ({...g, file: relative(projectRoot, g.file)}));
 const contents = `export * from ${JSON.stringify(entry)};

@@ -1,7 +1,7 @@
 /**
  * What an agent's games cost: its seats' recorded token counts (turns
  * `input_tokens`, `output_tokens`) at the configured price table
- * (parley.config.json "prices", loaders/run/cost.ts), per game played. For
+ * (parley.config.json "prices", loaders/runner/cost.ts), per game played. For
  * the /ratings page's rating-against-cost view; the prices reach the page
  * through a data loader (src/data/prices.json.ts). Pure.
  */

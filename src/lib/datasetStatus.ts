@@ -1,4 +1,4 @@
-/** What a dataset archive's status.json says: written by loaders/emit.ts, read by pages. */
+/** What a dataset archive's status.json says: written by loaders/datasets/emit.ts, read by pages. */
 export interface DatasetStatus {
   id: string;
   title: string;
@@ -12,7 +12,7 @@ export interface DatasetStatus {
   problems: string[];
   /**
    * What produced the data, as `parley run` and `parley ingest` record it
-   * (loaders/run/manifest.ts): the config and its sha256, Parley's version
+   * (loaders/runner/manifest.ts): the config and its sha256, Parley's version
    * and commit, package versions, seed, times and counts. Absent in archives
    * written before manifests.
    */

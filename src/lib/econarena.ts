@@ -4,7 +4,7 @@
  * by DuckDB-WASM on the /econarena page and by native DuckDB in
  * `parley econarena-stats`. One row of `decisions` is one seat in one run of
  * a session (the game settles each run's result onto the seat's last
- * decision row; loaders/games/econarena/session.ts).
+ * decision row; loaders/papers/econarena/session.ts).
  *
  * Definitions (ρ = the settled `payoff`: beauty contest, the seat's share
  * of the prize; auctions, its asset after the run; ρ* = `eq_payoff`, the

@@ -1,6 +1,6 @@
 /**
  * Every page whose first view is computed at build time (src/lib/snapshot.ts).
- * loaders/emit.ts runs each script against its dataset's tables in native
+ * loaders/datasets/emit.ts runs each script against its dataset's tables in native
  * DuckDB and writes the answers into that dataset's archive as
  * `first-<page>.json`; the page reads them through pageData
  * (src/components/pageData.ts). A new page adds its FirstView here.

@@ -6,7 +6,7 @@
  * This file is the one definition: pages run the SQL in DuckDB-WASM, the CLI
  * (`parley gamabench-scores`) and tests run it in native DuckDB. The SQL reads
  * the common `games` and `turns` tables (DESIGN.md, data model), as written by
- * loaders/ingest/gamabench.ts from the paper's raw results and by `parley run`
+ * loaders/papers/gamabench/ingest.ts from the paper's raw results and by `parley run`
  * for games Parley plays, through the views of `gamabenchViews`.
  *
  * Raw scores, with N players, K rounds (k rounds actually played in the

@@ -2,7 +2,7 @@
  * GLEE outcome metrics (GLEE (Shapira et al. 2024) §2): efficiency, fairness and each side's
  * self-gain, one row per game. This file is the one definition: pages run the
  * SQL in DuckDB-WASM, `parley metrics` and the tests run it in native DuckDB.
- * `games` must have the columns of loaders/games/schema.ts (GLEE_GAMES).
+ * `games` must have the columns of loaders/papers/glee/tables.ts (GLEE_GAMES).
  *
  * Bargaining (§2.1), agreement in round t on Alice's share p:
  *   efficiency = δ_A^(t−1)·p + δ_B^(t−1)·(1−p); fairness = 1 − 4(p − ½)²;

@@ -1,5 +1,5 @@
 /**
- * What two runs' reproducibility manifests (loaders/run/manifest.ts) differ
+ * What two runs' reproducibility manifests (loaders/runner/manifest.ts) differ
  * in besides the compared factor, so `parley compare <runA> <runB>` and the
  * /compare page can warn that a difference in results may come from
  * something else. Pure: no DOM, no Node API.

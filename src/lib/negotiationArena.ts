@@ -3,7 +3,7 @@
  * Well Can LLMs Negotiate? NegotiationArena Platform and Analysis"), shared
  * by the pages (DuckDB-WASM), `parley negotiationarena-stats` (native
  * DuckDB) and the tests. The SQL reads the common tables that both Parley's
- * runs and the ingested logs write (loaders/games/negotiationarena/columns.ts):
+ * runs and the ingested logs write (loaders/papers/negotiationarena/columns.ts):
  * `games` with `game`, `p1_agent`, `p2_agent`, `p1_payoff`, `p2_payoff`,
  * `winner`, and `turns` with `seat`, `action`, `price`, `rule_break`.
  *

@@ -1,4 +1,4 @@
-/** What a configured run's run.json says (written by loaders/runs/site.ts, shown by src/components/manifest.ts). */
+/** What a configured run's run.json says (written by loaders/ownRuns/runArchives.ts, shown by src/components/manifest.ts). */
 export interface RunInfo {
   name: string;
   description: string | null;
@@ -16,7 +16,7 @@ export interface RunInfo {
   config: unknown;
   llm_players: unknown[];
   parley: unknown;
-  /** The run's manifest.json as `parley compare` reads it (loaders/run/manifest.ts readManifest), for the warnings of /compare's two-run mode. */
+  /** The run's manifest.json as `parley compare` reads it (loaders/runner/manifest.ts readManifest), for the warnings of /compare's two-run mode. */
   manifest: unknown;
   /** Why its tables could not be read (they are then empty). */
   problem: string | null;

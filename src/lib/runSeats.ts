@@ -1,7 +1,7 @@
 /**
  * The seats of any configured run, as the site gets them: every run's
- * archive (loaders/runs/site.ts) holds a `seats` group of three narrow flat
- * tables cut from the run's common tables (loaders/run/tables.ts), whatever
+ * archive (loaders/ownRuns/runArchives.ts) holds a `seats` group of three narrow flat
+ * tables cut from the run's common tables (loaders/contract/tables.ts), whatever
  * games it played. Pages that compare agents or runs of any game (/compare,
  * /ratings) read them with the same seat SQL as `parley compare` and
  * `parley ratings` (ratingsData.ts commonSeatsSQL, agentCost.ts). Pure.

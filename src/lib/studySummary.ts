@@ -1,6 +1,6 @@
 /**
  * What a report's front page shows about its study (`parley report`):
- * written as data/study.json by loaders/report/studySummary.ts, drawn by
+ * written as data/study.json by loaders/site/reportSummary.ts, drawn by
  * src/components/studySummary.ts.
  */
 

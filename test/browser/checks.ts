@@ -5,7 +5,7 @@ import {join} from "node:path";
 import {after, before} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser, Locator, Page} from "playwright-core";
-import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {defaultBuild, launch, settle, visit} from "./harness.js";
 
 /** The text of a select's chosen option (Inputs.select's option values are indices). */

@@ -5,7 +5,7 @@
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser, Page} from "playwright-core";
-import type {StaticServer} from "../../loaders/serve.js";
+import type {StaticServer} from "../../loaders/site/serve.js";
 import {openSite, screenshot, settle, visit, type Site} from "./harness.js";
 import type {SelfGainByDiscount} from "../../src/lib/selfGain.js";
 
@@ -213,7 +213,7 @@ test("the built-in dataset's card shows its manifest: /glee-regression's simulat
   const {createHash} = await import("node:crypto");
   const {readFileSync} = await import("node:fs");
   const {join} = await import("node:path");
-  const {projectRoot} = await import("../../loaders/config.js");
+  const {projectRoot} = await import("../../loaders/projectConfig.js");
   const config = readFileSync(join(projectRoot, "data/runs/default.json"), "utf8");
   const {page, problems} = await visit(browser, server, "/glee-regression");
   await settle(page);

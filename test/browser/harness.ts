@@ -9,9 +9,9 @@ import {mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, s
 import {tmpdir} from "node:os";
 import {join, relative} from "node:path";
 import {chromium, type Browser, type Page} from "playwright-core";
-import {serveStatic, type StaticServer} from "../../loaders/serve.js";
-import {buildSite} from "../../loaders/commands/site.js";
-import {datasetsConfig, projectRoot} from "../../loaders/config.js";
+import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
+import {buildSite} from "../../loaders/cli/commands/site.js";
+import {datasetsConfig, projectRoot} from "../../loaders/projectConfig.js";
 import config from "../../observablehq.config.js";
 
 export const artifacts = join(projectRoot, "test-artifacts");

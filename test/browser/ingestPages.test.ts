@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import {existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import type {Browser} from "playwright-core";
-import type {StaticServer} from "../../loaders/serve.js";
-import {datasetsConfig} from "../../loaders/config.js";
+import type {StaticServer} from "../../loaders/site/serve.js";
+import {datasetsConfig} from "../../loaders/projectConfig.js";
 import {openSite, scratchDatasets, screenshot, visit, type Site} from "./harness.js";
 
 const hostile = "<img src=x onerror=alert(1)> 45 ZUP, final offer";

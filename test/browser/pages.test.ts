@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import type {Browser} from "playwright-core";
-import {serveStatic, type StaticServer} from "../../loaders/serve.js";
-import {datasetsConfig} from "../../loaders/config.js";
+import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
+import {datasetsConfig} from "../../loaders/projectConfig.js";
 import {buildInto, openSite, scratchDatasets, screenshot, sitePages, visit, type Site} from "./harness.js";
 
 const hostile = "<img src=x onerror=alert(1)> can i have the hats ?";

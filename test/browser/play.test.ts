@@ -9,7 +9,7 @@ import {mkdtempSync, readFileSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
-import type {StaticServer} from "../../loaders/serve.js";
+import type {StaticServer} from "../../loaders/site/serve.js";
 import {openSite, screenshot, settle, visit, type Site} from "./harness.js";
 import {parley} from "../support/cli.js";
 

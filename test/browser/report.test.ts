@@ -17,7 +17,7 @@ import {parley, root, scratch, type Done} from "../support/cli.js";
 import {startFakeLlm, type FakeRequest, type Reply} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
-import {serveStatic, type StaticServer} from "../../loaders/serve.js";
+import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {launch, screenshot, visit} from "./harness.js";
 
 const KEY = "sk-parley-report-" + "5eed".repeat(8);
@@ -35,7 +35,7 @@ const offline = spawnSync("unshare", ["-n", "true"]).status === 0;
 
 /** `parley report <args>`, through `unshare -n` when possible. */
 function report(args: string[]): Promise<Done> {
-  const command = [process.execPath, "--import", "tsx", join(root, "loaders/cli.ts"), "report", ...args];
+  const command = [process.execPath, "--import", "tsx", join(root, "loaders/cli/main.ts"), "report", ...args];
   const child = offline ? spawn("unshare", ["-n", ...command], {cwd: root}) : spawn(command[0], command.slice(1), {cwd: root});
   let stdout = "";
   let stderr = "";

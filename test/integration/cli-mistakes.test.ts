@@ -7,7 +7,7 @@ import {createServer} from "node:net";
 import {once} from "node:events";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {projectRoot} from "../../loaders/config.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
 
 function parley(...args: string[]) {
   const r = spawnSync(process.execPath, [join(projectRoot, "bin/parley.js"), ...args], {encoding: "utf8", timeout: 120_000});

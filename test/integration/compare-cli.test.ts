@@ -7,7 +7,7 @@ import {spawnSync} from "node:child_process";
 import {mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {projectRoot} from "../../loaders/config.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
 import {withDuckDB} from "../../loaders/io/duckdb.js";
 import {runTableFiles, tableSql} from "../../loaders/io/runTables.js";
 

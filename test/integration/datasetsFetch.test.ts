@@ -10,7 +10,7 @@ import {existsSync, mkdirSync, readFileSync, statSync, writeFileSync, copyFileSy
 import {join} from "node:path";
 import {createHash} from "node:crypto";
 import type {AddressInfo} from "node:net";
-import {datasetsConfig} from "../../loaders/config.js";
+import {datasetsConfig} from "../../loaders/projectConfig.js";
 import {parley, scratch} from "../support/cli.js";
 
 const shared = datasetsConfig().dir;

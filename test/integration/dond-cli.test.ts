@@ -8,7 +8,7 @@ import {join} from "node:path";
 import {fileURLToPath} from "node:url";
 import {queryParquet, queryRun} from "../../loaders/io/parquet.js";
 import {paretoOptimal, value} from "../../src/lib/dondAllocation.js";
-import {datasetsConfig, projectRoot} from "../../loaders/config.js";
+import {datasetsConfig, projectRoot} from "../../loaders/projectConfig.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/dond/hand.txt", import.meta.url));
 

@@ -5,7 +5,7 @@ import {after, test} from "node:test";
 import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {firstView, writeDataset} from "../../loaders/emit.js";
+import {firstView, writeDataset} from "../../loaders/datasets/emit.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
 import {assertFirstViewParity} from "../support/firstViewParity.js";
 

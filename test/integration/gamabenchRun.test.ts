@@ -11,7 +11,7 @@ import {spawnSync} from "node:child_process";
 import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {projectRoot} from "../../loaders/config.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
 function parley(...args: string[]) {

@@ -13,8 +13,8 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync, readFileSync} from "node:fs";
 import {join} from "node:path";
-import {datasetsConfig} from "../../loaders/config.js";
-import {gamabenchNarrators} from "../../loaders/agents/llm/narrators/gamabench.js";
+import {datasetsConfig} from "../../loaders/projectConfig.js";
+import {gamabenchNarrators} from "../../loaders/papers/gamabench/narrators.js";
 
 const dir = datasetsConfig().dir ? join(datasetsConfig().dir!, "gamabench") : null;
 const skip = !dir || !existsSync(dir) ? `gamma-Bench raw results not found (${dir ?? "no datasets directory configured"}); set PARLEY_DATASETS` : false;

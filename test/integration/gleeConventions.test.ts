@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import {writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {queryRun} from "../../loaders/io/parquet.js";
-import {readGleeRows} from "../../loaders/commands/regress.js";
+import {readGleeRows} from "../../loaders/cli/commands/regress.js";
 import {fitGlee} from "../../src/lib/gleeDesign.js";
 import type {GleeConventions, GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
-import type {Outcome} from "../../loaders/games/types.js";
+import type {Outcome} from "../../loaders/papers/glee/types.js";
 import {parley, scratch} from "../support/cli.js";
 
 const scratchDirs = scratch("parley-conventions-");

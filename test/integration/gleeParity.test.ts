@@ -13,8 +13,8 @@ import {mkdtempSync, readFileSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {gunzipSync} from "node:zlib";
-import {projectRoot} from "../../loaders/config.js";
-import {generateRun} from "../../loaders/run/generate.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
+import {generateRun} from "../../loaders/runner/generate.js";
 import {queryParquet} from "../../loaders/io/parquet.js";
 import {gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
 

@@ -6,7 +6,7 @@ import {mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {queryRun} from "../../loaders/io/parquet.js";
-import {projectRoot} from "../../loaders/config.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
 
 function parley(...args: string[]) {
   const r = spawnSync(process.execPath, [join(projectRoot, "bin/parley.js"), ...args], {encoding: "utf8"});

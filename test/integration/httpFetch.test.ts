@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import {createServer} from "node:http";
 import type {AddressInfo} from "node:net";
 import {brotliCompressSync, constants, deflateSync, gzipSync} from "node:zlib";
-import {httpFetch, ResponseTooLarge} from "../../loaders/agents/llm/httpFetch.js";
+import {httpFetch, ResponseTooLarge} from "../../loaders/llm/httpFetch.js";
 
 const body = JSON.stringify({choices: [{message: {content: "héllo ✓"}}]});
 const server = createServer((req, res) => {

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import {writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley, scratch} from "../support/cli.js";
-import {nodeEngine} from "../../loaders/play/engine.js";
-import {startSession, type PlaySession, type PlaySpec} from "../../loaders/play/session.js";
+import {nodeEngine} from "../../loaders/study/engine.js";
+import {startSession, type PlaySession, type PlaySpec} from "../../loaders/study/session.js";
 import {runTableFiles, tableSql} from "../../loaders/io/runTables.js";
 import {withDuckDB} from "../../loaders/io/duckdb.js";
 

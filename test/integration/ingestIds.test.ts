@@ -8,7 +8,7 @@ import {spawnSync} from "node:child_process";
 import {cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {datasetsConfig, projectRoot} from "../../loaders/config.js";
+import {datasetsConfig, projectRoot} from "../../loaders/projectConfig.js";
 import {queryParquet} from "../../loaders/io/parquet.js";
 
 const datasets = datasetsConfig().dir;

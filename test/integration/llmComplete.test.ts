@@ -10,12 +10,12 @@ import {mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from "node:fs"
 import {join} from "node:path";
 import {tmpdir} from "node:os";
 import {startFakeLlm, scripted, type FakeLlmServer, type Wire} from "../support/fakeLlm.js";
-import {createCompleter, providerCall, type Endpoint} from "../../loaders/agents/llm/complete.js";
-import {ResponseCache, cacheKey} from "../../loaders/agents/llm/cache.js";
-import {Limiter} from "../../loaders/agents/llm/limiter.js";
-import {newStats} from "../../loaders/agents/llm/stats.js";
-import {LlmCallError, type ChatMessage} from "../../loaders/agents/llm/types.js";
-import {resolveApiKey} from "../../loaders/agents/llm/secrets.js";
+import {createCompleter, providerCall, type Endpoint} from "../../loaders/llm/complete.js";
+import {ResponseCache, cacheKey} from "../../loaders/llm/cache.js";
+import {Limiter} from "../../loaders/llm/limiter.js";
+import {newStats} from "../../loaders/llm/stats.js";
+import {LlmCallError, type ChatMessage} from "../../loaders/llm/types.js";
+import {resolveApiKey} from "../../loaders/llm/secrets.js";
 
 const wires: Wire[] = ["openai", "anthropic", "gemini"];
 const KEY = "sk-test-" + "7f3a9c1e5b".repeat(3);

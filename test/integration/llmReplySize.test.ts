@@ -9,10 +9,10 @@
 import {test, after} from "node:test";
 import assert from "node:assert/strict";
 import {startFakeLlm, scripted, type FakeLlmServer, type Wire} from "../support/fakeLlm.js";
-import {createCompleter, providerCall, type Endpoint} from "../../loaders/agents/llm/complete.js";
-import {Limiter} from "../../loaders/agents/llm/limiter.js";
-import {newStats} from "../../loaders/agents/llm/stats.js";
-import {LlmCallError, type ChatMessage} from "../../loaders/agents/llm/types.js";
+import {createCompleter, providerCall, type Endpoint} from "../../loaders/llm/complete.js";
+import {Limiter} from "../../loaders/llm/limiter.js";
+import {newStats} from "../../loaders/llm/stats.js";
+import {LlmCallError, type ChatMessage} from "../../loaders/llm/types.js";
 
 const GiB = 1024 ** 3;
 const MB = 1e6;

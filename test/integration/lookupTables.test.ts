@@ -10,7 +10,7 @@ import {join} from "node:path";
 import {scratch} from "../support/cli.js";
 import {flattenRunTable, lookupIndex, LOOKUP_ROW_GROUP_BYTES} from "../../loaders/io/parquet.js";
 import {sqlString, withDuckDB} from "../../loaders/io/duckdb.js";
-import {GLEE_GAMES, GLEE_TURNS} from "../../loaders/games/schema.js";
+import {GLEE_GAMES, GLEE_TURNS} from "../../loaders/papers/glee/tables.js";
 import {compareKeyValues, GLEE_LOOKUPS, rowGroupsFor, type KeyValue} from "../../src/lib/lookups.js";
 
 const {dir: tempDir} = scratch("parley-lookups-");

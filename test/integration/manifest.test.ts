@@ -1,5 +1,5 @@
 /**
- * The reproducibility manifest (loaders/run/manifest.ts) of `parley run`
+ * The reproducibility manifest (loaders/runner/manifest.ts) of `parley run`
  * with an LLM player against a fake OpenAI server on 127.0.0.1, of a
  * scripted run, and of `parley ingest`: the config and its hash, the
  * commit, counts that match the tables, the model as requested and as the

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import {existsSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley, scratch} from "../support/cli.js";
-import {datasetsConfig} from "../../loaders/config.js";
+import {datasetsConfig} from "../../loaders/projectConfig.js";
 
 const {dir: tempDir} = scratch("parley-na-run-");
 const logs = datasetsConfig().dir ? join(datasetsConfig().dir!, "negotiationarena") : null;

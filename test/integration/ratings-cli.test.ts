@@ -7,9 +7,9 @@ import {mkdirSync, mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {writeParquet} from "../../loaders/io/parquet.js";
-import {COMMON_GAME_COLUMNS, COMMON_PLAYER_COLUMNS, partitionDir} from "../../loaders/run/tables.js";
-import {GLEE_GAMES} from "../../loaders/games/schema.js";
-import {projectRoot} from "../../loaders/config.js";
+import {COMMON_GAME_COLUMNS, COMMON_PLAYER_COLUMNS, partitionDir} from "../../loaders/contract/tables.js";
+import {GLEE_GAMES} from "../../loaders/papers/glee/tables.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
 
 function parley(...args: string[]) {
   const r = spawnSync(process.execPath, [join(projectRoot, "bin/parley.js"), ...args], {encoding: "utf8"});

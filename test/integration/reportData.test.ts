@@ -9,8 +9,8 @@ import {existsSync, mkdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley, scratch} from "../support/cli.js";
 import {queryParquet, queryRun} from "../../loaders/io/parquet.js";
-import {readStudyRuns} from "../../loaders/report/studyRuns.js";
-import {REPORT_DATASETS, writeStudyDataset} from "../../loaders/report/studyData.js";
+import {readStudyRuns} from "../../loaders/site/reportRuns.js";
+import {REPORT_DATASETS, writeStudyDataset} from "../../loaders/site/reportData.js";
 
 const {dir: tempDir} = scratch("parley-report-data-");
 

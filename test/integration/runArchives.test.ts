@@ -1,7 +1,7 @@
 // Configured runs of every game, as the pages read them: small runs of
 // gamma-Bench, NegotiationArena, Deal or No Deal, Economics Arena and the
 // matrix games played by built-in agents, each turned into its site archive
-// (loaders/runs/site.ts runArchive: one flat table set per analysis group,
+// (loaders/ownRuns/runArchives.ts runArchive: one flat table set per analysis group,
 // in the tables of the dataset those pages read), and the pages' own SQL in
 // native DuckDB over the archive's tables gives what the CLI gives on the
 // run directory. Deal or No Deal's played turns are reshaped into the human
@@ -12,8 +12,8 @@ import {execFileSync} from "node:child_process";
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {scratch, parley} from "../support/cli.js";
-import {datasetsConfig} from "../../loaders/config.js";
-import {runArchive, runsModule} from "../../loaders/runs/site.js";
+import {datasetsConfig} from "../../loaders/projectConfig.js";
+import {runArchive, runsModule} from "../../loaders/ownRuns/runArchives.js";
 import {withParquetViews} from "../../loaders/io/parquet.js";
 import type {Query} from "../../src/lib/snapshot.js";
 import {prepareGamabench, SUMMARY_SQL} from "../../src/lib/pages/gamabench.js";

@@ -7,11 +7,11 @@ import {spawnSync} from "node:child_process";
 import {existsSync, mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {projectRoot} from "../../loaders/config.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
 import {queryRun} from "../../loaders/io/parquet.js";
-import {parseRunConfig} from "../../loaders/run/config.js";
-import {countGames} from "../../loaders/run/grid.js";
-import {describePlan} from "../../loaders/run/configChecks.js";
+import {parseRunConfig} from "../../loaders/runner/runConfig.js";
+import {countGames} from "../../loaders/runner/grid.js";
+import {describePlan} from "../../loaders/runner/runConfigChecks.js";
 
 function parley(...args: string[]) {
   const r = spawnSync(process.execPath, [join(projectRoot, "bin/parley.js"), ...args], {encoding: "utf8"});

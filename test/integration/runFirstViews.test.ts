@@ -1,4 +1,4 @@
-// A configured run's archive (loaders/runs/site.ts) holds the GLEE pages'
+// A configured run's archive (loaders/ownRuns/runArchives.ts) holds the GLEE pages'
 // and the GLEE study page's (/study-discount) first views, answered at build time in native DuckDB, and they equal what
 // the pages compute in DuckDB-WASM from the archive's own row-level tables;
 // the generated module names them for the pages (so a page with the run
@@ -10,7 +10,7 @@ import {existsSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
 import {parley, scratch} from "../support/cli.js";
-import {RUN_FIRST_VIEWS, runArchive, runsModule} from "../../loaders/runs/site.js";
+import {RUN_FIRST_VIEWS, runArchive, runsModule} from "../../loaders/ownRuns/runArchives.js";
 import type {Snapshot} from "../../src/lib/snapshot.js";
 import {assertFirstViewParity, rounded} from "../support/firstViewParity.js";
 import {withParquetViews} from "../../loaders/io/parquet.js";

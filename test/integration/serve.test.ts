@@ -7,7 +7,7 @@ import {existsSync, mkdtempSync, symlinkSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {once} from "node:events";
-import {projectRoot} from "../../loaders/config.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
 
 /** Starts `parley serve <dir> --port 0`; resolves with the child and its port once it says where it listens. */
 async function startServe(dir: string): Promise<{child: ChildProcess; port: number; stderr: () => string}> {

@@ -5,8 +5,8 @@ import {spawnSync} from "node:child_process";
 import {mkdirSync, mkdtempSync, readFileSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {projectRoot} from "../../loaders/config.js";
-import {printable, printableJson} from "../../loaders/printable.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
+import {printable, printableJson} from "../../loaders/io/printable.js";
 
 function parley(...args: string[]) {
   const r = spawnSync(process.execPath, [join(projectRoot, "bin/parley.js"), ...args], {encoding: "utf8", timeout: 120_000});

@@ -24,7 +24,7 @@ export interface Done {
  * so that it fails its assertions instead of stalling the suite.
  */
 export function startParley(args: string[], env: NodeJS.ProcessEnv = {}, killAfterMs = 120_000): {child: ChildProcess; done: Promise<Done>} {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "loaders/cli.ts"), ...args], {cwd: root, env: {...process.env, ...env}, stdio: ["ignore", "pipe", "pipe"]});
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "loaders/cli/main.ts"), ...args], {cwd: root, env: {...process.env, ...env}, stdio: ["ignore", "pipe", "pipe"]});
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (c) => (stdout += c));

@@ -3,7 +3,7 @@
 import {mkdirSync, mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {dirname, join} from "node:path";
-import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
+import {ingestGamabench} from "../../loaders/papers/gamabench/ingest.js";
 import {writeIngest} from "../../loaders/ingest/write.js";
 import {withParquetViews} from "../../loaders/io/parquet.js";
 import {gamabenchViews, gameScoresSQL, summarySQL, withScoresSQL, type GameScoreRow, type SummaryRow} from "../../src/lib/gamabench.js";

@@ -1,15 +1,15 @@
 // The README's "Adding a game" example, as written there, plays through the one runner.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import type {GameDef, GameState} from "../../loaders/games/contract.js";
-import {checkAction} from "../../loaders/games/legal.js";
-import {playGame} from "../../loaders/run/play.js";
+import type {GameDef, GameState} from "../../loaders/contract/game.js";
+import {checkAction} from "../../loaders/contract/legal.js";
+import {playGame} from "../../loaders/runner/gameLoop.js";
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {loadGameFiles} from "../../loaders/games/gtllm/files.js";
-import {dataGameDef} from "../../loaders/games/gtllm/dataGame.js";
-import {gtllmAgents} from "../../loaders/agents/gtllm.js";
+import {loadGameFiles} from "../../loaders/papers/gtllm/files.js";
+import {dataGameDef} from "../../loaders/papers/gtllm/dataGame.js";
+import {gtllmAgents} from "../../loaders/papers/gtllm/agents.js";
 
 const PAYOFF: Record<string, [number, number]> = {"C,C": [3, 3], "C,D": [0, 5], "D,C": [5, 0], "D,D": [1, 1]};
 const MOVE = [{type: "move", choices: {choice: ["C", "D"]}}];

@@ -1,4 +1,4 @@
-// Checkpoint files (loaders/run/checkpoint.ts) on a real directory: any game id round-trips, distinct ids never share a file,
+// Checkpoint files (loaders/runner/checkpoint.ts) on a real directory: any game id round-trips, distinct ids never share a file,
 // directories written by the earlier naming scheme still resume, and temp files of dead writers are removed.
 import {test} from "node:test";
 import assert from "node:assert/strict";
@@ -6,8 +6,8 @@ import {spawnSync} from "node:child_process";
 import {existsSync, mkdtempSync, readdirSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {Checkpoints, checkpointFileName, CheckpointConflict} from "../../loaders/run/checkpoint.js";
-import type {GameRecord} from "../../loaders/run/tournament.js";
+import {Checkpoints, checkpointFileName, CheckpointConflict} from "../../loaders/runner/checkpoint.js";
+import type {GameRecord} from "../../loaders/runner/tournament.js";
 
 const IDS = [
   "bargaining-0-rubinstein-vs-fair-0",

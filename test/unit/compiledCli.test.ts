@@ -75,7 +75,7 @@ test("bin/parley.js prints what the TypeScript entry prints, and falls back to t
   const cache = tmp.dir();
   const blocked = join(tmp.dir(), "file");
   writeFileSync(blocked, "a file where the cache's parent directory should be");
-  const viaTsx = spawnSync(process.execPath, ["--import", "tsx", join(root, "loaders/cli.ts"), "agents"], {encoding: "utf8"});
+  const viaTsx = spawnSync(process.execPath, ["--import", "tsx", join(root, "loaders/cli/main.ts"), "agents"], {encoding: "utf8"});
   for (const cacheDir of [cache, cache, join(blocked, "cache")]) {
     const viaBin = spawnSync(process.execPath, [join(root, "bin/parley.js"), "agents"], {encoding: "utf8", env: {...process.env, PARLEY_CLI_CACHE: cacheDir}});
     assert.equal(viaBin.status, 0, viaBin.stderr);
@@ -104,7 +104,7 @@ function staticPackages(file: string, seen = new Set<string>()): Set<string> {
 }
 
 test("help, agents and datasets load no heavy package (DuckDB, LLM SDKs, Parquet, Arrow); regress does load DuckDB", async () => {
-  const url: string = await compiled({root, entry: "loaders/cli.ts", cacheDir: tmp.dir()});
+  const url: string = await compiled({root, entry: "loaders/cli/main.ts", cacheDir: tmp.dir()});
   const dir = dirname(fileURLToPath(url));
   const chunk = (name: string) => join(dir, readdirSync(dir).find((f) => f.startsWith(`${name}-`) && f.endsWith(".js"))!);
   const heavy = ["@duckdb/node-api", "openai", "@anthropic-ai/sdk", "@google/genai", "parquet-wasm", "apache-arrow", "@observablehq/framework"];

@@ -6,8 +6,8 @@ import {createHash} from "node:crypto";
 import {mkdtempSync, readFileSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {writeDataset} from "../../loaders/emit.js";
-import {datasetsConfig, projectRoot} from "../../loaders/config.js";
+import {writeDataset} from "../../loaders/datasets/emit.js";
+import {datasetsConfig, projectRoot} from "../../loaders/projectConfig.js";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 const version = JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")).version;

@@ -5,7 +5,7 @@ import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {fileURLToPath} from "node:url";
-import {ingestDond, parseDondLine} from "../../loaders/ingest/dond.js";
+import {ingestDond, parseDondLine} from "../../loaders/papers/gtllm/dond/ingest.js";
 import {writeIngest} from "../../loaders/ingest/write.js";
 import {queryParquet} from "../../loaders/io/parquet.js";
 import {dondGameMetricsSQL, dondStatsSQL} from "../../src/lib/dond.js";

@@ -6,13 +6,13 @@
 // and how an LLM's tagged replies are read (malformed ones are rule breaks).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {playGame} from "../../loaders/run/play.js";
-import {dond, hardPoints, loadPoints} from "../../loaders/games/dond.js";
-import {dondAgents} from "../../loaders/agents/dond.js";
-import type {Agent} from "../../loaders/agents/contract.js";
-import type {Action, GameObservation} from "../../loaders/games/contract.js";
-import type {DondView} from "../../loaders/games/dond.js";
-import {dondNarrator, readOffers} from "../../loaders/agents/llm/narrators/dond.js";
+import {playGame} from "../../loaders/runner/gameLoop.js";
+import {dond, hardPoints, loadPoints} from "../../loaders/papers/gtllm/dond/hardPoints.js";
+import {dondAgents} from "../../loaders/papers/gtllm/dond/agents.js";
+import type {Agent} from "../../loaders/contract/agent.js";
+import type {Action, GameObservation} from "../../loaders/contract/game.js";
+import type {DondView} from "../../loaders/papers/gtllm/dond/hardPoints.js";
+import {dondNarrator, readOffers} from "../../loaders/papers/gtllm/dond/narrator.js";
 import {bestAllocation, bestEnvyFreeSet, envyFree, paretoOptimal} from "../../src/lib/dondAllocation.js";
 import {BeliefTracker, firstBelief, indistinguishable, planProposal, updateBelief, valuationEstimate, valuationKey, valuationSpace} from "../../src/lib/dondBelief.js";
 import {mkdtempSync, writeFileSync} from "node:fs";

@@ -6,16 +6,16 @@
 // first-price BNE against its closed form for two bidders.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import type {Params} from "../../loaders/games/contract.js";
-import type {Agent} from "../../loaders/agents/contract.js";
-import {agentDef} from "../../loaders/agents/registry.js";
-import {auction, beautyContest} from "../../loaders/games/econarena/index.js";
-import {auctionAssets, clockOutcome, clockStep, sealedOutcome} from "../../loaders/games/econarena/auction.js";
-import {beautyRun} from "../../loaders/games/econarena/beautyContest.js";
-import type {AuctionView, BeautyView} from "../../loaders/games/econarena/views.js";
-import {playGame, type TurnRow} from "../../loaders/run/play.js";
-import {parseRunConfig} from "../../loaders/run/config.js";
-import {lineups} from "../../loaders/run/grid.js";
+import type {Params} from "../../loaders/contract/game.js";
+import type {Agent} from "../../loaders/contract/agent.js";
+import {agentDef} from "../../loaders/registry/agents.js";
+import {auction, beautyContest} from "../../loaders/papers/econarena/games.js";
+import {auctionAssets, clockOutcome, clockStep, sealedOutcome} from "../../loaders/papers/econarena/auction.js";
+import {beautyRun} from "../../loaders/papers/econarena/beautyContest.js";
+import type {AuctionView, BeautyView} from "../../loaders/papers/econarena/views.js";
+import {playGame, type TurnRow} from "../../loaders/runner/gameLoop.js";
+import {parseRunConfig} from "../../loaders/runner/runConfig.js";
+import {lineups} from "../../loaders/runner/grid.js";
 import {firstPriceBid, normalCdf} from "../../src/lib/auctionEquilibria.js";
 import {deriveRng} from "../../src/lib/rng.js";
 

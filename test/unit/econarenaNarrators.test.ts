@@ -5,9 +5,9 @@
 // missing key.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {auction, beautyContest} from "../../loaders/games/econarena/index.js";
-import {narratorFor} from "../../loaders/agents/llm/narrators/index.js";
-import type {Params} from "../../loaders/games/contract.js";
+import {auction, beautyContest} from "../../loaders/papers/econarena/games.js";
+import {narratorFor} from "../../loaders/registry/narrators.js";
+import type {Params} from "../../loaders/contract/game.js";
 import {deriveRng} from "../../src/lib/rng.js";
 
 const observe = (def: typeof auction, params: Params, seat = 0) => def.start(params, {gameId: "n", nSeats: 5, rng: deriveRng(7, "n")}).observe(seat);

@@ -1,5 +1,5 @@
 /**
- * The gamma-Bench narrators (loaders/agents/llm/narrators/gamabench.ts): the
+ * The gamma-Bench narrators (loaders/papers/gamabench/narrators.ts): the
  * V1 prompts of gamma-Bench (Huang et al. 2024), Appendix C, as the authors'
  * repository words them, filled by hand here from each observation, so a
  * changed word fails; the chat layout (system, then user / assistant / user
@@ -9,8 +9,8 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import type {ActionSpec, GameObservation} from "../../loaders/games/contract.js";
-import type {ChatMessage} from "../../loaders/agents/llm/types.js";
+import type {ActionSpec, GameObservation} from "../../loaders/contract/game.js";
+import type {ChatMessage} from "../../loaders/llm/types.js";
 import type {
   AuctionView,
   BattleRoyaleView,
@@ -20,8 +20,8 @@ import type {
   GuessingView,
   PirateView,
   PublicGoodsView,
-} from "../../loaders/games/gamabench/views.js";
-import {fractionString, gamabenchNarrators as narrators, pyFixed, pyFloat, readSeat} from "../../loaders/agents/llm/narrators/gamabench.js";
+} from "../../loaders/papers/gamabench/views.js";
+import {fractionString, gamabenchNarrators as narrators, pyFixed, pyFloat, readSeat} from "../../loaders/papers/gamabench/narrators.js";
 
 function obs<V>(game: string, seat: number, view: V, legal: ActionSpec[], retry?: {attempt: number; error: string}): GameObservation<V> {
   return {game, game_id: `${game}#1`, seat, seat_name: null, n_seats: 10, round: (view as {round: number}).round, view, legal, ...(retry && {retry})};

@@ -8,7 +8,7 @@ import {mkdirSync} from "node:fs";
 import {join} from "node:path";
 import {ingestAndScore, rowsOf, scoreTables, type RawFile} from "../support/gamabenchFiles.js";
 import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
-import {gamabenchRunScores} from "../../loaders/commands/gamabenchScores.js";
+import {gamabenchRunScores} from "../../loaders/cli/commands/gamabenchScores.js";
 import {gameScoresSQL} from "../../src/lib/gamabench.js";
 
 const pick = (rows: Record<string, unknown>[], keys: string[]) => rows.map((r) => keys.map((k) => r[k]));

@@ -1,22 +1,22 @@
 // GLEE game engine: closed forms (GLEE (Shapira et al. 2024) §2, Appendix C), grid sizes, legality, determinism.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {bargaining} from "../../loaders/games/bargaining.js";
-import {negotiation} from "../../loaders/games/negotiation.js";
-import {persuasion} from "../../loaders/games/persuasion.js";
-import {agentSpec} from "../../loaders/agents/index.js";
-import {backwardInductionShares, stationaryShare} from "../../loaders/agents/rubinstein.js";
-import {commitmentPurchaseRate, commitmentQ} from "../../loaders/agents/persuasion.js";
-import {parseRunConfig, ConfigError} from "../../loaders/run/config.js";
-import {expandGrid, countGames} from "../../loaders/run/grid.js";
-import {playGame} from "../../loaders/run/play.js";
-import {gleeRules, gleeUpdate} from "../../loaders/agents/llm/narrators/glee.js";
-import {gameDef} from "../../loaders/games/registry.js";
-import {contractAgent} from "../../loaders/agents/gleeAgents.js";
-import type {Params as FamilyParams} from "../../loaders/games/types.js";
-import {runTournament} from "../../loaders/run/tournament.js";
-import type {BargainingParams, Family, NegotiationParams, PersuasionParams, Player} from "../../loaders/games/types.js";
-import type {Agent} from "../../loaders/agents/familyAgent.js";
+import {bargaining} from "../../loaders/papers/glee/bargaining.js";
+import {negotiation} from "../../loaders/papers/glee/negotiation.js";
+import {persuasion} from "../../loaders/papers/glee/persuasion.js";
+import {agentSpec} from "../../loaders/papers/glee/agentSpecs.js";
+import {backwardInductionShares, stationaryShare} from "../../loaders/papers/glee/rubinstein.js";
+import {commitmentPurchaseRate, commitmentQ} from "../../loaders/papers/glee/persuasionAgents.js";
+import {parseRunConfig, ConfigError} from "../../loaders/runner/runConfig.js";
+import {expandGrid, countGames} from "../../loaders/runner/grid.js";
+import {playGame} from "../../loaders/runner/gameLoop.js";
+import {gleeRules, gleeUpdate} from "../../loaders/papers/glee/narrator.js";
+import {gameDef} from "../../loaders/registry/games.js";
+import {contractAgent} from "../../loaders/papers/glee/agents.js";
+import type {Params as FamilyParams} from "../../loaders/papers/glee/types.js";
+import {runTournament} from "../../loaders/runner/tournament.js";
+import type {BargainingParams, Family, NegotiationParams, PersuasionParams, Player} from "../../loaders/papers/glee/types.js";
+import type {Agent} from "../../loaders/papers/glee/familyAgent.js";
 
 const seat = (id: string, family: Family, player: Player, gameId = "g"): Agent => agentSpec(id).create({family, player, gameId});
 const pair = (a: string, b: string, family: Family) => ({alice: seat(a, family, "alice"), bob: seat(b, family, "bob")});

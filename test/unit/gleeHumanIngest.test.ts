@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import {existsSync, mkdirSync, mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {datasetsConfig} from "../../loaders/config.js";
-import {ingestGleeHuman, GLEE_HUMAN_LLM} from "../../loaders/ingest/glee.js";
-import {gameFamily} from "../../loaders/games/index.js";
+import {datasetsConfig} from "../../loaders/projectConfig.js";
+import {ingestGleeHuman, GLEE_HUMAN_LLM} from "../../loaders/papers/glee/ingest.js";
+import {gameFamily} from "../../loaders/papers/glee/families.js";
 import {createRng} from "../../src/lib/rng.js";
-import type {Action, BargainingParams, NegotiationParams} from "../../loaders/games/types.js";
+import type {Action, BargainingParams, NegotiationParams} from "../../loaders/papers/glee/types.js";
 
 const real = datasetsConfig().dir ? join(datasetsConfig().dir!, "glee-human") : null;
 const skipReal = !real || !existsSync(real) ? `GLEE human-vs-LLM sample not found (${real ?? "no datasets directory configured"}); set PARLEY_DATASETS` : false;

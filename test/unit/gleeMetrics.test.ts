@@ -5,10 +5,10 @@ import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {writeParquet, queryParquet} from "../../loaders/io/parquet.js";
-import {GLEE_GAMES, GLEE_TURNS} from "../../loaders/games/schema.js";
-import {persuasionOutcome} from "../../loaders/games/persuasion.js";
+import {GLEE_GAMES, GLEE_TURNS} from "../../loaders/papers/glee/tables.js";
+import {persuasionOutcome} from "../../loaders/papers/glee/persuasion.js";
 import {gleeMetricsSQL, gleeStatsSQL, type GleeConventions, type GleeMetricsRow} from "../../src/lib/gleeMetrics.js";
-import type {Quality} from "../../loaders/games/types.js";
+import type {Quality} from "../../loaders/papers/glee/types.js";
 
 async function metrics(rows: Record<string, unknown>[], turns: Record<string, unknown>[] = [], conventions?: GleeConventions) {
   const dir = mkdtempSync(join(tmpdir(), "parley-glee-metrics-"));

@@ -6,14 +6,14 @@ import assert from "node:assert/strict";
 import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {dataGame, gameDef} from "../../loaders/games/registry.js";
-import {agentDef} from "../../loaders/agents/registry.js";
-import {loadGameFiles} from "../../loaders/games/gtllm/files.js";
+import {dataGame, gameDef} from "../../loaders/registry/games.js";
+import {agentDef} from "../../loaders/registry/agents.js";
+import {loadGameFiles} from "../../loaders/papers/gtllm/files.js";
 import {dominantStrategies, nashCells, paretoCells, paretoNashCells, type MatrixGame} from "../../src/lib/matrixGame.js";
 import {parseTree, pathVerdict, spOutcomes, spPath, paretoLeaves, type TreeNode} from "../../src/lib/gameTree.js";
 import {findEquilibria} from "../../src/lib/equilibria.js";
 import {toBimatrix} from "../../src/lib/matrixGame.js";
-import {playGame} from "../../loaders/run/play.js";
+import {playGame} from "../../loaders/runner/gameLoop.js";
 import {analyseMetaGame, PAPER_META_GAMES} from "../../src/lib/metaGame.js";
 import {columnMeans, PAPER_TABLES} from "../../src/lib/gtllm.js";
 

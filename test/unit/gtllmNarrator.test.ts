@@ -2,9 +2,9 @@
 // repository prompts, filled from a seat's view, checked line by line against the templates written out by hand.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {gameDef} from "../../loaders/games/registry.js";
-import type {DataGameView, TreeView} from "../../loaders/games/gtllm/views.js";
-import {actionPrompt, gameSetting, negotiatePrompt, systemPrompt, tagged, treeNodePrompt} from "../../loaders/agents/llm/narrators/gtllm.js";
+import {gameDef} from "../../loaders/registry/games.js";
+import type {DataGameView, TreeView} from "../../loaders/papers/gtllm/views.js";
+import {actionPrompt, gameSetting, negotiatePrompt, systemPrompt, tagged, treeNodePrompt} from "../../loaders/papers/gtllm/narrator.js";
 
 function viewOf(game: string, seat: number, params: Record<string, unknown> = {}, moves: {type: string; [k: string]: unknown}[][] = []): DataGameView {
   const state = gameDef(game).start({negotiation_rounds: 0, who_first: "alice", ...params} as never, {gameId: "g", nSeats: 2, rng: {} as never});

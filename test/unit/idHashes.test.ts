@@ -3,7 +3,7 @@
 // held some 250 MiB (issue 18: `parley run`'s memory grew with its games).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {hash64, IdHashes} from "../../loaders/run/idHashes.js";
+import {hash64, IdHashes} from "../../loaders/runner/idHashes.js";
 
 test("IdHashes: add is true for a new id and false for one seen before", () => {
   const ids = new IdHashes();

@@ -7,13 +7,13 @@ import assert from "node:assert/strict";
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {ingestGamabench} from "../../loaders/ingest/gamabench.js";
-import {ingestNegotiationArena} from "../../loaders/ingest/negotiationarena.js";
-import {ingestGleeHuman} from "../../loaders/ingest/glee.js";
+import {ingestGamabench} from "../../loaders/papers/gamabench/ingest.js";
+import {ingestNegotiationArena} from "../../loaders/papers/negotiationarena/ingest.js";
+import {ingestGleeHuman} from "../../loaders/papers/glee/ingest.js";
 import {parsePythonLiteral} from "../../loaders/ingest/pyrepr.js";
 import {readCsv} from "../../loaders/ingest/csv.js";
-import {run as ingestCommand} from "../../loaders/commands/ingest.js";
-import {datasetsConfig} from "../../loaders/config.js";
+import {run as ingestCommand} from "../../loaders/cli/commands/ingest.js";
+import {datasetsConfig} from "../../loaders/projectConfig.js";
 import {writeRawFiles, rowsOf} from "../support/gamabenchFiles.js";
 import type {Problem} from "../../loaders/ingest/types.js";
 

@@ -7,15 +7,15 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {persuasion} from "../../loaders/games/persuasion.js";
-import {bargaining} from "../../loaders/games/bargaining.js";
+import {persuasion} from "../../loaders/papers/glee/persuasion.js";
+import {bargaining} from "../../loaders/papers/glee/bargaining.js";
 import {deriveRng} from "../../src/lib/rng.js";
-import {gleeRules, gleeUpdate} from "../../loaders/agents/llm/narrators/glee.js";
-import {LlmAgent} from "../../loaders/agents/llm/llmAgent.js";
-import {parseLlmPlayerSpec} from "../../loaders/agents/llm/spec.js";
-import type {Complete} from "../../loaders/agents/llm/complete.js";
-import type {ChatMessage} from "../../loaders/agents/llm/types.js";
-import type {GameState} from "../../loaders/games/types.js";
+import {gleeRules, gleeUpdate} from "../../loaders/papers/glee/narrator.js";
+import {LlmAgent} from "../../loaders/papers/glee/llmAgent.js";
+import {parseLlmPlayerSpec} from "../../loaders/llm/playerSpec.js";
+import type {Complete} from "../../loaders/llm/complete.js";
+import type {ChatMessage} from "../../loaders/llm/types.js";
+import type {GameState} from "../../loaders/papers/glee/types.js";
 
 function stub(answer: (messages: ChatMessage[]) => string) {
   const calls: {messages: ChatMessage[]; sample: string}[] = [];

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import {appendFileSync, mkdtempSync, readdirSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {ResponseCache, cacheKey} from "../../loaders/agents/llm/cache.js";
-import type {Completion} from "../../loaders/agents/llm/types.js";
+import {ResponseCache, cacheKey} from "../../loaders/llm/cache.js";
+import type {Completion} from "../../loaders/llm/types.js";
 
 const completion = (text: string): Completion => ({text, usage: {input_tokens: 3, output_tokens: 2}, finish_reason: "stop", latency_ms: 42, cached: false, attempts: 2});
 const parts = {provider: "openai" as const, model: "m", sample: "1/g/alice"};

@@ -5,16 +5,16 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {extractJson, numberField} from "../../loaders/agents/llm/parseReply.js";
-import {parseReply, systemMessage, toAction} from "../../loaders/agents/llm/llmAgent.js";
-import {backoffDelay, maxTimerMs, timerMs} from "../../loaders/agents/llm/backoff.js";
-import {newStats} from "../../loaders/agents/llm/stats.js";
-import {formatProgress} from "../../loaders/run/progress.js";
-import {parseRetryAfter} from "../../loaders/agents/llm/transport.js";
-import {cacheKey} from "../../loaders/agents/llm/cache.js";
-import {parseLlmPlayerSpec, samplingOf} from "../../loaders/agents/llm/spec.js";
-import {personaText} from "../../loaders/agents/llm/personas.js";
-import type {ActionSpec, Observation} from "../../loaders/games/types.js";
+import {extractJson, numberField} from "../../loaders/llm/parseReply.js";
+import {parseReply, systemMessage, toAction} from "../../loaders/papers/glee/llmAgent.js";
+import {backoffDelay, maxTimerMs, timerMs} from "../../loaders/llm/backoff.js";
+import {newStats} from "../../loaders/llm/stats.js";
+import {formatProgress} from "../../loaders/runner/progress.js";
+import {parseRetryAfter} from "../../loaders/llm/transport.js";
+import {cacheKey} from "../../loaders/llm/cache.js";
+import {parseLlmPlayerSpec, samplingOf} from "../../loaders/llm/playerSpec.js";
+import {personaText} from "../../loaders/papers/negotiationarena/personas.js";
+import type {ActionSpec, Observation} from "../../loaders/papers/glee/types.js";
 
 const split: ActionSpec = {
   type: "offer",
@@ -189,7 +189,7 @@ test("every numeric player setting is checked against a sane range, and the erro
 });
 
 test("players sharing an endpoint share its limits; conflicting limits are refused", async () => {
-  const {checkSharedLimits} = await import("../../loaders/run/llmPlayers.js");
+  const {checkSharedLimits} = await import("../../loaders/runner/llmPlayers.js");
   const a = parseLlmPlayerSpec({id: "a", provider: "openai", model: "m1", base_url: "http://127.0.0.1:9/v1"}, "p");
   const b = parseLlmPlayerSpec({id: "b", provider: "openai", model: "m2", base_url: "http://127.0.0.1:9/v1", requests_per_minute: 60}, "p");
   checkSharedLimits([a, b]);

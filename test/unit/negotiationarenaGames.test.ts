@@ -5,16 +5,16 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {deriveRng} from "../../src/lib/rng.js";
-import {gameDef} from "../../loaders/games/registry.js";
-import {agentDef} from "../../loaders/agents/registry.js";
-import {playGame} from "../../loaders/run/play.js";
-import {parseRunConfig} from "../../loaders/run/config.js";
-import {runTournament} from "../../loaders/run/tournament.js";
+import {gameDef} from "../../loaders/registry/games.js";
+import {agentDef} from "../../loaders/registry/agents.js";
+import {playGame} from "../../loaders/runner/gameLoop.js";
+import {parseRunConfig} from "../../loaders/runner/runConfig.js";
+import {runTournament} from "../../loaders/runner/tournament.js";
 import {withDuckDB, sqlString, type Db} from "../../loaders/io/duckdb.js";
-import {ultimatumEquilibrium} from "../../loaders/games/negotiationarena/ultimatum.js";
+import {ultimatumEquilibrium} from "../../loaders/papers/negotiationarena/ultimatum.js";
 import {acceptanceCurveSQL, anchoring, averageRanks, badCounterOffers, binomialUpperTail, pairStatsSQL, priceSequencesSQL, spearman, splitTheDifference} from "../../src/lib/negotiationArena.js";
-import type {Params} from "../../loaders/games/contract.js";
-import type {ArenaView} from "../../loaders/games/negotiationarena/protocol.js";
+import type {Params} from "../../loaders/contract/game.js";
+import type {ArenaView} from "../../loaders/papers/negotiationarena/protocol.js";
 
 const RE = "negotiationarena/resource_exchange";
 const UG = "negotiationarena/ultimatum";

@@ -4,8 +4,8 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync} from "node:fs";
 import {join} from "node:path";
-import {datasetsConfig} from "../../loaders/config.js";
-import {buySellRows, ingestNegotiationArena, unwrap} from "../../loaders/ingest/negotiationarena.js";
+import {datasetsConfig} from "../../loaders/projectConfig.js";
+import {buySellRows, ingestNegotiationArena, unwrap} from "../../loaders/papers/negotiationarena/ingest.js";
 
 const real = datasetsConfig().dir ? join(datasetsConfig().dir!, "negotiationarena") : null;
 const skipReal = !real || !existsSync(real) ? `NegotiationArena logs not found (${real ?? "no datasets directory configured"}); set PARLEY_DATASETS` : false;

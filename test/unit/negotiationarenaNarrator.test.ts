@@ -4,10 +4,10 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {deriveRng} from "../../src/lib/rng.js";
-import {gameDef} from "../../loaders/games/registry.js";
-import type {GameObservation, Params} from "../../loaders/games/contract.js";
-import type {ArenaView} from "../../loaders/games/negotiationarena/protocol.js";
-import {behaviourText, negotiationArenaNarrator as narrator, parseArenaReply, parseTrade} from "../../loaders/agents/llm/narrators/negotiationarena.js";
+import {gameDef} from "../../loaders/registry/games.js";
+import type {GameObservation, Params} from "../../loaders/contract/game.js";
+import type {ArenaView} from "../../loaders/papers/negotiationarena/protocol.js";
+import {behaviourText, negotiationArenaNarrator as narrator, parseArenaReply, parseTrade} from "../../loaders/papers/negotiationarena/narrator.js";
 
 function start(game: string, params: Params = {}) {
   return gameDef(game).start(params, {gameId: "n", nSeats: 2, rng: deriveRng(0, "n")});

@@ -3,12 +3,12 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
-import {instructionParagraphs, parseExperiment, passesAttention} from "../../loaders/play/experiment.js";
-import {assignCondition, countsAsStarted, newParticipantId, PARTICIPANT_ID, PENDING_MS, type Participant} from "../../loaders/play/participants.js";
-import {isLoopbackAddress, isLoopbackHost, isLoopbackHostHeader, sameToken} from "../../loaders/play/access.js";
-import {CoalescingWriter} from "../../loaders/play/studyTables.js";
-import {projectRoot} from "../../loaders/config.js";
-import {games} from "../../loaders/games/registry.js";
+import {instructionParagraphs, parseExperiment, passesAttention} from "../../loaders/study/experiment.js";
+import {assignCondition, countsAsStarted, newParticipantId, PARTICIPANT_ID, PENDING_MS, type Participant} from "../../loaders/study/participants.js";
+import {isLoopbackAddress, isLoopbackHost, isLoopbackHostHeader, sameToken} from "../../loaders/study/access.js";
+import {CoalescingWriter} from "../../loaders/study/studyTables.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
+import {games} from "../../loaders/registry/games.js";
 
 const example = () => JSON.parse(readFileSync(join(projectRoot, "data/experiments/glee-bargaining.json"), "utf8"));
 

@@ -4,7 +4,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {actionForms, parseEntry, readNumber, rangeText} from "../../src/lib/playForm.js";
-import type {ActionSpec} from "../../loaders/games/contract.js";
+import type {ActionSpec} from "../../loaders/contract/game.js";
 
 const offer: ActionSpec = {type: "offer", numbers: {alice_gain: {min: 0, max: 100}, bob_gain: {min: 0, max: 100}}, sum: {fields: ["alice_gain", "bob_gain"], equals: 100}, text: {field: "message", required: false}};
 const bid: ActionSpec = {type: "bid", numbers: {amount: {min: 0, max: 100, integer: true}}};

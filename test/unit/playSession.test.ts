@@ -4,13 +4,13 @@
 // no turn, and a saved session (seed, game id, moves) replays to the same game.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {nodeEngine} from "../../loaders/play/engine.js";
-import {PlayError, restore, startSession, type PlaySession} from "../../loaders/play/session.js";
-import {playGame} from "../../loaders/run/play.js";
-import {gameDef} from "../../loaders/games/registry.js";
-import {agentDef} from "../../loaders/agents/registry.js";
-import type {Action} from "../../loaders/games/contract.js";
-import type {Agent} from "../../loaders/agents/contract.js";
+import {nodeEngine} from "../../loaders/study/engine.js";
+import {PlayError, restore, startSession, type PlaySession} from "../../loaders/study/session.js";
+import {playGame} from "../../loaders/runner/gameLoop.js";
+import {gameDef} from "../../loaders/registry/games.js";
+import {agentDef} from "../../loaders/registry/agents.js";
+import type {Action} from "../../loaders/contract/game.js";
+import type {Agent} from "../../loaders/contract/agent.js";
 
 /** Plays the person's seat with `choose` until the game ends. */
 async function playThrough(session: PlaySession, choose: (legal: Action[] | any) => Action): Promise<void> {

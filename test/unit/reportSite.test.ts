@@ -1,13 +1,13 @@
-// The pure parts of `parley report`'s site assembly (loaders/report/reportSite.ts):
+// The pure parts of `parley report`'s site assembly (loaders/site/reportSite.ts):
 // which pages a study gets, where each page's source is, and how a page's
 // dataset choice and its links to left-out pages are rewritten.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
-import {pageDatasets, pageSource, renameSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/report/reportSite.js";
-import type {StudyRun} from "../../loaders/report/studyRuns.js";
-import {projectRoot} from "../../loaders/config.js";
+import {pageDatasets, pageSource, renameSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/site/reportSite.js";
+import type {StudyRun} from "../../loaders/site/reportRuns.js";
+import {projectRoot} from "../../loaders/projectConfig.js";
 
 const run = (games: string[]): StudyRun => ({name: "r", dir: "/r", games, manifests: [], spendUsd: null});
 

@@ -1,4 +1,4 @@
-// "runs" in parley.config.json (loaders/runs/config.ts): entries resolved
+// "runs" in parley.config.json (loaders/ownRuns/configuredRuns.ts): entries resolved
 // relative to the config file, globs expanded to directories, every bad
 // entry one line naming the file and the entry (the others still used), and
 // `addRun` editing the file atomically with its other keys kept.
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import {chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {addRun, expandRunGlob, formatRunProblem, readRuns, runSlug, RunConfigError} from "../../loaders/runs/config.js";
+import {addRun, expandRunGlob, formatRunProblem, readRuns, runSlug, RunConfigError} from "../../loaders/ownRuns/configuredRuns.js";
 
 /** A scratch project: a config file and run directories (each with a manifest, as `parley run` writes). */
 function project(runs: string[], config: Record<string, unknown>): {dir: string; env: NodeJS.ProcessEnv; file: string} {

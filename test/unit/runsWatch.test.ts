@@ -1,4 +1,4 @@
-// `parley dev` watching configured runs (loaders/runs/watch.ts): a finished
+// `parley dev` watching configured runs (loaders/ownRuns/watch.ts): a finished
 // game (a new checkpoint), the run finishing (its lock gone, its manifest
 // written) and a new entry in "runs" each touch the run loader once; no
 // change, no touch. Checks are called directly (no timers).
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import {mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync} from "node:fs";
 import {hostname, tmpdir} from "node:os";
 import {join} from "node:path";
-import {runsFingerprint, watchRuns} from "../../loaders/runs/watch.js";
+import {runsFingerprint, watchRuns} from "../../loaders/ownRuns/watch.js";
 
 test("a run's new checkpoint, its end, and a new configured run each touch the loader", async () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-runs-watch-"));

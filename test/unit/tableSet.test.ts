@@ -73,7 +73,7 @@ test("a directory of the one-file-at-a-time layout: dead writers' temp files are
 });
 
 test("a data loader removes the scratch directory a killed build left in the temp directory, and leaves none of its own", async () => {
-  const {datasetArchive} = await import("../../loaders/emit.js");
+  const {datasetArchive} = await import("../../loaders/datasets/emit.js");
   const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
   const leftover = join(tmpdir(), `parley-dond.tmp-${dead}-0a1b2c3d`);
   mkdirSync(join(leftover, ".parley"), {recursive: true});

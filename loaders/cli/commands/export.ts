@@ -1,0 +1,132 @@
+/**
+ * `parley export <dir> --out <dir> [--format jsonl]`: every game of a run or
+ * ingest directory as one JSON record with its full transcript in
+ * chat-message form (for sharing and for training), plus a dataset card
+ * (README.md: schema, counts, where the data came from, license note). Both
+ * files are written beside each other under temporary names and renamed
+ * into place, so an interrupted export leaves no half file behind.
+ */
+import {closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync} from "node:fs";
+import {join} from "node:path";
+import {runTableFiles} from "../../io/runTables.js";
+import type {SqlRow} from "../../io/duckdb.js";
+import {parse, UsageError} from "./args.js";
+import {commands} from "./index.js";
+import {outputDir, withRunInputs} from "./inputs.js";
+import {seatRows} from "./seats.js";
+
+export const usage = commands.export.usage;
+
+/** Turn columns that become the message's own fields; the rest of a turn row is its `move`. */
+const MESSAGE_FIELDS = new Set(["game_id", "turn", "round", "seat", "player", "action", "message", "raw", "reasoning", "rule_break", "rule_break_reason", "attempt", "input_tokens", "output_tokens", "latency_ms", "game"]);
+
+const json = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
+
+/** Non-null fields of a row, except `skip`. */
+function fields(row: SqlRow, skip: ReadonlySet<string> = new Set()): SqlRow {
+  return Object.fromEntries(Object.entries(row).filter(([k, v]) => v !== null && v !== undefined && !skip.has(k)));
+}
+
+/** One turn as a chat message: who spoke (seat and agent), what they sent, and the move it carried. */
+function message(turn: SqlRow, agents: Map<string, string>): SqlRow {
+  const seat = turn.seat ?? turn.player;
+  const agent = agents.get(String(seat)) ?? null;
+  const move = fields(turn, MESSAGE_FIELDS);
+  const content = (turn.raw ?? turn.message ?? (Object.keys(move).length ? json(move) : turn.action ?? "")) as string;
+  return fields({
+    role: "assistant",
+    name: agent ? `${seat} (${agent})` : String(seat),
+    content,
+    turn: turn.turn,
+    round: turn.round,
+    action: turn.action,
+    move: Object.keys(move).length ? move : null,
+    message: turn.message,
+    reasoning: turn.reasoning,
+    rule_break: turn.rule_break,
+    rule_break_reason: turn.rule_break_reason,
+    input_tokens: turn.input_tokens,
+    output_tokens: turn.output_tokens,
+  });
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const {values, positionals} = parse("export", argv, {out: {type: "string"}, format: {type: "string", default: "jsonl"}});
+  if (positionals.length !== 1 || !values.out) throw new UsageError(`parley ${usage}`);
+  if (values.format !== "jsonl") throw new UsageError(`parley export: --format: expected jsonl, got "${values.format}"`);
+  const [dir] = positionals;
+  const out = outputDir("export", "--out", values.out);
+  const seats = await seatRows("export", dir, "");
+  const seatsOf = new Map<string, {seat: number; agent: string; score: number}[]>();
+  for (const s of seats) seatsOf.set(s.game_id, [...(seatsOf.get(s.game_id) ?? []), {seat: s.seat, agent: s.agent, score: s.score}]);
+  const hasTurns = runTableFiles(dir, "turns").files.length > 0;
+  const target = join(out, "games.jsonl");
+  const temp = `${target}.tmp-${process.pid}`;
+  const fd = openSync(temp, "w");
+  let games = 0;
+  let turns = 0;
+  const columns = {games: new Set<string>(), turns: new Set<string>()};
+  try {
+    await withRunInputs("export", dir, hasTurns ? ["games", "turns"] : ["games"], undefined, "", async (db) => {
+      const gameRows = await db.query("SELECT * FROM games ORDER BY game_id");
+      const turnRows = hasTurns ? await db.query("SELECT * FROM turns ORDER BY game_id, turn") : [];
+      let t = 0;
+      for (const g of gameRows) {
+        const id = String(g.game_id);
+        Object.keys(g).forEach((c) => columns.games.add(c));
+        const players = (seatsOf.get(id) ?? []).sort((a, b) => a.seat - b.seat);
+        // GLEE's flat turns name the seat alice | bob; the common ones number it.
+        const agents = new Map(players.flatMap((p) => [[String(p.seat), p.agent], [["alice", "bob"][p.seat] ?? "", p.agent]] as [string, string][]));
+        const messages: SqlRow[] = [];
+        while (t < turnRows.length && String(turnRows[t].game_id) < id) t++;
+        for (; t < turnRows.length && String(turnRows[t].game_id) === id; t++) {
+          Object.keys(turnRows[t]).forEach((c) => columns.turns.add(c));
+          messages.push(message(turnRows[t], agents));
+        }
+        writeSync(fd, json({game_id: id, game: g.game ?? g.family ?? null, config: fields(g, new Set(["game_id"])), players, messages}) + "\n");
+        games++;
+        turns += messages.length;
+      }
+    });
+    closeSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, {force: true});
+    throw error;
+  }
+  const manifestPath = join(dir, "manifest.json");
+  const manifest = existsSync(manifestPath) ? readFileSync(manifestPath, "utf8") : null;
+  const card = [
+    "# Parley export",
+    "",
+    `Exported from \`${dir.split("/").filter(Boolean).pop()}\` by \`parley export\`: ${games.toLocaleString("en-US")} games, ${turns.toLocaleString("en-US")} turns, one game per line of \`games.jsonl\`.`,
+    "",
+    "## Record",
+    "",
+    "- `game_id`, `game` (the game family), `config`: every column of the game's row in the `games` table (parameters and outcome).",
+    "- `players`: one entry per seat: `seat`, `agent`, `score` (the seat's return as its paper defines it).",
+    "- `messages`: the transcript in chat-message form, one per turn in order, rule-break attempts included: `role` (`assistant`), `name` (seat and agent), `content` (the agent's raw reply when it was a language agent, else its message, else its move as JSON), and `turn`, `round`, `action`, `move` (the game-specific fields of the turn), `message`, `reasoning` (private: never shown to the other seats during play), `rule_break`, `rule_break_reason`, token counts.",
+    "",
+    "## Columns seen",
+    "",
+    `- games: ${[...columns.games].sort().join(", ")}`,
+    `- turns: ${[...columns.turns].sort().join(", ") || "(no turns table)"}`,
+    "",
+    "## Provenance",
+    "",
+    manifest ? "The run's manifest (`manifest.json`):\n\n```json\n" + manifest.trim() + "\n```" : "No manifest.json in the exported directory.",
+    "",
+    "## License",
+    "",
+    "Games played by Parley's built-in agents are yours to share. Games played by a provider's model are subject to that provider's terms for model outputs; ingested logs keep the license of the benchmark they came from (see Parley's Datasets page). Check both before publishing or training on this file.",
+    "",
+  ].join("\n");
+  const cardTemp = join(out, `README.md.tmp-${process.pid}`);
+  const fdCard = openSync(cardTemp, "w");
+  writeSync(fdCard, card);
+  closeSync(fdCard);
+  renameSync(temp, target);
+  renameSync(cardTemp, join(out, "README.md"));
+  process.stderr.write(`parley export: ${games} games, ${turns} turns → ${target}\n`);
+  return 0;
+}

@@ -1,0 +1,144 @@
+/**
+ * `parley play [--config <experiment.json>] [--port N] [--host H] [--out DIR]`:
+ * the local experiment server (loaders/study/studyServer.ts) for people
+ * playing against LLM players, run as GLEE ran its human study (experiment
+ * configs: loaders/study/experiment.ts). Loopback only unless --host names
+ * another interface, which needs the access token (PARLEY_PLAY_TOKEN, or one
+ * generated and printed once). The admin token is PARLEY_ADMIN_TOKEN or
+ * generated and printed. Finished games go into <out> as `parley run`
+ * writes its tables; participants' state lives in <out>/.parley/play, so a
+ * restarted server carries on where everybody stood.
+ */
+import {existsSync, readFileSync} from "node:fs";
+import {join} from "node:path";
+import {commands} from "./index.js";
+import {intOption, parse, printJson, UsageError} from "./args.js";
+import {inputPath, outputDir} from "./inputs.js";
+import {projectRoot} from "../../projectConfig.js";
+import {ConfigError} from "../../runner/runConfig.js";
+import {experimentLlms, parseExperiment, type Experiment} from "../../study/experiment.js";
+import {resolveApiKey} from "../../llm/secrets.js";
+import {checkSharedLimits, answerDefining} from "../../runner/llmPlayers.js";
+import {fingerprint} from "../../runner/checkpoint.js";
+import {lockOutput, OutputLocked} from "../../io/outputLock.js";
+import {writeFileAtomic} from "../../io/atomic.js";
+import {isLoopbackHost, newToken} from "../../study/access.js";
+import {studyAssets} from "../../study/assets.js";
+import {Study} from "../../study/study.js";
+import {startStudyServer} from "../../study/studyServer.js";
+import {watchInterrupts, signalExitCode} from "../../runner/interrupt.js";
+import {printable} from "../../io/printable.js";
+
+const usage = commands.play.usage;
+export const DEFAULT_EXPERIMENT = join(projectRoot, "data", "experiments", "glee-bargaining.json");
+
+function readExperiment(path: string): Experiment {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`parley play: ${path}: not valid JSON (${(error as Error).message})`);
+  }
+  try {
+    return parseExperiment(raw);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(`parley play: ${path}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** What fixes the games of an experiment: a state directory started with one definition refuses another (its saved moves would not replay). */
+function gamesFingerprint(experiment: Experiment): string {
+  return fingerprint({
+    id: experiment.id, max_attempts: experiment.max_attempts,
+    conditions: experiment.conditions.map((c) => ({id: c.id, game: c.def.id, params: c.params, n: c.n_players, seat: c.human_seat, seats: c.seats.map((id) => {
+      const llm = c.llms.find((l) => l.id === id);
+      return llm ? answerDefining(llm) : id;
+    })})),
+  });
+}
+
+async function claimState(state: string, experiment: Experiment, file: string): Promise<void> {
+  const path = join(state, "experiment-fingerprint");
+  const print = gamesFingerprint(experiment);
+  if (existsSync(path)) {
+    if (readFileSync(path, "utf8").trim() !== print) {
+      throw new UsageError(`parley play: ${file}: the conditions (games, parameters, seats or opponents) differ from those this --out was started with, so saved games could not be replayed; use another --out for a changed experiment`);
+    }
+    return;
+  }
+  await writeFileAtomic(path, print + "\n");
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const {values, positionals} = parse("play", argv, {config: {type: "string"}, port: {type: "string"}, host: {type: "string"}, out: {type: "string"}});
+  if (positionals.length) throw new UsageError(`usage: parley ${usage}`);
+  const file = inputPath("play", values.config ?? DEFAULT_EXPERIMENT, "file");
+  const experiment = readExperiment(file);
+  const port = intOption("play", "port", values.port, {min: 0, max: 65535}, 4000);
+  const host = values.host ?? "127.0.0.1";
+  const exposed = !isLoopbackHost(host);
+  try {
+    const llms = experimentLlms(experiment);
+    checkSharedLimits(llms);
+    for (const p of llms) resolveApiKey(p.api_key_env, `player ${p.id}`);
+  } catch (error) {
+    throw new UsageError(`parley play: ${file}: ${(error as Error).message}`);
+  }
+  const out = outputDir("play", "--out", values.out ?? `play-${experiment.id}`);
+  let lock;
+  try {
+    lock = lockOutput(out, "play");
+  } catch (error) {
+    if (error instanceof OutputLocked) throw new UsageError(`parley play: ${error.message}`);
+    throw error;
+  }
+  const state = join(out, ".parley", "play");
+  const playToken = exposed ? process.env.PARLEY_PLAY_TOKEN || newToken() : null;
+  const adminToken = process.env.PARLEY_ADMIN_TOKEN || newToken();
+  let study: Study;
+  let server;
+  try {
+    await claimState(state, experiment, file);
+    try {
+      study = new Study({
+        experiment, out, state,
+        onWriteError: (error) => process.stderr.write(printable(`parley play: writing the tables into ${out} failed (the games are saved in ${state}; the next write includes them): ${(error as Error).message}`) + "\n"),
+        onGameError: (p, message) => process.stderr.write(printable(`parley play: participant ${p.id} (${p.condition}): the game cannot go on: ${message}`) + "\n"),
+      });
+    } catch (error) {
+      // A participant file of another experiment or condition, or one that does not parse: one line naming it.
+      throw new UsageError(`parley play: ${(error as Error).message}`);
+    }
+    // The tables as the saved state has them (a server killed before its last write catches up here).
+    await study.tablesChanged();
+    server = await startStudyServer({study, out, host, port, playToken, adminToken, assets: await studyAssets()});
+  } catch (error) {
+    lock.release();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new UsageError(`parley play: port ${port} on ${host} is already in use (choose another with --port N)`);
+    if (code === "EACCES") throw new UsageError(`parley play: not allowed to listen on port ${port} (ports below 1024 need privileges; choose another with --port N)`);
+    if (code === "EADDRNOTAVAIL") throw new UsageError(`parley play: --host ${host} is not an address of this machine`);
+    throw error;
+  }
+  process.stderr.write(
+    `parley play: ${experiment.title} (${experiment.id}, ${experiment.conditions.length} conditions), tables in ${out}\n` +
+      (exposed ? `  exposed on ${host}: participants' links carry the access token${process.env.PARLEY_PLAY_TOKEN ? " (PARLEY_PLAY_TOKEN)" : ""}\n` : `  loopback only (--host to let other machines in)\n`) +
+      `  participants: ${server.participantLink}\n  admin:        ${server.adminLink}\n  (Ctrl-C to stop)\n`,
+  );
+  printJson({url: server.url, participant_link: server.participantLink, admin_link: server.adminLink, out});
+
+  await new Promise<void>((resolve) => {
+    watchInterrupts((signal) => {
+      process.stderr.write(`\nparley play: ${signal}: stopping; every participant's state is saved and the server carries on when started again\n`);
+      resolve();
+    }, (signal) => {
+      lock.release();
+      process.exit(signalExitCode(signal));
+    });
+  });
+  await server.close();
+  await study.idle();
+  lock.release();
+  return 0;
+}

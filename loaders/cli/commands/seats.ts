@@ -1,0 +1,28 @@
+/**
+ * One row per seat of a run or ingest directory (src/lib/ratingsData.ts), for
+ * the commands that compare agents: `parley ratings` and `parley compare`.
+ */
+import {commonSeatsSQL, gleeSeatsSQL, type SeatRow} from "../../../src/lib/ratingsData.js";
+import {sqlString} from "../../../src/lib/sqlText.js";
+import {runTableFiles} from "../../io/runTables.js";
+import {UsageError} from "./args.js";
+import {withRunInputs} from "./inputs.js";
+
+const HINT = 'expected a directory written by "parley run" or "parley ingest"';
+
+/** The seat rows of one directory: the common players table, or the flat GLEE games table of older runs and the GLEE ingests. */
+export async function seatRows(command: string, dir: string, prefix: string): Promise<SeatRow[]> {
+  const common = runTableFiles(dir, "players").files.length > 0;
+  const tables = common ? ["games", "players"] : ["games"];
+  return withRunInputs(command, dir, tables, undefined, HINT, async (db) => {
+    const columns = new Set((await db.query<{column_name: string}>("SELECT column_name FROM (DESCRIBE games)")).map((r) => r.column_name));
+    let sql: string;
+    if (common) {
+      const family = columns.has("game") ? "g.game" : columns.has("family") ? "g.family" : sqlString(dir);
+      sql = commonSeatsSQL("games", "players", family, columns, prefix);
+    } else if (columns.has("alice_agent") && columns.has("alice_utility")) sql = gleeSeatsSQL("games", prefix);
+    else throw new UsageError(`parley ${command}: ${dir} holds no players table and no GLEE games table; ${HINT}`);
+    return (await db.query(sql)) as unknown as SeatRow[];
+  });
+}
+

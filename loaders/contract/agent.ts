@@ -1,0 +1,90 @@
+/**
+ * The agent contract: what sits in a seat. Agents are registered apart from
+ * games (loaders/registry/agents.ts) and act only on observations, so one
+ * runner seats scripted strategies, language models and recorded humans alike.
+ */
+import type {Rng} from "../../src/lib/rng.js";
+import type {GameObservation, GameResult, Params, Seat} from "./game.js";
+
+/** Token counts and latency of one model call; all optional. */
+export interface Usage {
+  input_tokens?: number;
+  output_tokens?: number;
+  latency_ms?: number;
+}
+
+/**
+ * What an agent answers. `action` may be anything (an LLM's parsed JSON);
+ * the runner validates it against the game's legal actions. `reasoning` is
+ * private (never shown to another seat); `raw` is the unparsed response;
+ * `message` is free text the game lets the seat send (kept in turns.message).
+ * A `parse_error` marks an answer that could not be read at all (the runner
+ * records it as a rule break with that reason).
+ */
+export interface AgentReply {
+  action: unknown;
+  reasoning?: string;
+  raw?: string;
+  usage?: Usage;
+  parse_error?: string;
+  /** The agent's own facts for this decision's turns row, kept where the game declares the column (a workflow's belief). */
+  record?: Record<string, unknown>;
+  /** Model calls made before the answer (a workflow's sub-questions), each recorded as its own turns row. */
+  calls?: SubCall[];
+}
+
+/**
+ * One auxiliary model call of a decision (a workflow sub-question). It is
+ * stored as a turns row before the decision's row, with `action` as its
+ * action (default "workflow") and `record`'s fields where the game declares
+ * those columns; an answer the workflow could not read (`error`) is a rule
+ * break of that row (the decision itself goes on).
+ */
+export interface SubCall {
+  raw: string;
+  usage?: Usage;
+  action?: string;
+  error?: string | null;
+  record?: Record<string, unknown>;
+}
+
+/** One seat at one game. Created fresh for every game, so it may keep state. */
+export interface Agent<V = unknown> {
+  act(observation: GameObservation<V>, rng: Rng): AgentReply | Promise<AgentReply>;
+  /**
+   * Facts about who plays (an LLM's `model`, whether it uses a `workflow`),
+   * written to the games row as `<seat name>_<trait>` where the game declares
+   * such a column.
+   */
+  traits?: Record<string, unknown>;
+  /** Called once when the game ends (e.g. to close a conversation). */
+  finish?(result: GameResult): void | Promise<void>;
+}
+
+/** Where an agent sits. */
+export interface SeatContext {
+  game: string;
+  gameId: string;
+  seat: Seat;
+  seatName: string | null;
+  nSeats: number;
+  params: Params;
+}
+
+/** An entry of the agent registry (`parley agents`). */
+export interface AgentDef {
+  id: string;
+  /** Game ids it plays ("gamabench/guessing"), or a family prefix ending in "/*" ("glee/*"). */
+  games: readonly string[];
+  /** Whether it can take `seat` of `game` (default: any seat of a game it plays). */
+  canSit?(game: string, seat: Seat, nSeats: number): boolean;
+  description: string;
+  /** Where the strategy comes from (paper, section; or a textbook name). */
+  source: string;
+  create(context: SeatContext): Agent;
+}
+
+/** Whether `def` plays `game` (by id or "family/*" prefix). */
+export function playsGame(def: Pick<AgentDef, "games">, game: string): boolean {
+  return def.games.some((g) => g === game || (g.endsWith("/*") && game.startsWith(g.slice(0, -1))));
+}

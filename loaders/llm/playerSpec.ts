@@ -1,0 +1,184 @@
+/**
+ * An LLM player as written in a run config, e.g.
+ *
+ *   {"id": "mini", "provider": "openai", "model": "gpt-4o-mini",
+ *    "base_url": "http://127.0.0.1:8000/v1", "api_key_env": "OPENAI_API_KEY",
+ *    "temperature": 1.0, "max_tokens": 400, "persona": null}
+ *
+ * `parseLlmPlayerSpec` checks every field (unknown fields are errors, so a
+ * typo never silently falls back to a default) and fills in defaults. How
+ * many answers a decision may take before the game's fallback applies is
+ * the run's `max_attempts` (run/config.ts), the same for every player.
+ *
+ * `api_key_env` names the environment variable holding the key; the key
+ * itself never appears in a config. When omitted it defaults to the
+ * provider's usual variable (OPENAI_API_KEY, ANTHROPIC_API_KEY,
+ * GEMINI_API_KEY) if `base_url` is also omitted, and to no key at all when a
+ * `base_url` is given (a local Ollama or vLLM); write it explicitly for a
+ * hosted OpenAI-compatible service such as OpenRouter.
+ */
+import {providers, type Provider, type Sampling} from "./types.js";
+import {personaNames, type PersonaName} from "../papers/negotiationarena/personas.js";
+import {defaultMaxResponseBytes} from "./httpFetch.js";
+import {NEGOTIATION_SUFFIXES, PERSONALITIES, type Personality} from "../papers/gtllm/narrator.js";
+
+export interface LlmPlayerSpec {
+  id: string;
+  provider: Provider;
+  model: string;
+  base_url: string | null;
+  api_key_env: string | null;
+  /** null: not sent, the provider's default applies. */
+  temperature: number | null;
+  max_tokens: number;
+  top_p: number | null;
+  seed: number | null;
+  persona: PersonaName | null;
+  /** Ask for step-by-step reasoning in a "reasoning" field before the answer (stored, never shown to the opponent). */
+  chain_of_thought: boolean;
+  /**
+   * Play with the game's workflow (Game-theoretic LLM workflows (Hua et al.
+   * 2024) §4.4, §5.2): matrix and tree games ask the sub-questions, then a
+   * strategy summary prepended to every later prompt; Deal or No Deal runs
+   * the belief workflow. Present only when true, so older configs keep
+   * their fingerprints.
+   */
+  workflow?: boolean;
+  /** Matrix and tree games: the system prompt's personality (Hua et al. 2024 §6.3); absent = "rational". Present only when set. */
+  personality?: Personality;
+  /** Matrix and tree games: which of the six prompts of Hua et al. 2024 §6.5 ends every action prompt (1–6). Present only when set. */
+  negotiation_suffix?: number;
+  /** Per-HTTP-attempt timeout. */
+  timeout_ms: number;
+  /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
+  max_retries: number;
+  /** Limits for this endpoint (provider + base_url), shared by all players using it; null: default. */
+  max_concurrency: number | null;
+  requests_per_minute: number | null;
+  /** Largest reply body read, after decompression; a larger one fails the attempt (retryable). */
+  max_response_bytes: number;
+  /** Longest wait a Retry-After may impose before the next attempt. */
+  max_retry_wait_ms: number;
+}
+
+export const defaultKeyEnv: Record<Provider, string> = {
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+  gemini: "GEMINI_API_KEY",
+};
+
+const fields = new Set([
+  "id", "provider", "model", "base_url", "api_key_env", "temperature", "max_tokens", "top_p", "seed", "persona",
+  "chain_of_thought", "personality", "negotiation_suffix", "workflow", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute", "max_response_bytes",
+  "max_retry_wait_ms",
+]);
+
+/**
+ * The range of every numeric setting. Bounds are sane rather than
+ * permissive: every millisecond value must fit a Node timer (at most
+ * 2^31 - 1 ms; beyond that setTimeout fires after 1 ms), and the
+ * request-rate spacing 60000 / requests_per_minute must too.
+ */
+const ranges = {
+  temperature: {min: 0, max: 2, integer: false},
+  max_tokens: {min: 1, max: 1_000_000, integer: true},
+  top_p: {min: Number.MIN_VALUE, max: 1, integer: false},
+  seed: {min: -(2 ** 31), max: 2 ** 31 - 1, integer: true},
+  timeout_ms: {min: 1000, max: 3_600_000, integer: true},
+  max_retries: {min: 0, max: 20, integer: true},
+  max_concurrency: {min: 1, max: 10_000, integer: true},
+  requests_per_minute: {min: 0.1, max: 1_000_000, integer: false},
+  max_response_bytes: {min: 1024, max: 1024 ** 3, integer: true},
+  max_retry_wait_ms: {min: 0, max: 3_600_000, integer: true},
+} as const;
+
+export const defaultMaxRetryWaitMs = 60_000;
+
+/** True when a run-config player entry is an LLM player object rather than a built-in agent id. */
+export function isLlmPlayerConfig(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && "provider" in value;
+}
+
+/** Validates a run-config player object; errors name `where` (e.g. "run.json players[2]") and the field. */
+export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`${where}: expected an object for an LLM player`);
+  const o = value as Record<string, unknown>;
+  for (const key of Object.keys(o)) if (!fields.has(key)) throw new Error(`${where}: unknown field "${key}" (expected one of ${[...fields].join(", ")})`);
+  const str = (k: string, optional: boolean): string | null => {
+    const v = o[k];
+    if (v === undefined || v === null) {
+      if (optional) return null;
+      throw new Error(`${where}: "${k}" is required`);
+    }
+    if (typeof v !== "string" || !v.trim()) throw new Error(`${where}: "${k}" must be a non-empty string, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  const num = <D extends number | null>(k: keyof typeof ranges, def: D): number | D => {
+    const v = o[k];
+    if (v === undefined || v === null) return def;
+    const {min, max, integer} = ranges[k];
+    if (typeof v !== "number" || !Number.isFinite(v) || (integer && !Number.isInteger(v)) || v < min || v > max) {
+      const range = k === "top_p" ? "in (0, 1]" : `from ${min} to ${max}`;
+      throw new Error(`${where}.${k}: expected ${integer ? "an integer" : "a number"} ${range}, got ${JSON.stringify(v)}`);
+    }
+    return v;
+  };
+  const id = str("id", false)!;
+  const who = `${where} (${id})`;
+  const provider = str("provider", false) as Provider;
+  if (!providers.includes(provider)) throw new Error(`${who}: "provider" must be one of ${providers.join(", ")}, got ${JSON.stringify(provider)}`);
+  const base_url = str("base_url", true);
+  if (base_url !== null && !/^https?:\/\//.test(base_url)) throw new Error(`${who}: "base_url" must start with http:// or https://, got ${JSON.stringify(base_url)}`);
+  const api_key_env = "api_key_env" in o ? str("api_key_env", true) : base_url === null ? defaultKeyEnv[provider] : null;
+  if (api_key_env !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(api_key_env)) {
+    throw new Error(`${who}: "api_key_env" must be an environment variable name (the key itself never goes in a config)`);
+  }
+  const persona = o.persona ?? null;
+  if (persona !== null && !personaNames.includes(persona as PersonaName)) {
+    throw new Error(`${who}: "persona" must be null or one of ${personaNames.join(", ")}, got ${JSON.stringify(persona)}`);
+  }
+  const cot = o.chain_of_thought ?? false;
+  if (typeof cot !== "boolean") throw new Error(`${who}: "chain_of_thought" must be true or false`);
+  const personality = o.personality ?? null;
+  if (personality !== null && !PERSONALITIES.includes(personality as Personality)) {
+    throw new Error(`${who}: "personality" must be null or one of ${PERSONALITIES.join(", ")}, got ${JSON.stringify(personality)}`);
+  }
+  const suffix = o.negotiation_suffix ?? null;
+  if (suffix !== null && !(typeof suffix === "number" && Number.isInteger(suffix) && suffix >= 1 && suffix <= NEGOTIATION_SUFFIXES.length)) {
+    throw new Error(`${who}: "negotiation_suffix" must be null or an integer from 1 to ${NEGOTIATION_SUFFIXES.length} (the prompts of Hua et al. 2024 §6.5), got ${JSON.stringify(suffix)}`);
+  }
+  const workflow = o.workflow ?? false;
+  if (typeof workflow !== "boolean") throw new Error(`${who}: "workflow" must be true or false`);
+  return {
+    ...(workflow && {workflow: true}),
+    ...(personality !== null && {personality: personality as Personality}),
+    ...(suffix !== null && {negotiation_suffix: suffix as number}),
+    id,
+    provider,
+    model: str("model", false)!,
+    base_url,
+    api_key_env,
+    temperature: num("temperature", null),
+    max_tokens: num("max_tokens", 400),
+    top_p: num("top_p", null),
+    seed: num("seed", null),
+    persona: persona as PersonaName | null,
+    chain_of_thought: cot,
+    timeout_ms: num("timeout_ms", 60_000),
+    max_retries: num("max_retries", 6),
+    max_concurrency: num("max_concurrency", null),
+    requests_per_minute: num("requests_per_minute", null),
+    max_response_bytes: num("max_response_bytes", defaultMaxResponseBytes),
+    max_retry_wait_ms: num("max_retry_wait_ms", defaultMaxRetryWaitMs),
+  };
+}
+
+/** The sampling parameters a spec sends with every call. */
+export function samplingOf(spec: LlmPlayerSpec): Sampling {
+  return {
+    max_tokens: spec.max_tokens,
+    ...(spec.temperature !== null && {temperature: spec.temperature}),
+    ...(spec.top_p !== null && {top_p: spec.top_p}),
+    ...(spec.seed !== null && {seed: spec.seed}),
+  };
+}

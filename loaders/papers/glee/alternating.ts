@@ -1,0 +1,138 @@
+/**
+ * The alternating-offers protocol shared by bargaining (§2.1) and
+ * negotiation (§2.2): in odd rounds Alice proposes and Bob decides, in even
+ * rounds Bob proposes and Alice decides; an acceptance ends the game, a
+ * rejection moves to the next round, and the game ends without a deal after
+ * the last round (the horizon, or the cap standing in for "∞").
+ *
+ * Families supply what differs (the offer's fields, the view, the outcome)
+ * as an `OfferRules` object. What a language agent reads is written from the
+ * observation by GLEE's narrator (loaders/papers/glee/narrator.ts).
+ */
+import {checkAction} from "../../contract/legal.js";
+import {LazyObservation} from "../../contract/observation.js";
+import type {
+  Action, ActionSpec, Decision, EndReason, GameState, Observation, Outcome, ParamsOf, Player, PriceOffer, Role, SeenEvent, SplitOffer, ViewOf,
+} from "./types.js";
+import {other} from "./types.js";
+
+export type OfferFamily = "bargaining" | "negotiation";
+export type OfferOf<F extends OfferFamily> = F extends "bargaining" ? SplitOffer : PriceOffer;
+
+export interface OfferRules<F extends OfferFamily> {
+  family: F;
+  proposerRole: (p: Player) => Role;
+  responderRole: (p: Player) => Role;
+  offerSpec(player: Player): ActionSpec;
+  view(player: Player, offer: OfferOf<F> | null): ViewOf[F];
+  /** Outcome of an accepted offer in `round` (agreement) or of no deal (null). */
+  outcome(accepted: {offer: OfferOf<F>; round: number} | null, rounds: number, endedBy: EndReason): Outcome;
+}
+
+export const DECISION_SPEC: ActionSpec = {
+  type: "decision",
+  choices: {decision: ["accept", "reject"]},
+  text: null,
+};
+
+export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
+  readonly family: F;
+  private round = 1;
+  private phase: "offer" | "decision" = "offer";
+  private offer: OfferOf<F> | null = null;
+  private events: SeenEvent[] = [];
+  private specs: Partial<Record<Player, ActionSpec>> = {};
+  private ended: {by: EndReason; accepted: {offer: OfferOf<F>; round: number} | null} | null = null;
+
+  constructor(
+    readonly params: ParamsOf<F>,
+    readonly gameId: string,
+    readonly horizonCap: number,
+    private readonly r: OfferRules<F>,
+  ) {
+    this.family = r.family;
+  }
+
+  private proposer(): Player {
+    return this.round % 2 === 1 ? "alice" : "bob";
+  }
+
+  currentPlayer(): Player | null {
+    if (this.ended) return null;
+    return this.phase === "offer" ? this.proposer() : other(this.proposer());
+  }
+
+  isTerminal(): boolean {
+    return this.ended !== null;
+  }
+
+  legalActions(): ActionSpec[] {
+    const p = this.currentPlayer();
+    if (!p) return [];
+    return this.phase === "offer" ? [(this.specs[p] ??= this.r.offerSpec(p))] : [DECISION_SPEC];
+  }
+
+  validate(action: unknown): string | null {
+    if (this.ended) return "the game is over";
+    return checkAction(this.legalActions(), action);
+  }
+
+  observe(player: Player | undefined = this.currentPlayer() ?? "alice"): Observation<F> {
+    const toMove = this.currentPlayer() === player;
+    const proposing = toMove && this.phase === "offer";
+    return new LazyObservation<F>(
+      this.family,
+      this.gameId,
+      player,
+      proposing ? this.r.proposerRole(player) : this.r.responderRole(player),
+      this.round,
+      this.r.view(player, this.phase === "decision" && toMove ? this.offer : null),
+      toMove ? this.legalActions() : [],
+      this.events,
+      this.events.length,
+    );
+  }
+
+  apply(action: Action): void {
+    const error = this.validate(action);
+    if (error) throw new Error(`${this.gameId} round ${this.round}: illegal action (${error})`);
+    const player = this.currentPlayer()!;
+    this.events.push({round: this.round, player, action});
+    if (this.phase === "offer") {
+      this.offer = action as OfferOf<F>;
+      this.phase = "decision";
+      return;
+    }
+    if ((action as Decision).decision === "accept") {
+      this.ended = {by: "agreement", accepted: {offer: this.offer!, round: this.round}};
+      return;
+    }
+    if (this.round >= this.horizonCap) {
+      this.ended = {by: "horizon", accepted: null};
+      return;
+    }
+    this.round++;
+    this.phase = "offer";
+    this.offer = null;
+  }
+
+  abort(_player: Player, _reason: string): void {
+    if (!this.ended) this.ended = {by: "rule_break", accepted: null};
+  }
+
+  outcome(): Outcome {
+    if (!this.ended) throw new Error(`${this.gameId}: outcome asked before the game ended`);
+    return this.r.outcome(this.ended.accepted, this.round, this.ended.by);
+  }
+}
+
+/** An outcome with every field null, for families to fill. */
+export function emptyOutcome(rounds: number, endedBy: EndReason): Outcome {
+  return {
+    rounds, ended_by: endedBy, agreement: null, alice_share: null, alice_gain: null, bob_gain: null, price: null,
+    alice_utility: null, bob_utility: null, high_quality: null, purchased: null, n_high: null, k_high_bought: null, r_low_rejected: null, sales: null,
+  };
+}
+
+/** Horizon told to the players: the number, or null for "inf". */
+export const toldHorizon = (h: number | "inf"): number | null => (h === "inf" ? null : h);

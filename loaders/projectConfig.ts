@@ -1,0 +1,56 @@
+/**
+ * Where outside data comes from.
+ *
+ * The raw-datasets directory is, in order of precedence:
+ *   1. the PARLEY_DATASETS environment variable;
+ *   2. "datasets" in parley.config.json (or the file PARLEY_CONFIG names),
+ *      resolved relative to that file;
+ *   3. none: every dataset reports itself absent and pages say how to add it.
+ * The same file lists the researcher's own runs ("runs": loaders/ownRuns/configuredRuns.ts).
+ */
+import {existsSync, readFileSync} from "node:fs";
+import {dirname, resolve} from "node:path";
+import {fileURLToPath} from "node:url";
+
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+export interface DatasetsConfig {
+  dir: string | null;
+  /** Where the setting came from, for messages. */
+  from: string;
+}
+
+/** The configuration file: PARLEY_CONFIG, else parley.config.json in the project. */
+export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.PARLEY_CONFIG ?? resolve(projectRoot, "parley.config.json"));
+}
+
+/**
+ * The configuration file's path and content (null when there is none). Text
+ * that is not a JSON object is one line naming the file.
+ */
+export function readConfigFile(env: NodeJS.ProcessEnv = process.env): {path: string; config: Record<string, unknown> | null; text: string | null} {
+  const path = configFilePath(env);
+  if (!existsSync(path)) return {path, config: null, text: null};
+  const text = readFileSync(path, "utf8");
+  let config: unknown;
+  try {
+    config = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
+  }
+  if (config === null || typeof config !== "object" || Array.isArray(config)) throw new Error(`${path}: expected a JSON object ({"datasets": ..., "runs": [...]})`);
+  return {path, config: config as Record<string, unknown>, text};
+}
+
+export function datasetsConfig(env: NodeJS.ProcessEnv = process.env): DatasetsConfig {
+  if (env.PARLEY_DATASETS) return {dir: resolve(env.PARLEY_DATASETS), from: "PARLEY_DATASETS"};
+  const {path, config} = readConfigFile(env);
+  if (config) {
+    if (config.datasets !== undefined && typeof config.datasets !== "string") {
+      throw new Error(`${path}: "datasets" must be a directory path string`);
+    }
+    if (config.datasets) return {dir: resolve(dirname(path), config.datasets), from: path};
+  }
+  return {dir: null, from: "not configured"};
+}

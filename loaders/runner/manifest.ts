@@ -1,0 +1,136 @@
+/**
+ * The reproducibility manifest written beside every run's and ingest's
+ * tables (`<out>/manifest.json`; a shard writes `manifest.shard-<i>.json`):
+ * what produced them, so a number can be traced back. It holds the config
+ * as given and its sha256, Parley's version and git commit, the versions of
+ * the SDKs and engines, the seed, start and end times, counts of games,
+ * calls, cached calls and rule breaks, and per LLM player the model as
+ * requested and as the API reported it with the sha256 of every distinct
+ * system prompt sent (llm/promptLog.ts), so a changed prompt template shows
+ * as a new hash. No key or secret is ever part of it: players name the
+ * environment variable of their key, never its value.
+ */
+import {createHash} from "node:crypto";
+import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
+import {join, resolve} from "node:path";
+import {projectRoot} from "../projectConfig.js";
+import {writeFileAtomic} from "../io/atomic.js";
+import {promptLog} from "../llm/promptLog.js";
+
+const PACKAGES = ["@observablehq/framework", "@duckdb/node-api", "@duckdb/duckdb-wasm", "openai", "@anthropic-ai/sdk", "@google/genai", "apache-arrow", "parquet-wasm"];
+
+function packageVersion(name: string): string | null {
+  try {
+    return JSON.parse(readFileSync(join(projectRoot, "node_modules", name, "package.json"), "utf8")).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The checkout's commit, read from .git without running git (null outside a git checkout). */
+export function gitCommit(root = projectRoot): string | null {
+  const dotGit = join(root, ".git");
+  try {
+    if (!existsSync(dotGit)) return null;
+    let gitDir = dotGit;
+    // A worktree's (or submodule's) .git is a file naming its git directory.
+    if (statSync(dotGit).isFile()) {
+      const named = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
+      if (!named) return null;
+      gitDir = resolve(root, named.trim());
+    }
+    const commonFile = join(gitDir, "commondir");
+    const common = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, "utf8").trim()) : gitDir;
+    const head = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
+    if (/^[0-9a-f]{40}$/.test(head)) return head;
+    const ref = /^ref: (.+)$/.exec(head)?.[1];
+    if (!ref) return null;
+    const loose = join(common, ref);
+    if (existsSync(loose)) return readFileSync(loose, "utf8").trim();
+    const packed = join(common, "packed-refs");
+    if (!existsSync(packed)) return null;
+    for (const line of readFileSync(packed, "utf8").split("\n")) {
+      const [sha, name] = line.split(" ");
+      if (name === ref) return sha;
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+export interface ManifestInput {
+  kind: "run" | "ingest";
+  /** The config file's text (runs) or the ingest's adapter and input. */
+  config: unknown;
+  configText?: string;
+  seed?: number | null;
+  llmPlayers?: {id: string; provider: string; model: string; base_url?: string | null}[];
+  started: Date;
+  counts: Record<string, number>;
+  shard?: string | null;
+}
+
+export function buildManifest(input: ManifestInput): Record<string, unknown> {
+  const configText = input.configText ?? JSON.stringify(input.config);
+  return {
+    kind: input.kind,
+    parley: {version: readVersion(), commit: gitCommit()},
+    config: input.config,
+    config_sha256: sha256(configText),
+    ...(input.shard && {shard: input.shard}),
+    seed: input.seed ?? null,
+    started: input.started.toISOString(),
+    finished: new Date().toISOString(),
+    node: process.version,
+    packages: Object.fromEntries(PACKAGES.map((p) => [p, packageVersion(p)])),
+    counts: input.counts,
+    llm_players: (input.llmPlayers ?? []).map((p) => {
+      const log = promptLog.get(p.id);
+      return {
+        id: p.id,
+        provider: p.provider,
+        model_requested: p.model,
+        base_url: p.base_url ?? null,
+        models_reported: log ? [...log.reportedModels].sort() : [],
+        system_prompts: log ? [...log.systemPrompts].map(([sha, calls]) => ({sha256: sha, calls})).sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1)) : [],
+      };
+    }),
+  };
+}
+
+function readVersion(): string | null {
+  try {
+    return JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the manifest atomically; a shard's name carries its index. */
+export async function writeManifest(outDir: string, manifest: Record<string, unknown>, shardIndex: number | null = null): Promise<string> {
+  const path = join(outDir, shardIndex === null ? "manifest.json" : `manifest.shard-${shardIndex}.json`);
+  await writeFileAtomic(path, JSON.stringify(manifest, null, 2) + "\n");
+  return path;
+}
+
+/**
+ * The manifest of a run or ingest directory: `manifest.json`, else (a
+ * sharded run) the first shard's; null when there is none or it is not JSON.
+ */
+export function readManifest(dir: string): Record<string, unknown> | null {
+  const shards = existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).filter((f) => /^manifest\.shard-\d+\.json$/.test(f)) : [];
+  shards.sort((x, y) => Number(/\d+/.exec(x)![0]) - Number(/\d+/.exec(y)![0]));
+  for (const name of ["manifest.json", ...shards]) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    try {
+      return JSON.parse(readFileSync(path, "utf8"));
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,198 @@
+/**
+ * Builds a report (`parley report`): a static site about just some runs.
+ *
+ * Framework builds one source root with one config, so the report gets a
+ * scratch project of its own in the system's temp directory, and the
+ * repository's files are never touched: `src/` holds the analysis pages of
+ * the study's games (copied from the site's), the References page, the
+ * components and shared code they import, a generated front page
+ * (front.md), and under `data/` the study's tables as plain files in the
+ * layout the pages' data loaders would emit (studyData.ts), so the pages
+ * read them unchanged; `loaders/` and `node_modules/` link to the
+ * project's (for the few data loaders kept, and so Framework bundles
+ * libraries from node_modules, offline); the config is the site's with the
+ * report's title, pages and output. Framework builds into the scratch
+ * project, and the finished site is then moved onto `--out`.
+ */
+import {cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync} from "node:fs";
+import {randomBytes} from "node:crypto";
+import {tmpdir} from "node:os";
+import {dirname, join, resolve} from "node:path";
+import {projectRoot} from "../projectConfig.js";
+import {removeStaleTemps} from "../io/staleFiles.js";
+import {observable, seedNpmVersions} from "../cli/commands/site.js";
+import {runsModule} from "../ownRuns/runArchives.js";
+import siteConfig from "../../observablehq.config.js";
+import {REPORT_DATASETS, datasetOfGame, writeStudyDataset} from "./reportData.js";
+import {studySummary} from "./reportSummary.js";
+import type {StudyRun} from "./reportRuns.js";
+
+export interface ReportOptions {
+  runs: StudyRun[];
+  out: string;
+  title: string;
+  /** Add the built-in datasets' rows (and the built-in datasets the pages offer beside them). */
+  builtin: boolean;
+  /** Framework's file list on stdout (off for tests and quiet runs). */
+  verbose?: boolean;
+}
+
+/** Framework could not build the report (its errors went to stderr). */
+export class ReportBuildFailed extends Error {}
+
+/** Pages every report has, after the analyses. */
+const ALWAYS = ["/references"];
+
+interface PageEntry {name: string; path: string}
+
+/** The site's pages in its order (observablehq.config.ts), flattened. */
+function sitePages(): PageEntry[] {
+  type Entry = {name: string; path?: string; pages?: Entry[]};
+  const walk = (entries: Entry[]): PageEntry[] => entries.flatMap((e) => (e.pages ? walk(e.pages) : e.path ? [{name: e.name, path: e.path}] : []));
+  return walk(siteConfig.pages as Entry[]);
+}
+
+/**
+ * The source file of page `path` under src/: `<path>.md`, or the
+ * parameterized page (`glee-[family].md`) whose fixed prefix it starts with.
+ */
+export function pageSource(path: string, files: readonly string[] = readdirSync(join(projectRoot, "src"))): string {
+  const name = path.slice(1);
+  if (files.includes(`${name}.md`)) return `${name}.md`;
+  const match = files.find((f) => /^[^[\]]*\[[a-z]+\]\.md$/.test(f) && name.startsWith(f.slice(0, f.indexOf("["))));
+  if (!match) throw new Error(`no source for page ${path} in src/`);
+  return match;
+}
+
+/** The datasets (data/<id>/...) a page's source reads. */
+export function pageDatasets(source: string): Set<string> {
+  return new Set([...source.matchAll(/FileAttachment\("data\/([^/"]+)\//g)].map((m) => m[1]));
+}
+
+/**
+ * The report's pages, in the site's order: the analyses of the study's
+ * games; the project's own analysis pages (`src/study-*.md`, see "Your own
+ * pages" in the README) whose datasets are all in the study; the References page.
+ */
+export function reportPages(runs: readonly StudyRun[], readSource: (file: string) => string = (file) => readFileSync(join(projectRoot, "src", file), "utf8")): PageEntry[] {
+  const games = [...new Set(runs.flatMap((r) => r.games))];
+  const datasets = REPORT_DATASETS.filter((d) => games.some((g) => datasetOfGame(g) === d));
+  const ids = new Set(datasets.map((d) => d.id));
+  const own = (path: string) => {
+    if (!path.startsWith("/study-")) return false;
+    const reads = pageDatasets(readSource(pageSource(path)));
+    return reads.size > 0 && [...reads].every((id) => ids.has(id));
+  };
+  const wanted = new Set([...datasets.flatMap((d) => d.pages(games)), ...ALWAYS]);
+  return sitePages().filter((p) => wanted.has(p.path) || own(p.path));
+}
+
+/**
+ * A page's source for the report: pages that offer a choice of datasets
+ * (`const datasets = {"Label": {... FileAttachment("data/<id>/...") ...}, ...}`)
+ * keep only the entries of datasets in the report, renamed after the study;
+ * with `builtin`, every entry stays and those of the study's datasets say so.
+ */
+export function reportPageSource(source: string, studyDatasets: ReadonlySet<string>, title: string, builtin: boolean): string {
+  // Pages that also offer the configured runs wrap the object: `withRuns({...}, RUNS, "glee")` (a report configures none).
+  return source.replace(/^const datasets = (withRuns\()?\{\n([\s\S]*?)\n\}(, RUNS[^;\n]*\))?;$/m, (_, open: string | undefined, body: string, close: string | undefined) => {
+    const entries = body.split("\n").map((line) => line.replace(/,$/, ""));
+    const kept = entries.flatMap((line) => {
+      const id = /FileAttachment\("data\/([^/"]+)\//.exec(line)?.[1];
+      const inStudy = id !== undefined && studyDatasets.has(id);
+      if (!inStudy) return builtin ? [line] : [];
+      const label = builtin ? `${title} (with the built-in data)` : title;
+      return [line.replace(/^(\s*)"(?:[^"\\]|\\.)*"/, (_m, indent: string) => `${indent}${JSON.stringify(label)}`)];
+    });
+    return `const datasets = ${open ?? ""}{\n${kept.join(",\n")}\n}${close ?? ""};`;
+  });
+}
+
+/**
+ * An own analysis page's one-line data source (`const SOURCES = withRuns({"<name>": {... FileAttachment("data/<id>/...") ...}}, RUNS, ...)`,
+ * see src/study-discount.md) is named after the study when its dataset is the study's.
+ */
+export function renameSource(source: string, studyDatasets: ReadonlySet<string>, title: string): string {
+  return source.replace(/^(const SOURCES = withRuns\(\{)"(?:[^"\\]|\\.)*"(: [^\n]*FileAttachment\("data\/([^/"]+)\/[^\n]*)$/m, (line, head: string, tail: string, id: string) => (studyDatasets.has(id) ? `${head}${JSON.stringify(title)}${tail}` : line));
+}
+
+/** Markdown links to site pages the report leaves out become their plain text (no link leads to a missing page). */
+export function unlinkMissingPages(source: string, kept: ReadonlySet<string>): string {
+  return source.replace(/\[([^\]]+)\]\(\.\/([a-z0-9-]+)(#[^)]*)?\)/g, (link, text: string, page: string) => (kept.has(`/${page}`) ? link : text));
+}
+
+/** Copies what the pages import (components, shared code, style) and the kept data loaders into the scratch root. */
+function copySupport(root: string, pages: PageEntry[]): void {
+  const src = join(projectRoot, "src");
+  for (const dir of ["components", "lib"]) cpSync(join(src, dir), join(root, dir), {recursive: true});
+  cpSync(join(src, "style.css"), join(root, "style.css"));
+  // The matrix and tree games' descriptions are read from the game files, not from runs.
+  mkdirSync(join(root, "data"), {recursive: true});
+  if (pages.some((p) => p.path.startsWith("/gtllm"))) cpSync(join(src, "data/gtllm-games.json.ts"), join(root, "data/gtllm-games.json.ts"));
+}
+
+/** Builds the report; throws on a failed Framework build (its errors are on stderr). */
+export async function buildReport({runs, out, title, builtin, verbose = false}: ReportOptions): Promise<{pages: PageEntry[]; datasets: string[]}> {
+  removeStaleTemps(tmpdir(), "parley-");
+  const project = join(tmpdir(), `parley-report.tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const root = join(project, "src");
+  const target = resolve(out);
+  const staged = `${target}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    mkdirSync(root, {recursive: true});
+    symlinkSync(join(projectRoot, "loaders"), join(project, "loaders"));
+    symlinkSync(join(projectRoot, "node_modules"), join(project, "node_modules"));
+    const pages = reportPages(runs);
+    copySupport(root, pages);
+
+    const datasets = REPORT_DATASETS.filter((d) => runs.some((r) => r.games.some((g) => datasetOfGame(g) === d)));
+    const dirs: Record<string, string> = {};
+    for (const d of datasets) {
+      dirs[d.id] = join(root, "data", d.id);
+      await writeStudyDataset(d, runs, dirs[d.id], {builtin, title});
+    }
+    const ids = new Set(datasets.map((d) => d.id));
+    if (builtin) {
+      // The built-in datasets the kept pages offer beside the study's (e.g. GLEE's human sample), as the site has them.
+      const others = new Set(pages.flatMap((p) => [...pageDatasets(readFileSync(join(projectRoot, "src", pageSource(p.path)), "utf8"))]).filter((id) => !ids.has(id)));
+      for (const id of others) await writeStudyDataset({id, prefixes: [], pages: () => []}, [], join(root, "data", id), {builtin, title});
+    }
+    for (const source of new Set(pages.map((p) => pageSource(p.path)))) {
+      const text = renameSource(reportPageSource(readFileSync(join(projectRoot, "src", source), "utf8"), ids, title, builtin), builtin ? new Set() : ids, title);
+      writeFileSync(join(root, source), unlinkMissingPages(text, new Set(["/", ...pages.map((p) => p.path)])));
+    }
+    const analyses = pages.filter((p) => !ALWAYS.includes(p.path));
+    writeFileSync(join(root, "data", "study.json"), JSON.stringify(await studySummary(title, runs, dirs, analyses)));
+    const front = readFileSync(join(projectRoot, "loaders", "site", "reportFront.md"), "utf8");
+    writeFileSync(join(root, "index.md"), front.replace(/^---\n/, `---\ntitle: ${JSON.stringify(title)}\n`));
+
+    // The pages' module of configured runs: none in a report (its runs are the pages' datasets).
+    writeFileSync(join(project, "parley.config.json"), "{}\n");
+    mkdirSync(join(root, "generated"), {recursive: true});
+    writeFileSync(join(root, "generated", "runs.js"), await runsModule({...process.env, PARLEY_CONFIG: join(project, "parley.config.json")}));
+    seedNpmVersions(root);
+    const paths = new Set(pages.map((p) => p.path));
+    const config = {
+      ...siteConfig,
+      title,
+      root,
+      output: join(project, "dist"),
+      pages,
+      dynamicPaths: siteConfig.dynamicPaths.filter((p: string) => paths.has(p)),
+      footer: `${title}: a study made with Parley. Built offline with Observable Framework.`,
+    };
+    writeFileSync(join(project, "observablehq.config.js"), `export default ${JSON.stringify(config, null, 2)};\n`);
+    const code = await observable(["build", "--config", join(project, "observablehq.config.js")], process.env, {cwd: project, root, stdio: verbose ? "inherit" : "pipe"});
+    if (code !== 0) throw new ReportBuildFailed(`the report's site build failed (Framework exited with code ${code}; its errors are above)`);
+
+    // The finished site replaces --out whole: staged beside it, then swapped in by rename.
+    mkdirSync(dirname(target), {recursive: true});
+    cpSync(join(project, "dist"), staged, {recursive: true});
+    rmSync(target, {recursive: true, force: true});
+    renameSync(staged, target);
+    return {pages, datasets: datasets.map((d) => d.id)};
+  } finally {
+    rmSync(project, {recursive: true, force: true});
+    if (existsSync(staged)) rmSync(staged, {recursive: true, force: true});
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The tables of a `parley play` experiment: every finished game in the same
+ * tables as `parley run` (`<out>/game=<id>/{games,players,turns}.parquet`,
+ * run/write.ts), the person's seat with agent `human`, plus a side table
+ * `<out>/participants.parquet`, one row per participant: condition, where
+ * they stopped, the attention check and quiz, and whether their game is
+ * **excluded** (a participant who failed the attention check or the quiz
+ * keeps their game in the tables, marked here, as GLEE's Appendix E.3
+ * excluded such players from its analysis rather than from its records).
+ * Join on `game_id` to leave excluded games out:
+ *
+ *   SELECT g.* FROM games g JOIN participants p USING (game_id) WHERE NOT p.excluded
+ *
+ * Each finished game's rows are first saved in the state directory
+ * (`<state>/games/<participant>.json`, atomically); the tables are then
+ * rewritten as one set from all saved games (io/tableSet.ts: readers see the
+ * old set or the new one, never a mix), by one writer at a time. Requests
+ * that arrive while a write is under way are served by one more write, so
+ * games finishing together are never lost and never cost a write each.
+ */
+import {mkdirSync, readdirSync, readFileSync} from "node:fs";
+import {join} from "node:path";
+import type {TableSchema} from "../io/schema.js";
+import {ParquetStage, RunTables} from "../runner/write.js";
+import type {GameRecord} from "../runner/tournament.js";
+import {writeFileAtomic} from "../io/atomic.js";
+import {withDuckDB} from "../io/duckdb.js";
+import type {Experiment} from "./experiment.js";
+import type {Participant} from "./participants.js";
+
+export const PARTICIPANTS_TABLE: TableSchema = {
+  name: "participants",
+  key: ["participant_id"],
+  columns: [
+    {name: "participant_id", type: "VARCHAR", nullable: false, doc: "random (128 bits), never derived from personal data"},
+    {name: "experiment", type: "VARCHAR", nullable: false},
+    {name: "condition", type: "VARCHAR", nullable: false},
+    {name: "game", type: "VARCHAR", doc: "the condition's game id"},
+    {name: "game_id", type: "VARCHAR", doc: "the participant's game in games/players/turns (null before it started)"},
+    {name: "step", type: "VARCHAR", doc: "consent, instructions, game, quiz, done, declined, failed_attention, failed_quiz"},
+    {name: "game_finished", type: "BOOLEAN", doc: "the game's rows are in the tables"},
+    {name: "attention_passed", type: "BOOLEAN", doc: "null: not reached"},
+    {name: "attention_answer", type: "VARCHAR"},
+    {name: "quiz_passed", type: "BOOLEAN", doc: "null: not reached (or no quiz)"},
+    {name: "quiz_answers", type: "VARCHAR", doc: "JSON list of the chosen option indices"},
+    {name: "excluded", type: "BOOLEAN", nullable: false, doc: "failed the attention check or the quiz: leave out of analyses"},
+    {name: "exclusion_reason", type: "VARCHAR", doc: "attention_check, quiz (comma separated)"},
+    {name: "completion_code", type: "VARCHAR", doc: "the code shown at the end (null when none was earned)"},
+    {name: "assigned_at", type: "VARCHAR", doc: "ISO time"},
+    {name: "consented_at", type: "VARCHAR"},
+    {name: "game_started_at", type: "VARCHAR"},
+    {name: "game_finished_at", type: "VARCHAR"},
+    {name: "completed_at", type: "VARCHAR"},
+  ],
+};
+
+/** The participants row of `p`. */
+export function participantRow(p: Participant, experiment: Experiment, finished: boolean): Record<string, unknown> {
+  return {
+    participant_id: p.id,
+    experiment: p.experiment,
+    condition: p.condition,
+    game: experiment.conditions.find((c) => c.id === p.condition)?.def.id ?? null,
+    game_id: p.game_id,
+    step: p.step,
+    game_finished: finished,
+    attention_passed: p.attention?.passed ?? null,
+    attention_answer: p.attention?.answer ?? null,
+    quiz_passed: p.quiz?.passed ?? null,
+    quiz_answers: p.quiz ? JSON.stringify(p.quiz.answers) : null,
+    excluded: p.excluded,
+    exclusion_reason: p.exclusion_reason,
+    completion_code: p.completion_code,
+    assigned_at: p.assigned_at,
+    consented_at: p.consented_at,
+    game_started_at: p.game_started_at,
+    game_finished_at: p.game_finished_at,
+    completed_at: p.completed_at,
+  };
+}
+
+/** Finished games' records, one file per participant in `<state>/games/`. */
+export class GameRecords {
+  private readonly dir: string;
+  readonly byParticipant = new Map<string, GameRecord>();
+
+  constructor(stateDir: string) {
+    this.dir = join(stateDir, "games");
+    mkdirSync(this.dir, {recursive: true});
+    for (const name of readdirSync(this.dir)) {
+      if (!name.endsWith(".json") || name.startsWith(".")) continue;
+      this.byParticipant.set(name.slice(0, -".json".length), JSON.parse(readFileSync(join(this.dir, name), "utf8")) as GameRecord);
+    }
+  }
+
+  async save(participant: string, record: GameRecord): Promise<void> {
+    await writeFileAtomic(join(this.dir, `${participant}.json`), JSON.stringify(record) + "\n");
+    this.byParticipant.set(participant, record);
+  }
+}
+
+/** Writes the experiment's tables into `out` as one new set: every saved game and every participant. */
+export async function writeStudyTables(out: string, experiment: Experiment, records: GameRecords, participants: readonly Participant[]): Promise<{games: number; participants: number}> {
+  const tables = new RunTables(out, experiment.conditions.map((c) => c.def));
+  try {
+    for (const record of records.byParticipant.values()) tables.add(record);
+    const {games} = await tables.finish(async (set) => {
+      const stage = new ParquetStage(set.file("participants.parquet"), PARTICIPANTS_TABLE);
+      try {
+        for (const p of participants) stage.add(participantRow(p, experiment, records.byParticipant.has(p.id)));
+        return {participants: await withDuckDB((db) => stage.finish(db))};
+      } catch (error) {
+        stage.abandon();
+        throw error;
+      }
+    });
+    return {games, participants: participants.length};
+  } catch (error) {
+    tables.abandon();
+    throw error;
+  }
+}
+
+/**
+ * One write at a time, coalesced: `request()` resolves once a write that
+ * began after the call has finished (so it includes every change made
+ * before the call); calls made while a write waits to start share it.
+ */
+export class CoalescingWriter {
+  private queued: Promise<void> | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly write: () => Promise<void>) {}
+
+  request(): Promise<void> {
+    if (this.queued) return this.queued;
+    const previous = this.running;
+    const run = (async () => {
+      await previous?.catch(() => {});
+      this.queued = null; // from here on the write reads the state; later changes need another one
+      await this.write();
+    })();
+    this.queued = run;
+    this.running = run;
+    return run;
+  }
+
+  /** Waits for the writes requested so far. */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => {});
+  }
+}
