@@ -13,11 +13,8 @@ import {projectRoot} from "../../projectConfig.js";
 import {serveStatic} from "../../site/serve.js";
 import {intOption, parse, UsageError} from "./args.js";
 import {inputPath} from "./inputs.js";
-import {commands} from "./index.js";
+import {serveUsage} from "./site.usage.js";
 import {prepareRuns} from "../../ownRuns/runArchives.js";
-
-export const buildUsage = commands.build.usage;
-export const serveUsage = commands.serve.usage;
 
 /** The site's source root. */
 const siteRoot = join(projectRoot, "src");
@@ -102,8 +99,6 @@ export function buildSite(env: NodeJS.ProcessEnv = process.env): Promise<number>
 export async function build(): Promise<number> {
   return buildSite();
 }
-
-export const devUsage = commands.dev.usage;
 
 /**
  * Framework's preview, with the configured runs watched (loaders/ownRuns/watch.ts):
