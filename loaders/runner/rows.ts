@@ -5,7 +5,7 @@
  */
 import type {GameResult} from "../contract/game.js";
 import {seatName} from "../contract/game.js";
-import type {RunConfig} from "./runConfig.js";
+import type {RunConfig} from "./runConfigTypes.js";
 import type {GameRecord} from "./tournament.js";
 import type {PlannedGame} from "./grid.js";
 

@@ -17,7 +17,7 @@
  *   parameters that every one of the games has (then it applies to each).
  * - n_players: seats per game (default: the game's, e.g. 10 in gamma-Bench).
  * - players: "all" (every built-in agent that plays the game) or a list of
- *   built-in agent ids and LLM player objects (fields: agents/llm/spec.ts);
+ *   built-in agent ids and LLM player objects (fields: loaders/llm/playerSpec.ts);
  *   lineups refer to them by id.
  * - lineups: "all" (every ordered assignment of players to seats: every
  *   ordered pair in a two-seat game), "self" (one lineup per player, in every
@@ -42,36 +42,9 @@ import {LIMITS} from "./runConfigChecks.js";
 import {paramValueError} from "../contract/params.js";
 import {lineups as planLineups} from "./grid.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../llm/playerSpec.js";
+import {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
 
-export interface GameRunSpec {
-  def: GameDef;
-  /** Parameter -> values, for every parameter in declaration order (complete, validated). */
-  grid: Record<string, ParamValue[]>;
-  n_players: number;
-}
-
-export interface RunConfig {
-  run_id: string;
-  description: string | null;
-  games: GameRunSpec[];
-  players: "all" | string[];
-  /** The LLM players among `players` (by id), with their validated settings. */
-  llm_players: LlmPlayerSpec[];
-  lineups: "all" | "self" | null | string[][];
-  /** Per game id, lineups that replace `lineups` for that game (a config with several games may key `lineups` by game). */
-  lineups_by_game?: Record<string, LineupsSpec>;
-  games_per_lineup: number;
-  seed: number;
-  concurrency: number;
-  max_attempts: number;
-}
-
-export type LineupsSpec = "all" | "self" | string[][];
-
-/** The lineups entry that applies to `game`: its own, else the config's. */
-export const lineupsOf = (config: Pick<RunConfig, "lineups" | "lineups_by_game">, game: string): RunConfig["lineups"] => config.lineups_by_game?.[game] ?? config.lineups;
-
-export class ConfigError extends Error {}
+export {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
 
 const KEYS = ["game", "family", "grid", "n_players", "players", "lineups", "pairs", "games_per_lineup", "games_per_pair", "seed", "concurrency", "max_attempts", "run_id", "description"];
 

@@ -16,7 +16,7 @@ import {plannedGames, plannedPerGame, type PlannedGame} from "./grid.js";
 import {playGame, type TurnRow} from "./gameLoop.js";
 import {gameRow, playerRows} from "./rows.js";
 import {RunTables} from "./write.js";
-import type {RunConfig} from "./runConfig.js";
+import type {RunConfig} from "./runConfigTypes.js";
 import type {Shard} from "./shard.js";
 
 /** One finished game: its rows in the three tables. */
