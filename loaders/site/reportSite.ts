@@ -23,7 +23,8 @@ import {removeStaleTemps} from "../io/staleFiles.js";
 import {observable, seedNpmVersions} from "./build.js";
 import {runsModule} from "../ownRuns/runArchives.js";
 import siteConfig from "../../observablehq.config.js";
-import {REPORT_DATASETS, datasetOfGame, writeStudyDataset} from "./reportData.js";
+import {writeStudyDataset} from "./reportData.js";
+import {REPORT_DATASETS, datasetOfGame} from "../datasets/reportDatasets.js";
 import {studySummary} from "./reportSummary.js";
 import type {StudyRun} from "./reportRuns.js";
 
