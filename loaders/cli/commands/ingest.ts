@@ -51,14 +51,14 @@ function lockIngest(out: string) {
 
 /**
  * `parley ingest human <file...> --out <dir>`: play records replayed
- * (ingest/human.ts) and written as `parley run` writes its tables, one
+ * (loaders/study/ingestRecords.ts) and written as `parley run` writes its tables, one
  * partition per game, switched in at once (run/write.ts).
  */
 async function ingestHumanRecords(files: string[], out: string | undefined, strict: boolean): Promise<number> {
   if (!files.length || !out) throw new UsageError("parley ingest human <record.json...> --out <dir>");
   for (const file of files) inputPath("ingest", file, "file", "human reads play records downloaded from the /play page");
   outputDir("ingest", "--out", out);
-  const [{ingestHuman}, {nodeEngine}, {RunTables}] = await Promise.all([import("../../ingest/human.js"), import("../../study/engine.js"), import("../../runner/write.js")]);
+  const [{ingestHuman}, {nodeEngine}, {RunTables}] = await Promise.all([import("../../study/ingestRecords.js"), import("../../study/engine.js"), import("../../runner/write.js")]);
   const lock = lockIngest(out);
   const started = new Date();
   let counts;
