@@ -9,7 +9,7 @@ import {performance} from "node:perf_hooks";
 import {locateDataset} from "../loaders/datasets/catalog.js";
 import {ingestDond} from "../loaders/papers/gtllm/dond/ingest.js";
 import {writeIngest} from "../loaders/ingest/write.js";
-import {buildSite} from "../loaders/cli/commands/site.js";
+import {buildSite} from "../loaders/site/build.js";
 import {parseRunConfig} from "../loaders/runner/runConfig.js";
 import {runTournament, writeTournament} from "../loaders/runner/tournament.js";
 

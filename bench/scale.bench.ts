@@ -28,7 +28,7 @@ import {existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} f
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {datasetsConfig, projectRoot} from "../loaders/projectConfig.js";
-import {buildSite} from "../loaders/cli/commands/site.js";
+import {buildSite} from "../loaders/site/build.js";
 import {serveStatic} from "../loaders/site/serve.js";
 import type {Browser} from "playwright-core";
 import {launch, settle} from "../test/browser/harness.js";

@@ -1,7 +1,8 @@
 /**
- * The `parley` command line. Each command lives in loaders/commands/ and
- * exports `run(argv) -> exit code`; commands/index.ts lists them with their
- * usage lines, and a command's module is loaded only when it runs.
+ * The `parley` command line. Each command lives in loaders/cli/commands/ and
+ * exports `run(argv) -> exit code`, its usage line in a small module beside
+ * it; commands/index.ts lists them with their usage lines, and a command's
+ * module is loaded only when it runs.
  */
 import {commands, isCommand} from "./commands/index.js";
 import {UsageError} from "./commands/args.js";

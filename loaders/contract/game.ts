@@ -23,7 +23,11 @@
  * nothing of agents or storage; the runner (loaders/run/) connects them.
  */
 import type {Rng} from "../../src/lib/rng.js";
+import type {ActionSpec} from "../../src/lib/actionSpec.js";
 import type {Column, ScalarType} from "../io/schema.js";
+
+// Legal actions are data that the browser's move form reads too, so their shape is declared in src/lib.
+export type {ActionSpec, NumberSpec} from "../../src/lib/actionSpec.js";
 
 /** Seats are numbered from 0; a game may also name them (GLEE: alice, bob). */
 export type Seat = number;
@@ -78,34 +82,6 @@ export type Mover = {kind: "seats"; seats: readonly Seat[]} | {kind: "chance"} |
 export interface Action {
   type: string;
   [field: string]: unknown;
-}
-
-/** A numeric field's closed range (bounds absent = unbounded); `integer` requires a whole number. */
-export interface NumberSpec {
-  min?: number;
-  max?: number;
-  integer?: boolean;
-}
-
-/**
- * One kind of legal action, as data. An action is legal when it has this
- * `type`, every `numbers` field is a finite number in range (and whole when
- * `integer`), every `choices` field is one of its values (fields in
- * `optional` may be absent), every `lists` field is a list of the given
- * length whose entries are legal numbers, `sum` holds (within 1e-6), and the
- * `text` field is present when required (absent when not allowed).
- * `format` is legacy prompt text kept by GLEE's actions; new games leave it
- * to their narrator.
- */
-export interface ActionSpec {
-  type: string;
-  numbers?: Record<string, NumberSpec>;
-  lists?: Record<string, {length: number; item: NumberSpec}>;
-  sum?: {fields: string[]; equals: number};
-  choices?: Record<string, readonly (string | null)[]>;
-  optional?: readonly string[];
-  text?: {field: string; required: boolean} | null;
-  format?: string;
 }
 
 /** What one seat knows now: structured, game-specific `view`; `legal` is empty when the seat is not to move. */

@@ -11,7 +11,7 @@
 import {existsSync, readdirSync, readFileSync, rmdirSync, statSync} from "node:fs";
 import {dirname, isAbsolute, join, resolve, sep} from "node:path";
 import {projectRoot} from "../projectConfig.js";
-import {UsageError} from "../cli/commands/args.js";
+import {UsageError} from "../io/usageError.js";
 import {download, DownloadError, isUrl, isVerified, type Expected} from "../io/download.js";
 
 export interface SourceFile extends Expected {

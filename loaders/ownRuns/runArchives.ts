@@ -29,7 +29,7 @@ import {checkpointFiles, readableTables, readJson, readsCheckpoints, runState, s
 import {tar} from "../io/tar.js";
 import {runTableFiles} from "../io/runTables.js";
 import {datasetEntry} from "../datasets/catalog.js";
-import {REPORT_DATASETS, datasetOfGame} from "../site/reportData.js";
+import {REPORT_DATASETS, datasetOfGame} from "../datasets/reportDatasets.js";
 import {playedDondRows} from "../papers/gtllm/dond/ingest.js";
 import type {Row, TableSchema} from "../io/schema.js";
 import type {RunInfo} from "../../src/lib/runInfo.js";

@@ -11,7 +11,7 @@
  */
 import type {GameDef, ParamValue, Params} from "../contract/game.js";
 import {agents, agentDef, canSit} from "../registry/agents.js";
-import {ConfigError, lineupsOf, type GameRunSpec, type RunConfig} from "./runConfig.js";
+import {ConfigError, lineupsOf, type GameRunSpec, type RunConfig} from "./runConfigTypes.js";
 import {shardCount, type Shard} from "./shard.js";
 
 /** Lineups one game of a run may have. */

@@ -29,7 +29,7 @@ import {runTournament} from "./tournament.js";
 import {RunTables} from "./write.js";
 import {RunInterrupted, settleOrGiveUp, stopAgentsOnAbort} from "./interrupt.js";
 import {removeStaleWrites} from "../io/tableSet.js";
-import type {RunConfig} from "./runConfig.js";
+import type {RunConfig} from "./runConfigTypes.js";
 import {runStateDir, type Shard} from "./shard.js";
 
 export interface ResumableOptions {

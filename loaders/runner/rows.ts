@@ -5,9 +5,17 @@
  */
 import type {GameResult} from "../contract/game.js";
 import {seatName} from "../contract/game.js";
-import type {RunConfig} from "./runConfig.js";
-import type {GameRecord} from "./tournament.js";
+import type {RunConfig} from "./runConfigTypes.js";
 import type {PlannedGame} from "./grid.js";
+import type {TurnRow} from "./gameLoop.js";
+
+/** One finished game: its rows in the three tables. */
+export interface GameRecord {
+  game: string;
+  row: Record<string, unknown> & {game_id: string};
+  players: Record<string, unknown>[];
+  turns: TurnRow[];
+}
 
 /** The games row of a finished game: identity, parameters, outcome, and `<seat name>_agent` where the game has such columns. */
 export function gameRow(planned: PlannedGame, config: Pick<RunConfig, "run_id" | "seed">, result: GameResult, traits: readonly (Record<string, unknown> | undefined)[] = []): GameRecord["row"] {

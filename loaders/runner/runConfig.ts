@@ -17,7 +17,7 @@
  *   parameters that every one of the games has (then it applies to each).
  * - n_players: seats per game (default: the game's, e.g. 10 in gamma-Bench).
  * - players: "all" (every built-in agent that plays the game) or a list of
- *   built-in agent ids and LLM player objects (fields: agents/llm/spec.ts);
+ *   built-in agent ids and LLM player objects (fields: loaders/llm/playerSpec.ts);
  *   lineups refer to them by id.
  * - lineups: "all" (every ordered assignment of players to seats: every
  *   ordered pair in a two-seat game), "self" (one lineup per player, in every
@@ -42,36 +42,9 @@ import {LIMITS} from "./runConfigChecks.js";
 import {paramValueError} from "../contract/params.js";
 import {lineups as planLineups} from "./grid.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../llm/playerSpec.js";
+import {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
 
-export interface GameRunSpec {
-  def: GameDef;
-  /** Parameter -> values, for every parameter in declaration order (complete, validated). */
-  grid: Record<string, ParamValue[]>;
-  n_players: number;
-}
-
-export interface RunConfig {
-  run_id: string;
-  description: string | null;
-  games: GameRunSpec[];
-  players: "all" | string[];
-  /** The LLM players among `players` (by id), with their validated settings. */
-  llm_players: LlmPlayerSpec[];
-  lineups: "all" | "self" | null | string[][];
-  /** Per game id, lineups that replace `lineups` for that game (a config with several games may key `lineups` by game). */
-  lineups_by_game?: Record<string, LineupsSpec>;
-  games_per_lineup: number;
-  seed: number;
-  concurrency: number;
-  max_attempts: number;
-}
-
-export type LineupsSpec = "all" | "self" | string[][];
-
-/** The lineups entry that applies to `game`: its own, else the config's. */
-export const lineupsOf = (config: Pick<RunConfig, "lineups" | "lineups_by_game">, game: string): RunConfig["lineups"] => config.lineups_by_game?.[game] ?? config.lineups;
-
-export class ConfigError extends Error {}
+export {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
 
 const KEYS = ["game", "family", "grid", "n_players", "players", "lineups", "pairs", "games_per_lineup", "games_per_pair", "seed", "concurrency", "max_attempts", "run_id", "description"];
 
@@ -158,14 +131,8 @@ function parseGames(raw: Record<string, unknown>): {defs: GameDef[]; keyOf: (def
 const sharedParams = (defs: readonly GameDef[], grid: unknown): boolean =>
   isObject(grid) && Object.keys(grid).length > 0 && Object.keys(grid).every((k) => defs.every((d) => d.params.some((p) => p.name === k)));
 
-/** Validates a parsed JSON config; throws ConfigError naming the bad key. */
-export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
-  if (!isObject(raw)) throw new ConfigError(`config: expected a JSON object`);
-  for (const key of Object.keys(raw)) if (!KEYS.includes(key)) fail(key, `unknown key; expected one of ${KEYS.join(", ")}`);
-  for (const [alias, name] of [["pairs", "lineups"], ["games_per_pair", "games_per_lineup"]]) {
-    if (raw[alias] !== undefined && raw[name] !== undefined) fail(alias, `give either "${alias}" or "${name}", not both`);
-  }
-
+/** Each game the config names with its grid (validated) and seat count; `keyedByGame` when the grid is an object keyed by game. */
+function parseGameSpecs(raw: Record<string, unknown>): {specs: GameRunSpec[]; keyedByGame: boolean; keyOf: (def: GameDef) => string} {
   const {defs, keyOf, omitted} = parseGames(raw);
   const g = raw.grid === undefined ? (omitted === "full" ? "full" : undefined) : raw.grid;
   const keyedByGame = isObject(g) && Object.keys(g).some((k) => defs.some((d) => keyOf(d) === k));
@@ -183,7 +150,11 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     }
     return {def, grid: grid!, n_players: n};
   });
+  return {specs, keyedByGame, keyOf};
+}
 
+/** The config's players: "all" or ids, the LLM players among them parsed into their settings. */
+function parsePlayers(raw: Record<string, unknown>): {players: RunConfig["players"]; llm_players: LlmPlayerSpec[]} {
   const p = raw.players ?? "all";
   let players: RunConfig["players"];
   const llm_players: LlmPlayerSpec[] = [];
@@ -217,7 +188,11 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
       return id;
     });
   } else fail("players", `expected "all" or a non-empty list of agent ids (${agents.map((a) => a.id).join(", ")})`);
+  return {players, llm_players};
+}
 
+/** The config's lineups (under "lineups", or "pairs"), or per game when a config of several games keys them by game id. */
+function parseAllLineups(raw: Record<string, unknown>, specs: readonly GameRunSpec[], players: RunConfig["players"], llm_players: readonly LlmPlayerSpec[]): {lineupKey: string; lineups: RunConfig["lineups"]; lineupsByGame?: Record<string, LineupsSpec>} {
   const lineupKey = raw.pairs !== undefined ? "pairs" : "lineups";
   const q = raw[lineupKey];
   const known = (id: string) => llm_players.some((l) => l.id === id) || agents.some((a) => a.id === id);
@@ -251,6 +226,65 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     lineupsByGame = {};
     for (const spec of specs) if (q[spec.def.id] !== undefined) lineupsByGame[spec.def.id] = parseLineups(q[spec.def.id], `lineups.${spec.def.id}`, [spec]);
   } else if (q !== undefined) lineups = parseLineups(q, lineupKey, specs);
+  return {lineupKey, lineups, lineupsByGame};
+}
+
+/**
+ * Checks of each game against the rest of the config: LLM players need a
+ * narrator (and a workflow when asked for), every listed agent can take its
+ * seat, the lineups plan games, the grid is not too large, and the game's
+ * own parameter checks pass. `lineupKey` and `gridKey` name keys in errors.
+ */
+function checkGames(config: RunConfig, lineupKey: string, gridKey: (spec: GameRunSpec) => string): void {
+  const {llm_players} = config;
+  // Seat checks (an agent that cannot sit where a lineup puts it) are config errors too.
+  for (const spec of config.games) {
+    if (llm_players.length && !llmPlays(spec.def.id)) fail("players", `LLM players cannot play ${spec.def.id} yet: it has no narrator (loaders/agents/llm/narrators/)`);
+    const noWorkflow = llm_players.find((l) => l.workflow && !hasWorkflow(spec.def.id));
+    if (noWorkflow) fail("players", `${noWorkflow.id} asks for "workflow": true, but ${spec.def.id} has no workflow (games with one: ${workflowGames.join(", ")})`);
+    const own = lineupsOf(config, spec.def.id);
+    const ownKey = config.lineups_by_game?.[spec.def.id] ? `lineups.${spec.def.id}` : lineupKey;
+    if (Array.isArray(own)) {
+      own.forEach((lineup, i) =>
+        lineup.forEach((id, seat) => {
+          if (llm_players.some((l) => l.id === id)) return;
+          if (!canSit(agentDef(id), spec.def.id, seat, spec.n_players)) fail(`${ownKey}[${i}][${seat}]`, `agent "${id}" cannot take seat ${seat}${spec.def.seats.names ? ` (${spec.def.seats.names[seat]})` : ""} of ${spec.def.id}`);
+        }),
+      );
+    }
+    if (!Array.isArray(own) && planLineups(config, spec).length === 0) {
+      const mode = own ?? (spec.n_players === 2 ? "all" : "self");
+      if (mode === "self") fail(ownKey, `"self" plans no ${spec.def.id} game: no listed player can take every seat of ${spec.def.id}`);
+      const empty = Array.from({length: spec.n_players}, (_, s) => s).find((s) => !(config.players === "all" ? agents.map((a) => a.id) : config.players).some((id) => llm_players.some((l) => l.id === id) || canSit(agentDef(id), spec.def.id, s, spec.n_players)));
+      fail("players", `no listed player can take seat ${empty}${spec.def.seats.names ? ` (${spec.def.seats.names[empty ?? 0]})` : ""} of ${spec.def.id}, so the run plans no ${spec.def.id} game`);
+    }
+    const key = gridKey(spec);
+    const size = Object.values(spec.grid).reduce((n, values) => n * values.length, 1);
+    if (size > MAX_CONFIGURATIONS) fail(key, `${spec.def.id}: ${size.toLocaleString("en")} parameter combinations; at most ${MAX_CONFIGURATIONS.toLocaleString("en")}`);
+    if (spec.def.checkParams) {
+      for (const params of expandGrid(spec.grid)) {
+        const error = spec.def.checkParams(params, spec.n_players);
+        if (error) fail(key, `${spec.def.id}: ${error} (in ${JSON.stringify(params)})`);
+      }
+    }
+  }
+}
+
+/**
+ * Validates a parsed JSON config; throws ConfigError naming the bad key.
+ * In order: the keys, the games with their grids, the players, the
+ * lineups, the scalar settings, then each game against the rest.
+ */
+export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
+  if (!isObject(raw)) throw new ConfigError(`config: expected a JSON object`);
+  for (const key of Object.keys(raw)) if (!KEYS.includes(key)) fail(key, `unknown key; expected one of ${KEYS.join(", ")}`);
+  for (const [alias, name] of [["pairs", "lineups"], ["games_per_pair", "games_per_lineup"]]) {
+    if (raw[alias] !== undefined && raw[name] !== undefined) fail(alias, `give either "${alias}" or "${name}", not both`);
+  }
+
+  const {specs, keyedByGame, keyOf} = parseGameSpecs(raw);
+  const {players, llm_players} = parsePlayers(raw);
+  const {lineupKey, lineups, lineupsByGame} = parseAllLineups(raw, specs, players, llm_players);
 
   const seed = raw.seed ?? 0;
   if (typeof seed !== "number" || !Number.isInteger(seed)) fail("seed", `expected an integer, got ${JSON.stringify(seed)}`);
@@ -274,36 +308,6 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     concurrency: integer(raw, "concurrency", 8, 1, LIMITS.concurrency.max),
     max_attempts: integer(raw, "max_attempts", 3, 1, LIMITS.max_attempts.max),
   };
-  // Seat checks (an agent that cannot sit where a lineup puts it) are config errors too.
-  for (const spec of config.games) {
-    if (llm_players.length && !llmPlays(spec.def.id)) fail("players", `LLM players cannot play ${spec.def.id} yet: it has no narrator (loaders/agents/llm/narrators/)`);
-    const noWorkflow = llm_players.find((l) => l.workflow && !hasWorkflow(spec.def.id));
-    if (noWorkflow) fail("players", `${noWorkflow.id} asks for "workflow": true, but ${spec.def.id} has no workflow (games with one: ${workflowGames.join(", ")})`);
-    const own = lineupsOf(config, spec.def.id);
-    const ownKey = config.lineups_by_game?.[spec.def.id] ? `lineups.${spec.def.id}` : lineupKey;
-    if (Array.isArray(own)) {
-      own.forEach((lineup, i) =>
-        lineup.forEach((id, seat) => {
-          if (llm_players.some((l) => l.id === id)) return;
-          if (!canSit(agentDef(id), spec.def.id, seat, spec.n_players)) fail(`${ownKey}[${i}][${seat}]`, `agent "${id}" cannot take seat ${seat}${spec.def.seats.names ? ` (${spec.def.seats.names[seat]})` : ""} of ${spec.def.id}`);
-        }),
-      );
-    }
-    if (!Array.isArray(own) && planLineups(config, spec).length === 0) {
-      const mode = own ?? (spec.n_players === 2 ? "all" : "self");
-      if (mode === "self") fail(ownKey, `"self" plans no ${spec.def.id} game: no listed player can take every seat of ${spec.def.id}`);
-      const empty = Array.from({length: spec.n_players}, (_, s) => s).find((s) => !(config.players === "all" ? agents.map((a) => a.id) : config.players).some((id) => llm_players.some((l) => l.id === id) || canSit(agentDef(id), spec.def.id, s, spec.n_players)));
-      fail("players", `no listed player can take seat ${empty}${spec.def.seats.names ? ` (${spec.def.seats.names[empty ?? 0]})` : ""} of ${spec.def.id}, so the run plans no ${spec.def.id} game`);
-    }
-    const key = keyedByGame ? `grid.${keyOf(spec.def)}` : "grid";
-    const size = Object.values(spec.grid).reduce((n, values) => n * values.length, 1);
-    if (size > MAX_CONFIGURATIONS) fail(key, `${spec.def.id}: ${size.toLocaleString("en")} parameter combinations; at most ${MAX_CONFIGURATIONS.toLocaleString("en")}`);
-    if (spec.def.checkParams) {
-      for (const params of expandGrid(spec.grid)) {
-        const error = spec.def.checkParams(params, spec.n_players);
-        if (error) fail(key, `${spec.def.id}: ${error} (in ${JSON.stringify(params)})`);
-      }
-    }
-  }
+  checkGames(config, lineupKey, (spec) => (keyedByGame ? `grid.${keyOf(spec.def)}` : "grid"));
   return config;
 }

@@ -1,10 +1,10 @@
 /**
- * Checks on a run config beyond its shape (config.ts parses the shape): the
+ * Checks on a run config beyond its shape (runConfig.ts parses the shape): the
  * limits of what games and tables can represent, ids listed once, and a
- * plan that has games. config.ts reports each like every other config error:
+ * plan that has games. runConfig.ts reports each like every other config error:
  * one line naming the key, exit code 2, before any game is played.
  */
-import type {RunConfig} from "./runConfig.js";
+import type {RunConfig} from "./runConfigTypes.js";
 import {lineups} from "./grid.js";
 
 /**

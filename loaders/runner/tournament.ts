@@ -13,19 +13,13 @@
 import type {Agent, SeatContext} from "../contract/agent.js";
 import {agentDef} from "../registry/agents.js";
 import {plannedGames, plannedPerGame, type PlannedGame} from "./grid.js";
-import {playGame, type TurnRow} from "./gameLoop.js";
-import {gameRow, playerRows} from "./rows.js";
+import {playGame} from "./gameLoop.js";
+import {gameRow, playerRows, type GameRecord} from "./rows.js";
 import {RunTables} from "./write.js";
-import type {RunConfig} from "./runConfig.js";
+import type {RunConfig} from "./runConfigTypes.js";
 import type {Shard} from "./shard.js";
 
-/** One finished game: its rows in the three tables. */
-export interface GameRecord {
-  game: string;
-  row: Record<string, unknown> & {game_id: string};
-  players: Record<string, unknown>[];
-  turns: TurnRow[];
-}
+export type {GameRecord} from "./rows.js";
 
 export interface TournamentOptions {
   agentFactory?: (id: string, context: SeatContext) => Agent;

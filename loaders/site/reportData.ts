@@ -16,48 +16,12 @@ import {datasetEntry} from "../datasets/catalog.js";
 import {firstView, writeDataset} from "../datasets/emit.js";
 import {flattenRunTable, lookupIndex} from "../io/parquet.js";
 import {DATASET_LOOKUPS, indexName} from "../../src/lib/lookups.js";
-import {runState, tableContents} from "../ownRuns/describe.js";
 import {sqlString, withDuckDB} from "../io/duckdb.js";
 import {writeAtomic} from "../io/atomic.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
 import type {DatasetStatus} from "../../src/lib/datasetStatus.js";
 import type {StudyRun} from "./reportRuns.js";
-
-/** A catalog dataset a report can show: the games it holds (by id prefix) and the pages that read it. */
-export interface ReportDataset {
-  id: string;
-  /** Game ids of this dataset start with one of these. */
-  prefixes: string[];
-  /** The pages that analyse it; `{variant}` pages are listed once per variant present (the part of the game id after the prefix). */
-  pages: (games: string[]) => string[];
-  /** Per table, a SQL condition keeping only the rows the pages read. */
-  where?: Record<string, string>;
-}
-
-const variants = (games: string[], prefix: string, known: readonly string[]) => known.filter((v) => games.includes(`${prefix}${v}`));
-
-export const REPORT_DATASETS: ReportDataset[] = [
-  {id: "glee", prefixes: ["glee/"], pages: (games) => [...variants(games, "glee/", ["bargaining", "negotiation", "persuasion"]).map((f) => `/glee-${f}`), "/glee-regression", "/glee-pairs"]},
-  {id: "gamabench", prefixes: ["gamabench/"], pages: () => ["/gamabench"]},
-  {
-    id: "negotiationarena", prefixes: ["negotiationarena/"],
-    pages: (games) => ["/negotiationarena", ...variants(games, "negotiationarena/", ["resource_exchange", "ultimatum", "buy_sell"]).map((s) => `/negotiationarena-${s.replace("_", "-")}`)],
-  },
-  {id: "dond", prefixes: ["dond/"], pages: () => ["/dond", "/dond-played", "/dond-beliefs"]},
-  {id: "econarena", prefixes: ["econarena/"], pages: () => ["/econarena"], where: {turns: "payoff IS NOT NULL OR rule_break"}},
-  {id: "gtllm", prefixes: ["gtllm/"], pages: () => ["/gtllm", "/gtllm-metagame"]},
-];
-
-/** The report dataset that holds game `game`, or undefined (a game no page analyses). */
-export function datasetOfGame(game: string): ReportDataset | undefined {
-  return REPORT_DATASETS.find((d) => d.prefixes.some((p) => game.startsWith(p)));
-}
-
-/** The games (ids such as glee/bargaining) a run directory holds: its partitions, or what its flat tables name (runs/describe.ts). */
-export async function runGames(dir: string): Promise<string[]> {
-  const {partitions} = runState(dir);
-  return partitions.length ? partitions : (await tableContents(dir)).games.map((g) => g.game);
-}
+import {datasetOfGame, type ReportDataset} from "../datasets/reportDatasets.js";
 
 /**
  * Writes dataset `dataset`'s tables for the study into `dir` (created):

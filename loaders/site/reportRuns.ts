@@ -7,8 +7,7 @@ import {existsSync, readdirSync, statSync} from "node:fs";
 import {basename, join, resolve} from "node:path";
 import {isRunDirectory} from "../io/runTables.js";
 import {previousSpend} from "../runner/cost.js";
-import {runState, type RunManifestInfo} from "../ownRuns/describe.js";
-import {runGames} from "./reportData.js";
+import {runState, tableContents, type RunManifestInfo} from "../ownRuns/describe.js";
 
 export interface StudyRun {
   /** Unique within the report: the directory's name, numbered when two share it. */
@@ -20,6 +19,12 @@ export interface StudyRun {
   manifests: RunManifestInfo[];
   /** Dollars spent on its LLM calls, all processes and shards (spend.json), or null when nothing was priced. */
   spendUsd: number | null;
+}
+
+/** The games (ids such as glee/bargaining) a run directory holds: its partitions, or what its flat tables name (loaders/ownRuns/describe.ts). */
+async function runGames(dir: string): Promise<string[]> {
+  const {partitions} = runState(dir);
+  return partitions.length ? partitions : (await tableContents(dir)).games.map((g) => g.game);
 }
 
 /** Why a directory cannot be reported on; the command prints it as one line. */

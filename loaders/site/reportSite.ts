@@ -20,10 +20,11 @@ import {tmpdir} from "node:os";
 import {dirname, join, resolve} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {removeStaleTemps} from "../io/staleFiles.js";
-import {observable, seedNpmVersions} from "../cli/commands/site.js";
+import {observable, seedNpmVersions} from "./build.js";
 import {runsModule} from "../ownRuns/runArchives.js";
 import siteConfig from "../../observablehq.config.js";
-import {REPORT_DATASETS, datasetOfGame, writeStudyDataset} from "./reportData.js";
+import {writeStudyDataset} from "./reportData.js";
+import {REPORT_DATASETS, datasetOfGame} from "../datasets/reportDatasets.js";
 import {studySummary} from "./reportSummary.js";
 import type {StudyRun} from "./reportRuns.js";
 

@@ -8,11 +8,10 @@
  * what the row-level fit gives, at a cost that grows with cells, not games.
  * The SQL is the same in native DuckDB (`parley regress`) and DuckDB-WASM.
  */
-import {DESIGN_COLUMNS} from "./gleeRows.js";
+import {DESIGN_COLUMNS, type GleeRow} from "./gleeRows.js";
 import {GLEE_METRICS, type GleeMetric} from "./gleeMetrics.js";
 import {bucketSQL, splitBuckets, type HashSplitOptions} from "./hashSplits.js";
 import type {CellStats} from "./olsOneHot.js";
-import type {GleeRow} from "./gleeDesign.js";
 
 /** One cell: its design columns, games (`rows`), outcome statistics (`n`, `sum`, `m2`), and per split s the test games' n, sum, m2 at `tests[3s…3s+2]`. */
 export type GleeCell = GleeRow & {rows: number; n: number; sum: number; m2: number; tests: Float64Array};

@@ -23,6 +23,7 @@
 import {fitOneHot, fitOneHotCells, type OlsFit, type OneHotFeature} from "./olsOneHot.js";
 import {GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric} from "./gleeMetrics.js";
 import {cellTestStats, type GleeCell} from "./gleeCells.js";
+import type {GleeRow} from "./gleeRows.js";
 
 export {GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric};
 export const METRIC_LABELS: Record<GleeMetric, string> = {
@@ -32,28 +33,7 @@ export const METRIC_LABELS: Record<GleeMetric, string> = {
   bob_self_gain: "Bob self-gain",
 };
 
-/** One game with its parameters (games columns, null when not applicable) and metrics. */
-export interface GleeRow {
-  family: string;
-  alice_agent: string | null;
-  bob_agent: string | null;
-  money?: number | null;
-  horizon?: number | null;
-  complete_information?: boolean | null;
-  messages?: boolean | null;
-  delta_a?: number | null;
-  delta_b?: number | null;
-  factor_a?: number | null;
-  factor_b?: number | null;
-  prior?: number | null;
-  value_high?: number | null;
-  message_type?: string | null;
-  buyer_type?: string | null;
-  efficiency?: number | null;
-  fairness?: number | null;
-  alice_self_gain?: number | null;
-  bob_self_gain?: number | null;
-}
+export type {GleeRow} from "./gleeRows.js";
 
 /** Table 8's reference agent, used when it played. */
 export const DEFAULT_BASELINE_AGENT = "gemini-1.5-flash";

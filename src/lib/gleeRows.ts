@@ -12,6 +12,29 @@ export const DESIGN_COLUMNS = [
   "delta_a", "delta_b", "factor_a", "factor_b", "prior", "value_high", "message_type", "buyer_type",
 ] as const;
 
+/** One game with its parameters (games columns, null when not applicable) and metrics. */
+export interface GleeRow {
+  family: string;
+  alice_agent: string | null;
+  bob_agent: string | null;
+  money?: number | null;
+  horizon?: number | null;
+  complete_information?: boolean | null;
+  messages?: boolean | null;
+  delta_a?: number | null;
+  delta_b?: number | null;
+  factor_a?: number | null;
+  factor_b?: number | null;
+  prior?: number | null;
+  value_high?: number | null;
+  message_type?: string | null;
+  buyer_type?: string | null;
+  efficiency?: number | null;
+  fairness?: number | null;
+  alice_self_gain?: number | null;
+  bob_self_gain?: number | null;
+}
+
 /**
  * One row per game: game_id, the design columns, efficiency, fairness,
  * alice_self_gain, bob_self_gain. `where` is an optional SQL condition on

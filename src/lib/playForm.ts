@@ -1,6 +1,6 @@
 /**
  * The form a person fills in to move, derived from the legal actions a game
- * publishes (loaders/contract/game.ts `ActionSpec`): one form per legal
+ * publishes (`ActionSpec`, actionSpec.ts): one form per legal
  * action type, a field per number (with its range), choice, list of numbers
  * and free-text message. Pure, so the static play page and the experiment
  * server's page render the same form (src/components/playForm.ts) and read
@@ -8,7 +8,7 @@
  * sentence saying what is wrong ("Price must be a number, not "ten"").
  * The session checks the action again against the game (loaders/play/).
  */
-import type {ActionSpec, NumberSpec} from "../../loaders/contract/game.js";
+import type {ActionSpec, NumberSpec} from "./actionSpec.js";
 
 export type FieldModel =
   | {kind: "number"; name: string; label: string; range: NumberSpec; optional: boolean}

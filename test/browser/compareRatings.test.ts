@@ -13,7 +13,7 @@ import type {Browser, Page} from "playwright-core";
 import {scratch, parley} from "../support/cli.js";
 import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
 import {datasetsConfig} from "../../loaders/projectConfig.js";
-import {buildSite} from "../../loaders/cli/commands/site.js";
+import {buildSite} from "../../loaders/site/build.js";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {launch, settle, visit, screenshot} from "./harness.js";
 import {chosen, download, errorsOf, heldBackPage, parseCsv, parseSvg, pngSize, restoresView, withoutFile} from "./checks.js";

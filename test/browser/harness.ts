@@ -10,7 +10,7 @@ import {tmpdir} from "node:os";
 import {join, relative} from "node:path";
 import {chromium, type Browser, type Page} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
-import {buildSite} from "../../loaders/cli/commands/site.js";
+import {buildSite} from "../../loaders/site/build.js";
 import {datasetsConfig, projectRoot} from "../../loaders/projectConfig.js";
 import config from "../../observablehq.config.js";
 

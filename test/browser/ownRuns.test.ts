@@ -19,7 +19,7 @@ import {scratch, parley} from "../support/cli.js";
 import {startFakeLlm} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {datasetsConfig} from "../../loaders/projectConfig.js";
-import {buildSite} from "../../loaders/cli/commands/site.js";
+import {buildSite} from "../../loaders/site/build.js";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {launch, settle, visit, screenshot} from "./harness.js";
 import {gameLabel} from "../../src/lib/gamabench.js";

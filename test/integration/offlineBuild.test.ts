@@ -3,7 +3,7 @@
  * namespace that has no interface but loopback (`unshare -n`, as root on
  * Debian; CI runs as root). Framework asks the npm registry for the versions
  * of the libraries its client can load unless it already knows them
- * (loaders/cli/commands/site.ts `seedNpmVersions`); this keeps that from coming back.
+ * (loaders/site/build.ts `seedNpmVersions`); this keeps that from coming back.
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";

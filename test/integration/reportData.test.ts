@@ -10,7 +10,8 @@ import {join} from "node:path";
 import {parley, scratch} from "../support/cli.js";
 import {queryParquet, queryRun} from "../../loaders/io/parquet.js";
 import {readStudyRuns} from "../../loaders/site/reportRuns.js";
-import {REPORT_DATASETS, writeStudyDataset} from "../../loaders/site/reportData.js";
+import {writeStudyDataset} from "../../loaders/site/reportData.js";
+import {REPORT_DATASETS} from "../../loaders/datasets/reportDatasets.js";
 
 const {dir: tempDir} = scratch("parley-report-data-");
 

@@ -2,9 +2,6 @@
 import {agents} from "../../registry/agents.js";
 import type {AgentDef} from "../../contract/agent.js";
 import {printJson} from "./args.js";
-import {commands} from "./index.js";
-
-export const usage = commands.agents.usage;
 
 export function agentList() {
   return agents.map((a) => {

@@ -1,8 +1,9 @@
 /** Argument parsing shared by the CLI commands (node:util parseArgs with errors that name the command). */
 import {parseArgs, type ParseArgsConfig} from "node:util";
 import {printableJson} from "../../io/printable.js";
+import {UsageError} from "../../io/usageError.js";
 
-export class UsageError extends Error {}
+export {UsageError};
 
 export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(command: string, argv: string[], options: T) {
   try {

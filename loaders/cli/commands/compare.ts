@@ -9,13 +9,11 @@
 import {compareAgents, compareRuns} from "../../../src/lib/compare.js";
 import type {SeatRow} from "../../../src/lib/ratingsData.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
-import {commands} from "./index.js";
+import {usage} from "./compare.usage.js";
 import {seatRows} from "./seats.js";
 import {runWarnings} from "../../../src/lib/manifestDiff.js";
 import {readManifest} from "../../runner/manifest.js";
 import {printable} from "../../io/printable.js";
-
-export const usage = commands.compare.usage;
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("compare", argv, {agents: {type: "string", multiple: true}, rename: {type: "string", multiple: true}, permutations: {type: "string"}, seed: {type: "string"}});

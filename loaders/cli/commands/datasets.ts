@@ -8,11 +8,8 @@ import {resolve} from "node:path";
 import {catalog, datasetEntry, locateDataset} from "../../datasets/catalog.js";
 import {datasetsConfig} from "../../projectConfig.js";
 import {parse, printJson, UsageError} from "./args.js";
-import {commands} from "./index.js";
 import {printable} from "../../io/printable.js";
 import {DownloadError, isUrl} from "../../io/download.js";
-
-export const usage = commands.datasets.usage;
 
 export async function run(argv: string[] = []): Promise<number> {
   if (argv[0] === "fetch") return fetchDatasets(argv.slice(1));

@@ -6,9 +6,7 @@ import {isRunDirectory} from "../../io/runTables.js";
 import {dond} from "../../papers/gtllm/dond/hardPoints.js";
 import {dondStatsSQL, type DondStatsRow} from "../../../src/lib/dond.js";
 import {parse, printJson, UsageError} from "./args.js";
-import {commands} from "./index.js";
-
-export const usage = commands["dond-stats"].usage;
+import {usage} from "./dondStats.usage.js";
 
 /**
  * Reads an ingest directory (flat games.parquet) or a `parley run` directory

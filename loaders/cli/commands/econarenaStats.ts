@@ -5,10 +5,8 @@
  */
 import {econarenaViews, statsSQL, type StatsRow} from "../../../src/lib/econarena.js";
 import {parse, printJson, UsageError} from "./args.js";
-import {commands} from "./index.js";
+import {usage} from "./econarenaStats.usage.js";
 import {withRunInputs} from "./inputs.js";
-
-export const usage = commands["econarena-stats"].usage;
 
 export async function econarenaStats(dir: string): Promise<StatsRow[]> {
   const hint = `run "parley run <config.json> --out ${dir}" with econarena games first`;

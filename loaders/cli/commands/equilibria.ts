@@ -9,15 +9,13 @@ import {findEquilibria} from "../../../src/lib/equilibria.js";
 import {checkBimatrix} from "../../../src/lib/bimatrix.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath} from "./inputs.js";
-import {commands} from "./index.js";
+import {usage} from "./equilibria.usage.js";
 
 /**
  * Support enumeration costs about 10 µs per support pair here; a million
  * (an 11 × 11 game has 705,431) is about 10 s. Above the limit Lemke–Howson runs instead.
  */
 const MAX_SUPPORT_PAIRS = 1_000_000;
-
-export const usage = commands.equilibria.usage;
 
 /**
  * JSON.parse, except that the bare words NaN, Infinity and -Infinity (which

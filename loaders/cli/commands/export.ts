@@ -11,11 +11,9 @@ import {join} from "node:path";
 import {runTableFiles} from "../../io/runTables.js";
 import type {SqlRow} from "../../io/duckdb.js";
 import {parse, UsageError} from "./args.js";
-import {commands} from "./index.js";
+import {usage} from "./export.usage.js";
 import {outputDir, withRunInputs} from "./inputs.js";
 import {seatRows} from "./seats.js";
-
-export const usage = commands.export.usage;
 
 /** Turn columns that become the message's own fields; the rest of a turn row is its `move`. */
 const MESSAGE_FIELDS = new Set(["game_id", "turn", "round", "seat", "player", "action", "message", "raw", "reasoning", "rule_break", "rule_break_reason", "attempt", "input_tokens", "output_tokens", "latency_ms", "game"]);

@@ -7,9 +7,7 @@
 import {withRunInputs} from "./inputs.js";
 import {gamabenchViews, nestSummary, summarySQL, gameScoresSQL, withScoresSQL, type ScoreSummary, type SummaryRow, type GameScoreRow} from "../../../src/lib/gamabench.js";
 import {parse, printJson, UsageError} from "./args.js";
-import {commands} from "./index.js";
-
-export const usage = commands["gamabench-scores"].usage;
+import {usage} from "./gamabenchScores.usage.js";
 
 const isGamabench = (game: string) => game.startsWith("gamabench/");
 

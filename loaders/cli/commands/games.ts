@@ -2,9 +2,6 @@
 import {gameFileProblems, games} from "../../registry/games.js";
 import {printable} from "../../io/printable.js";
 import {printJson} from "./args.js";
-import {commands} from "./index.js";
-
-export const usage = commands.games.usage;
 
 export function gameList() {
   return games.map((g) => ({

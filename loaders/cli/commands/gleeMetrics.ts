@@ -3,9 +3,7 @@ import {withRunInputs} from "./inputs.js";
 import {GLEE_CONVENTIONS, gleeMetricsSQL, type GleeConventions, type GleeMetricsRow} from "../../../src/lib/gleeMetrics.js";
 import {choiceOption, parse, UsageError} from "./args.js";
 import {printableJson} from "../../io/printable.js";
-import {commands} from "./index.js";
-
-export const usage = commands.metrics.usage;
+import {usage} from "./gleeMetrics.usage.js";
 
 /** GLEE games of a run directory (the glee/* partitions, or a flat GLEE table). */
 export const isGlee = (game: string) => game.startsWith("glee/");

@@ -8,9 +8,7 @@ import {withRunInputs} from "./inputs.js";
 import {gtllmStatsSQL, type GtllmStatsRow} from "../../../src/lib/gtllm.js";
 import {dataGame} from "../../registry/games.js";
 import {parse, printJson, UsageError} from "./args.js";
-import {commands} from "./index.js";
-
-export const usage = commands["gtllm-stats"].usage;
+import {usage} from "./gtllmStats.usage.js";
 
 export async function gtllmStats(dir: string): Promise<GtllmStatsRow[]> {
   const hint = `play a matrix or tree game first, e.g. "parley run data/runs/gtllm.json --out ${dir}"`;

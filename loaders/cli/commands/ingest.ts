@@ -8,9 +8,7 @@ import {lockOutput, OutputLocked} from "../../io/outputLock.js";
 import {parse, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../../io/printable.js";
-import {commands} from "./index.js";
-
-export const usage = commands.ingest.usage;
+import {usage} from "./ingest.usage.js";
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ingest", argv, {out: {type: "string"}, strict: {type: "boolean", default: false}});
@@ -53,14 +51,14 @@ function lockIngest(out: string) {
 
 /**
  * `parley ingest human <file...> --out <dir>`: play records replayed
- * (ingest/human.ts) and written as `parley run` writes its tables, one
+ * (loaders/study/ingestRecords.ts) and written as `parley run` writes its tables, one
  * partition per game, switched in at once (run/write.ts).
  */
 async function ingestHumanRecords(files: string[], out: string | undefined, strict: boolean): Promise<number> {
   if (!files.length || !out) throw new UsageError("parley ingest human <record.json...> --out <dir>");
   for (const file of files) inputPath("ingest", file, "file", "human reads play records downloaded from the /play page");
   outputDir("ingest", "--out", out);
-  const [{ingestHuman}, {nodeEngine}, {RunTables}] = await Promise.all([import("../../ingest/human.js"), import("../../study/engine.js"), import("../../runner/write.js")]);
+  const [{ingestHuman}, {nodeEngine}, {RunTables}] = await Promise.all([import("../../study/ingestRecords.js"), import("../../study/engine.js"), import("../../runner/write.js")]);
   const lock = lockIngest(out);
   const started = new Date();
   let counts;

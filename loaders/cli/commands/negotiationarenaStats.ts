@@ -8,10 +8,8 @@
 import {withRunInputs} from "./inputs.js";
 import {NA_PREFIX, pairStatsSQL, type PairStatsRow} from "../../../src/lib/negotiationArena.js";
 import {parse, UsageError} from "./args.js";
-import {commands} from "./index.js";
+import {usage} from "./negotiationarenaStats.usage.js";
 import {printableJson} from "../../io/printable.js";
-
-export const usage = commands["negotiationarena-stats"].usage;
 
 export async function negotiationArenaStats(dir: string): Promise<PairStatsRow[]> {
   const hint = `run "parley run <config.json> --out ${dir}" (e.g. data/runs/negotiationarena.json) or "parley ingest negotiationarena <logs> --out ${dir}" first`;

@@ -11,7 +11,7 @@
  */
 import {existsSync, readFileSync} from "node:fs";
 import {join} from "node:path";
-import {commands} from "./index.js";
+import {usage} from "./play.usage.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
 import {projectRoot} from "../../projectConfig.js";
@@ -29,7 +29,6 @@ import {startStudyServer} from "../../study/studyServer.js";
 import {watchInterrupts, signalExitCode} from "../../runner/interrupt.js";
 import {printable} from "../../io/printable.js";
 
-const usage = commands.play.usage;
 export const DEFAULT_EXPERIMENT = join(projectRoot, "data", "experiments", "glee-bargaining.json");
 
 function readExperiment(path: string): Experiment {

@@ -18,12 +18,10 @@ import type {HashSplitOptions} from "../../../src/lib/hashSplits.js";
 import {GLEE_CONVENTIONS, type GleeConventions} from "../../../src/lib/gleeMetrics.js";
 import type {OlsFit} from "../../../src/lib/olsOneHot.js";
 import {choiceOption, intOption, parse, printJson, UsageError} from "./args.js";
-import {commands} from "./index.js";
+import {usage} from "./regress.usage.js";
 
 /** Held-out RMSE splits; each refits the model, so the count is bounded. */
 const MAX_SPLITS = 1000;
-
-export const usage = commands.regress.usage;
 
 /**
  * Runs `sql` (given the regression rows' SQL of one family, optionally one

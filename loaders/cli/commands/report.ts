@@ -9,11 +9,9 @@ import {existsSync, readdirSync, statSync} from "node:fs";
 import {join, resolve} from "node:path";
 import {parse, printJson, UsageError} from "./args.js";
 import {outputDir} from "./inputs.js";
-import {commands} from "./index.js";
+import {usage} from "./report.usage.js";
 import {readStudyRuns, StudyRunError} from "../../site/reportRuns.js";
 import {buildReport, ReportBuildFailed} from "../../site/reportSite.js";
-
-export const usage = commands.report.usage;
 
 /** An --out that holds something other than a built site is refused: the report replaces the directory whole. */
 function checkOut(out: string): void {

@@ -17,9 +17,8 @@ import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../../io/printable.js";
 import {lockOutput, OutputLocked} from "../../io/outputLock.js";
 import {signalExitCode, watchInterrupts} from "../../runner/interrupt.js";
-import {commands, CONFIRM_ABOVE} from "./index.js";
+import {usage, CONFIRM_ABOVE} from "./run.usage.js";
 
-export const usage = commands.run.usage;
 import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, type Shard} from "../../runner/shard.js";
 import {runFingerprint} from "../../runner/resume.js";
 

@@ -1,7 +1,7 @@
 /**
  * `parley ingest human <file...> --out <dir>`: games people played on the
  * play page (src/play.md), read from their downloaded records into the
- * common tables, laid out as `parley run` writes them (run/tables.ts), with
+ * common tables, laid out as `parley run` writes them (loaders/runner/write.ts), with
  * agent `human` in the person's seat.
  *
  * A record is not trusted: its spec is checked against the registries, and
@@ -13,8 +13,8 @@
  */
 import {readFileSync} from "node:fs";
 import type {GameRecord} from "../runner/tournament.js";
-import type {Problem} from "./types.js";
-import {PlayError, RECORD_FORMAT, restore, type Engine, type PlaySpec} from "../study/session.js";
+import type {Problem} from "../ingest/types.js";
+import {PlayError, RECORD_FORMAT, restore, type Engine, type PlaySpec} from "./session.js";
 
 export interface HumanIngest {
   records: GameRecord[];

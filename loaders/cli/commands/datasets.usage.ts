@@ -1,0 +1,7 @@
+/**
+ * `parley datasets`: the usage line, kept apart from the command's code so that
+ * `parley help` (commands/index.ts) lists it without loading the command.
+ */
+export const usage =
+  "datasets                                          list catalog datasets and whether they are present (JSON)\n" +
+  "  parley datasets fetch [id ...] [--mirror <url or dir>]   download public datasets from their authors' repositories (or a mirror), verified";

@@ -1,0 +1,9 @@
+/**
+ * `parley ingest`: the usage line, kept apart from the command's code so that
+ * `parley help` (commands/index.ts) lists it without loading the command.
+ */
+import {adapters} from "../../ingest/adapters.js";
+
+export const usage =
+  `ingest <adapter> <path> --out <dir> [--strict]   read outside logs into Parquet (adapters: ${Object.keys(adapters).join(", ")})\n` +
+  "  ingest human <record.json...> --out <dir>         games played on the /play page, replayed into the tables of parley run";

@@ -1,0 +1,7 @@
+/**
+ * `parley play`: the usage line, kept apart from the command's code so that
+ * `parley help` (commands/index.ts) lists it without loading the command.
+ */
+export const usage =
+  "play [--config <experiment.json>] [--port N] [--host H] [--out DIR]   experiment server: people play LLM players in the browser (GLEE's human study, App. E);\n" +
+  "        loopback only unless --host (then links carry an access token); games land in <out> as parley run writes them; /admin needs the admin token";

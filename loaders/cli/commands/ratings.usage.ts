@@ -1,0 +1,5 @@
+/**
+ * `parley ratings`: the usage line, kept apart from the command's code so that
+ * `parley help` (commands/index.ts) lists it without loading the command.
+ */
+export const usage = "ratings <dir ...> [--weighting families|games] [--resamples N] [--seed N]   Bradley–Terry ratings with intervals, tiers, α-Rank (JSON)";

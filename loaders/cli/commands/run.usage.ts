@@ -1,0 +1,14 @@
+/**
+ * `parley run`: the usage line, kept apart from the command's code so that
+ * `parley help` (commands/index.ts) lists it without loading the command.
+ */
+
+/** Planned games above which `parley run` asks for --yes before playing. */
+export const CONFIRM_ABOVE = 1_000_000;
+
+export const usage =
+  "run <config.json> --out <dir> [--shard i/n] [--concurrency N] [--cache <dir>] [--resume] [--quiet] [--yes] [--max-cost USD]  play a run config's games into <dir>/game=<id>/{games,players,turns}.parquet;\n" +
+  "        --shard i/n plays shard i (from 0) of n into <dir>/game=<id>/shard=<i>/, the union of all n being the whole run;\n" +
+  `        prints how many games it plans; more than ${CONFIRM_ABOVE.toLocaleString("en-US")} need --yes;\n` +
+  "        runs with LLM players (or --resume) checkpoint each game and resume when run again; --cache moves the LLM response cache;\n" +
+  "        --max-cost stops starting games before the spend (prices in parley.config.json) would pass the budget";
