@@ -1,32 +1,16 @@
 /**
  * Which games each catalog dataset holds and which pages analyse it, as a
  * report (loaders/site/reportSite.ts) and a configured run's archive
- * (loaders/ownRuns/runArchives.ts) both group a run's games.
+ * (loaders/ownRuns/runArchives.ts) both group a run's games: every paper's
+ * `report` entries (loaders/papers/<paper>/index.ts), in the order of the
+ * list of papers.
  */
-/** A catalog dataset a report can show: the games it holds (by id prefix) and the pages that read it. */
-export interface ReportDataset {
-  id: string;
-  /** Game ids of this dataset start with one of these. */
-  prefixes: string[];
-  /** The pages that analyse it; `{variant}` pages are listed once per variant present (the part of the game id after the prefix). */
-  pages: (games: string[]) => string[];
-  /** Per table, a SQL condition keeping only the rows the pages read. */
-  where?: Record<string, string>;
-}
+import type {ReportDataset} from "../contract/paper.js";
+import {papers} from "../papers/index.js";
 
-const variants = (games: string[], prefix: string, known: readonly string[]) => known.filter((v) => games.includes(`${prefix}${v}`));
+export type {ReportDataset};
 
-export const REPORT_DATASETS: ReportDataset[] = [
-  {id: "glee", prefixes: ["glee/"], pages: (games) => [...variants(games, "glee/", ["bargaining", "negotiation", "persuasion"]).map((f) => `/glee-${f}`), "/glee-regression", "/glee-pairs"]},
-  {id: "gamabench", prefixes: ["gamabench/"], pages: () => ["/gamabench"]},
-  {
-    id: "negotiationarena", prefixes: ["negotiationarena/"],
-    pages: (games) => ["/negotiationarena", ...variants(games, "negotiationarena/", ["resource_exchange", "ultimatum", "buy_sell"]).map((s) => `/negotiationarena-${s.replace("_", "-")}`)],
-  },
-  {id: "dond", prefixes: ["dond/"], pages: () => ["/dond", "/dond-played", "/dond-beliefs"]},
-  {id: "econarena", prefixes: ["econarena/"], pages: () => ["/econarena"], where: {turns: "payoff IS NOT NULL OR rule_break"}},
-  {id: "gtllm", prefixes: ["gtllm/"], pages: () => ["/gtllm", "/gtllm-metagame"]},
-];
+export const REPORT_DATASETS: readonly ReportDataset[] = papers.flatMap((p) => p.report);
 
 /** The report dataset that holds game `game`, or undefined (a game no page analyses). */
 export function datasetOfGame(game: string): ReportDataset | undefined {

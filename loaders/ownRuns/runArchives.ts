@@ -30,7 +30,6 @@ import {tar} from "../io/tar.js";
 import {runTableFiles} from "../io/runTables.js";
 import {datasetEntry} from "../datasets/catalog.js";
 import {REPORT_DATASETS, datasetOfGame} from "../datasets/reportDatasets.js";
-import {playedDondRows} from "../papers/gtllm/dond/ingest.js";
 import type {Row, TableSchema} from "../io/schema.js";
 import type {RunInfo} from "../../src/lib/runInfo.js";
 import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
@@ -63,9 +62,8 @@ interface RunGroup {
 /**
  * The groups a run's archive holds tables for (a page picks its group in
  * runDatasets.ts): one per catalog dataset a report can show (the same
- * games, tables and row filters as `parley report`, report/studyData.ts).
- * Deal or No Deal's played turns are reshaped into the human dialogues'
- * turns (playedDondRows, as the /dond pages' data loader does).
+ * games, tables, row filters and reshaping of played rows as `parley
+ * report`, site/reportData.ts, declared by each paper's manifest).
  */
 export const RUN_GROUPS: readonly RunGroup[] = [
   ...REPORT_DATASETS.map((d) => ({
@@ -73,7 +71,7 @@ export const RUN_GROUPS: readonly RunGroup[] = [
     games: (game: string) => datasetOfGame(game) === d,
     schemas: datasetEntry(d.id).schemas,
     where: d.where,
-    reshape: d.id === "dond" ? playedDondRows : undefined,
+    reshape: d.reshape,
     lookups: DATASET_LOOKUPS[d.id],
   })),
   // Every game's seats, returns and tokens (src/lib/runSeats.ts), for the pages comparing agents and runs of any game.

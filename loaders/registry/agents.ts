@@ -1,21 +1,21 @@
 /**
- * Every built-in agent, by id (`parley agents`). One id may play several
- * games (e.g. `random`): its entries are merged into one, and `create` picks
- * the entry that plays the seat's game.
+ * Every built-in agent, by id (`parley agents`), read off the list of papers
+ * (loaders/papers/index.ts): each paper's scripted agents in the list's
+ * order, then the strategies of the games written as data. One id may play
+ * several games (e.g. `random`): its entries are merged into one, and
+ * `create` picks the entry that plays the seat's game.
  */
 import type {AgentDef} from "../contract/agent.js";
 import {playsGame} from "../contract/agent.js";
 import {mergeAgents} from "../contract/mergeAgents.js";
-import {gleeAgents} from "../papers/glee/agents.js";
-import {gamabenchAgents} from "../papers/gamabench/agents.js";
-import {dondAgents} from "../papers/gtllm/dond/agents.js";
-import {econarenaAgents} from "../papers/econarena/agents.js";
-import {negotiationArenaAgents} from "../papers/negotiationarena/agents.js";
-import {gtllmAgents} from "../papers/gtllm/agents.js";
+import {papers} from "../papers/index.js";
+import {dataGamesOf} from "./games.js";
 
 export {mergeAgents};
 
-export const agents: readonly AgentDef[] = mergeAgents([...gleeAgents, ...gamabenchAgents, ...dondAgents, ...econarenaAgents, ...negotiationArenaAgents, ...gtllmAgents]);
+const dataGameAgents = papers.flatMap((p) => p.play.dataGames?.agents(dataGamesOf(p.id)) ?? []);
+
+export const agents: readonly AgentDef[] = mergeAgents([...papers.flatMap((p) => p.play.agents), ...dataGameAgents]);
 
 /** The agent with this id; throws naming the known ids. */
 export function agentDef(id: string): AgentDef {

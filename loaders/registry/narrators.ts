@@ -1,17 +1,24 @@
-/** Narrators by game id: what a language model reads in each game (games hold no prompt text). */
+/**
+ * Narrators by game id: what a language model reads in each game (games
+ * hold no prompt text), read off the list of papers (loaders/papers/index.ts).
+ */
 import type {Narrator} from "../contract/narrator.js";
-import {gamabenchNarrators} from "../papers/gamabench/narrators.js";
-import {dondNarrator} from "../papers/gtllm/dond/narrator.js";
-import {econarenaNarrators} from "../papers/econarena/narrators.js";
-import {negotiationArenaNarrator} from "../papers/negotiationarena/narrator.js";
-import {negotiationArenaGames} from "../papers/negotiationarena/games.js";
+import {papers} from "../papers/index.js";
 
-const narrators: Record<string, Narrator> = {
-  ...gamabenchNarrators,
-  ...econarenaNarrators,
-  "dond/negotiation": dondNarrator as Narrator,
-  ...Object.fromEntries(negotiationArenaGames.map((g) => [g.id, negotiationArenaNarrator as Narrator])),
-};
+export const narrators: Readonly<Record<string, Narrator>> = collect();
+
+function collect(): Record<string, Narrator> {
+  const narrators: Record<string, Narrator> = {};
+  const declaredBy: Record<string, string> = {};
+  for (const p of papers) {
+    for (const [game, narrator] of Object.entries(p.play.narrators)) {
+      if (declaredBy[game]) throw new Error(`papers "${declaredBy[game]}" and "${p.id}" both declare a narrator for game "${game}"`);
+      narrators[game] = narrator;
+      declaredBy[game] = p.id;
+    }
+  }
+  return narrators;
+}
 
 /** The narrator of `game`, or null when LLM players cannot play it. */
 export function narratorFor(game: string): Narrator | null {

@@ -4,7 +4,8 @@
  * Framework builds one source root with one config, so the report gets a
  * scratch project of its own in the system's temp directory, and the
  * repository's files are never touched: `src/` holds the analysis pages of
- * the study's games (copied from the site's), the References page, the
+ * the study's games (copied from the site's), the References page (written
+ * from the papers' manifests), the
  * components and shared code they import, a generated front page
  * (front.md), and under `data/` the study's tables as plain files in the
  * layout the pages' data loaders would emit (studyData.ts), so the pages
@@ -26,6 +27,7 @@ import siteConfig from "../../observablehq.config.js";
 import {writeStudyDataset} from "./reportData.js";
 import {REPORT_DATASETS, datasetOfGame} from "../datasets/reportDatasets.js";
 import {studySummary} from "./reportSummary.js";
+import {referencesPage} from "./referencesPage.js";
 import type {StudyRun} from "./reportRuns.js";
 
 export interface ReportOptions {
@@ -41,8 +43,8 @@ export interface ReportOptions {
 /** Framework could not build the report (its errors went to stderr). */
 export class ReportBuildFailed extends Error {}
 
-/** Pages every report has, after the analyses. */
-const ALWAYS = ["/references"];
+/** Pages every report has, after the analyses, and their Markdown (written from the papers' manifests, not copied from src/). */
+const ALWAYS: Readonly<Record<string, () => string>> = {"/references": referencesPage};
 
 interface PageEntry {name: string; path: string}
 
@@ -84,7 +86,7 @@ export function reportPages(runs: readonly StudyRun[], readSource: (file: string
     const reads = pageDatasets(readSource(pageSource(path)));
     return reads.size > 0 && [...reads].every((id) => ids.has(id));
   };
-  const wanted = new Set([...datasets.flatMap((d) => d.pages(games)), ...ALWAYS]);
+  const wanted = new Set([...datasets.flatMap((d) => d.pages(games)), ...Object.keys(ALWAYS)]);
   return sitePages().filter((p) => wanted.has(p.path) || own(p.path));
 }
 
@@ -153,16 +155,18 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
       await writeStudyDataset(d, runs, dirs[d.id], {builtin, title});
     }
     const ids = new Set(datasets.map((d) => d.id));
+    const analyses = pages.filter((p) => !(p.path in ALWAYS));
     if (builtin) {
       // The built-in datasets the kept pages offer beside the study's (e.g. GLEE's human sample), as the site has them.
-      const others = new Set(pages.flatMap((p) => [...pageDatasets(readFileSync(join(projectRoot, "src", pageSource(p.path)), "utf8"))]).filter((id) => !ids.has(id)));
+      const others = new Set(analyses.flatMap((p) => [...pageDatasets(readFileSync(join(projectRoot, "src", pageSource(p.path)), "utf8"))]).filter((id) => !ids.has(id)));
       for (const id of others) await writeStudyDataset({id, prefixes: [], pages: () => []}, [], join(root, "data", id), {builtin, title});
     }
-    for (const source of new Set(pages.map((p) => pageSource(p.path)))) {
+    const kept = new Set(["/", ...pages.map((p) => p.path)]);
+    for (const source of new Set(analyses.map((p) => pageSource(p.path)))) {
       const text = renameSource(reportPageSource(readFileSync(join(projectRoot, "src", source), "utf8"), ids, title, builtin), builtin ? new Set() : ids, title);
-      writeFileSync(join(root, source), unlinkMissingPages(text, new Set(["/", ...pages.map((p) => p.path)])));
+      writeFileSync(join(root, source), unlinkMissingPages(text, kept));
     }
-    const analyses = pages.filter((p) => !ALWAYS.includes(p.path));
+    for (const p of pages.filter((p) => p.path in ALWAYS)) writeFileSync(join(root, `${p.path.slice(1)}.md`), unlinkMissingPages(ALWAYS[p.path](), kept));
     writeFileSync(join(root, "data", "study.json"), JSON.stringify(await studySummary(title, runs, dirs, analyses)));
     const front = readFileSync(join(projectRoot, "loaders", "site", "reportFront.md"), "utf8");
     writeFileSync(join(root, "index.md"), front.replace(/^---\n/, `---\ntitle: ${JSON.stringify(title)}\n`));

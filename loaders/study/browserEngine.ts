@@ -1,46 +1,43 @@
 /**
- * The play engine of the static site (src/play.md): the games written in
- * code and their scripted agents, and the session, form and rows built on
- * them; no language models, no files, no Node modules. The site's data
- * loader src/data/play-engine.js.ts bundles this module for the browser
- * (a bundle that pulls anything Node-only fails to build).
- *
- * GLEE's three families come first (GLEE (Shapira et al. 2024) §2), then
- * the other two-seat games: Deal or No Deal (its points bundled), the
- * matrix and tree games of data/games/ (Game-theoretic LLM workflows (Hua
- * et al. 2024) §4; the registry reads their files from disk, so the data
- * loader reads them at build time and bundles `playEngine(files)` as
- * `scriptedEngine`) and NegotiationArena's games; then gamma-Bench's and
- * Economics Arena's N-player games, where the person takes one seat and
- * agents the others.
+ * The play engine of the static site (src/play.md): the papers' games
+ * written in code and their scripted agents, the matrix and tree games of
+ * data/games/ built from their files, and the session, form and rows built
+ * on them; no language models, no files, no Node modules. The site's data
+ * loader src/data/play-engine.js.ts bundles this module with each paper's
+ * browser-safe part (loaders/papers/<paper>/play.ts, for every paper in
+ * the list of papers) and the game files it read, as `scriptedEngine` (a
+ * bundle that pulls anything Node-only fails to build).
  */
-import {gleeGames} from "../papers/glee/games.js";
-import {negotiationArenaGames} from "../papers/negotiationarena/games.js";
-import {gamabenchGames} from "../papers/gamabench/games.js";
-import {econarenaGames} from "../papers/econarena/games.js";
-import {dondGame, type DondPoint} from "../papers/gtllm/dond/game.js";
-import hard50 from "../../data/dond/hard50.json" with {type: "json"};
 import {mergeAgents} from "../contract/mergeAgents.js";
-import {gleeAgents} from "../papers/glee/agents.js";
-import {gamabenchAgents} from "../papers/gamabench/agents.js";
-import {econarenaAgents} from "../papers/econarena/agents.js";
-import {negotiationArenaAgents} from "../papers/negotiationarena/agents.js";
-import {dondAgents} from "../papers/gtllm/dond/agents.js";
-import {gtllmAgentDefs} from "../papers/gtllm/scriptedAgents.js";
-import {dataGameDef} from "../papers/gtllm/dataGame.js";
-import type {GameFile} from "../papers/gtllm/files.js";
+import type {GameDef} from "../contract/game.js";
+import type {DataGameFile, PaperPlay} from "../contract/paper.js";
 import type {Engine} from "./session.js";
 
-/** Deal or No Deal's 50 hard points, bundled (Node reads and checks the same file, games/dond.ts). */
-const dond = dondGame(() => (hard50 as {points: DondPoint[]}).points);
+/** One paper's browser-safe part and the data game files it read (none for a paper whose games are all code). */
+export interface PaperPlayFiles<F extends DataGameFile = DataGameFile> {
+  play: PaperPlay<F>;
+  files: readonly F[];
+}
 
-
-/** The engine of the play page: the games in code and the matrix and tree games of `files`, with their scripted agents. */
-export function playEngine(files: readonly GameFile[]): Engine {
+/**
+ * The engine of the play page, in the order of `parley games`: every
+ * paper's games in code, then the data games. Two-seat games come first
+ * (the order is otherwise kept), so the person meets GLEE's families, Deal
+ * or No Deal and the matrix games before the N-player games where agents
+ * take the other seats.
+ */
+export function playEngine(papers: readonly PaperPlayFiles[]): Engine {
+  const rules = (p: PaperPlayFiles) => {
+    if (!p.play.dataGames) throw new Error(`data game files ${p.files.map((f) => f.file).join(", ")} were given for a paper whose play part has no dataGames rules`);
+    return p.play.dataGames;
+  };
+  const data = papers.filter((p) => p.files.length);
+  const games: GameDef[] = [...papers.flatMap((p) => p.play.games), ...data.flatMap((p) => p.files.map((f) => rules(p).def(f)))];
+  const twoSeat = (g: GameDef) => g.seats.max <= 2;
   return {
-    // Two-seat games first (the data games among them), then the N-player ones.
-    games: [...gleeGames, dond, ...files.map(dataGameDef), ...negotiationArenaGames, ...gamabenchGames, ...econarenaGames],
-    agents: mergeAgents([...gleeAgents, ...dondAgents, ...negotiationArenaAgents, ...gamabenchAgents, ...econarenaAgents, ...gtllmAgentDefs(files)]),
+    games: [...games.filter(twoSeat), ...games.filter((g) => !twoSeat(g))],
+    narrators: Object.assign({}, ...papers.map((p) => p.play.narrators)),
+    agents: mergeAgents([...papers.flatMap((p) => p.play.agents), ...data.flatMap((p) => rules(p).agents(p.files))]),
   };
 }
 

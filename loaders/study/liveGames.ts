@@ -16,6 +16,7 @@
 import type {AgentDef} from "../contract/agent.js";
 import {agents} from "../registry/agents.js";
 import {games} from "../registry/games.js";
+import {narrators} from "../registry/narrators.js";
 import {idStem} from "../contract/game.js";
 import {ResponseCache} from "../llm/cache.js";
 import {completerForSpec} from "../llm/complete.js";
@@ -53,7 +54,7 @@ export function studyEngine(experiment: Experiment, cacheDir: string): Engine {
   checkSharedLimits(llms);
   const cache = new ResponseCache(cacheDir);
   const defs: AgentDef[] = llms.map((spec) => llmPlayerDef(spec, completerForSpec(spec, cache)));
-  return {games, agents: [...agents, ...defs]};
+  return {games, agents: [...agents, ...defs], narrators};
 }
 
 /** The session spec of `p`'s game: the condition's game and seats (the person in theirs), the participant's seed. */

@@ -12,8 +12,7 @@ import type {Action, GameObservation} from "../contract/game.js";
 import type {Observation} from "../papers/glee/types.js";
 import type {DataGameView} from "../papers/gtllm/views.js";
 import type {ChatMessage} from "../llm/types.js";
-import type {PastTurn} from "../contract/narrator.js";
-import {narratorFor} from "../registry/narrators.js";
+import type {Narrator, PastTurn} from "../contract/narrator.js";
 import {gleeRules, gleeUpdate} from "../papers/glee/narrator.js";
 import {actionPrompt, negotiatePrompt, systemPrompt} from "../papers/gtllm/narrator.js";
 
@@ -25,7 +24,8 @@ export class Narration {
   private glee: {messages: ChatMessage[]; previous: Observation | null} = {messages: [], previous: null};
   private readonly past: PastTurn[] = [];
 
-  constructor(readonly game: string) {}
+  /** `narrator`: the game's, or null for GLEE's families and the matrix and tree games, narrated below as their LLM players are. */
+  constructor(readonly game: string, private readonly narrator: Narrator | null) {}
 
   /** The conversation up to this decision: system message (rules), what happened, what to do now. */
   tell(obs: GameObservation): ChatMessage[] {
@@ -34,8 +34,7 @@ export class Narration {
       const start: ChatMessage[] = this.glee.messages.length ? this.glee.messages : [{role: "system", content: gleeRules(view)}];
       return [...start, {role: "user", content: gleeUpdate(view, this.glee.previous)}];
     }
-    const narrator = narratorFor(this.game);
-    if (narrator) return narrator.messages(obs, this.past, "");
+    if (this.narrator) return this.narrator.messages(obs, this.past, "");
     const v = obs.view as DataGameView;
     if (v && (v.kind === "matrix" || v.kind === "tree")) {
       return [{role: "system", content: systemPrompt(null)}, {role: "user", content: v.phase === "talk" ? negotiatePrompt(v, "") : actionPrompt(v, "", null)}];

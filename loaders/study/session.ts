@@ -22,6 +22,7 @@ import type {Action, ActionSpec, GameDef, GameObservation, Params} from "../cont
 import {idStem, seatName} from "../contract/game.js";
 import {resolveParams} from "../contract/params.js";
 import type {Agent, AgentDef} from "../contract/agent.js";
+import type {Narrator} from "../contract/narrator.js";
 import {playsGame} from "../contract/agent.js";
 import type {ChatMessage} from "../llm/types.js";
 import {playGame} from "../runner/gameLoop.js";
@@ -61,6 +62,8 @@ export interface ResolvedSpec {
 export interface Engine {
   games: readonly GameDef[];
   agents: readonly AgentDef[];
+  /** What a seat reads in each game, by game id (registry/narrators.ts in Node, the papers' play parts in the browser). */
+  narrators: Readonly<Record<string, Narrator>>;
 }
 
 /** What the person sees and may do now. */
@@ -145,7 +148,7 @@ export class PlaySession {
 
   private constructor(readonly spec: ResolvedSpec, private readonly engine: Engine) {
     this.humanSeat = spec.seats.indexOf(HUMAN);
-    this.narration = new Narration(spec.game);
+    this.narration = new Narration(spec.game, engine.narrators[spec.game] ?? null);
     this.human = new HumanSeat(() => this.wake());
     this.expect();
   }

@@ -9,7 +9,7 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {loadGameFiles} from "../../loaders/papers/gtllm/files.js";
 import {dataGameDef} from "../../loaders/papers/gtllm/dataGame.js";
-import {gtllmAgents} from "../../loaders/papers/gtllm/agents.js";
+import {gtllmAgentDefs} from "../../loaders/papers/gtllm/scriptedAgents.js";
 
 const PAYOFF: Record<string, [number, number]> = {"C,C": [3, 3], "C,D": [0, 5], "D,C": [5, 0], "D,D": [1, 1]};
 const MOVE = [{type: "move", choices: {choice: ["C", "D"]}}];
@@ -65,7 +65,7 @@ test("the README's matrix and tree game files, as written there, load with no co
     assert.deepEqual(problems, []);
     assert.deepEqual(games.map((g) => [g.id, g.kind]), [["mine/chicken", "matrix"], ["mine/entry", "tree"]]);
     // A game added at run time is not in the registry's lists; the matrix and tree games' own agent plays any of them.
-    const eq = (def: GameDef, seat: number) => gtllmAgents.find((a) => a.id === "equilibrium")!.create({game: def.id, gameId: "x", seat, seatName: null, nSeats: 2, params: {}});
+    const eq = (def: GameDef, seat: number) => gtllmAgentDefs(games).find((a) => a.id === "equilibrium")!.create({game: def.id, gameId: "x", seat, seatName: null, nSeats: 2, params: {}});
     // Chicken: two undominated equilibria; the convention picks Alice's favourite (she dares, Bob swerves).
     const chicken = dataGameDef(games[0]);
     const c = await playGame(chicken, {negotiation_rounds: 1}, "c", [eq(chicken, 0), eq(chicken, 1)], {seed: 1});

@@ -3,12 +3,12 @@
  * complete-information games of Game-theoretic LLM workflows (Hua et al.
  * 2024) §4.1 (`gtllm/*`), its §6 probes (`gtllm-probes/*`), and any game a
  * user adds as one more file. A file that is not a valid game is left out
- * and named in `gameFileProblems` (printed by `parley games` and `parley run`).
+ * and named in the registry's `gameFileProblems` (printed by `parley games`
+ * and `parley run`).
  */
 import {join} from "node:path";
 import {projectRoot} from "../../projectConfig.js";
 import type {GameDef} from "../../contract/game.js";
-import {dataGameDef} from "./dataGame.js";
 import {loadGameFiles, type GameFile} from "./files.js";
 import {gameTables} from "../../contract/tables.js";
 import type {Column, TableSchema} from "../../io/schema.js";
@@ -16,8 +16,8 @@ import type {Column, TableSchema} from "../../io/schema.js";
 /** Where the game files are: data/games/ of the project, then the directory PARLEY_GAMES_DIR names, if any. */
 export const gameDirs = [join(projectRoot, "data", "games"), ...(process.env.PARLEY_GAMES_DIR ? [process.env.PARLEY_GAMES_DIR] : [])];
 
-/** Loads the files once; `taken` are the ids of the code-defined games. */
-export function loadDataGames(taken: readonly string[]): {files: GameFile[]; defs: GameDef[]; problems: string[]} {
+/** Reads the game files of every directory; `taken` are the ids of the code-defined games. */
+export function readGameFiles(taken: readonly string[]): {files: GameFile[]; problems: string[]} {
   const files: GameFile[] = [];
   const problems: string[] = [];
   for (const dir of gameDirs) {
@@ -25,7 +25,7 @@ export function loadDataGames(taken: readonly string[]): {files: GameFile[]; def
     files.push(...loaded.games);
     problems.push(...loaded.problems);
   }
-  return {files, defs: files.map(dataGameDef), problems};
+  return {files, problems};
 }
 
 /**

@@ -18,7 +18,7 @@
  *   on every talk turn (turns.belief).
  */
 import type {Action, GameObservation, Seat} from "../../../contract/game.js";
-import type {DondView} from "./hardPoints.js";
+import type {DondView} from "./game.js";
 import {allocations, ITEMS, noEnvy, rest, value, type Bundle} from "../../../../src/lib/dondAllocation.js";
 import {BeliefTracker} from "../../../../src/lib/dondBelief.js";
 import type {Agent, AgentDef, AgentReply} from "../../../contract/agent.js";

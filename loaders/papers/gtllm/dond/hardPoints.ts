@@ -1,37 +1,26 @@
 /**
- * Deal or No Deal in Node: the game (dondGame.ts) with its 50 hard points
- * read from data/dond/hard50.json (Game-theoretic LLM workflows (Hua et al.
- * 2024) §5.3), checked when first needed.
+ * Deal or No Deal's 50 hard points read from data/dond/hard50.json in Node
+ * (Game-theoretic LLM workflows (Hua et al. 2024) §5.3), checked when first
+ * needed, for the human outcomes beside the played games; the game itself
+ * plays the same points bundled (hard50.ts).
  */
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {projectRoot} from "../../../projectConfig.js";
-import {value} from "../../../../src/lib/dondAllocation.js";
-import {dondGame, type DondPoint} from "./game.js";
+import {type DondPoint} from "./game.js";
+import {checkPoints, HARD50_FILE} from "./hard50.js";
 
 export * from "./game.js";
 
-export const HARD50_FILE = "data/dond/hard50.json";
+export {HARD50_FILE};
 
-/** Reads and checks the 50 hard points; throws naming the file and point. */
+/** Reads and checks the 50 hard points from `path` (the project's file by default); throws naming the file and point. */
 export function loadPoints(path = join(projectRoot, HARD50_FILE)): DondPoint[] {
-  const points = (JSON.parse(readFileSync(path, "utf8")) as {points: DondPoint[]}).points;
-  points.forEach((p, i) => {
-    const where = `${path}: points[${i}]`;
-    if (p.id !== i) throw new Error(`${where}: expected id ${i}, got ${p.id}`);
-    for (const key of ["counts", "values_a", "values_b"] as const) {
-      const list = p[key];
-      if (!Array.isArray(list) || list.length !== 3 || !list.every((x) => Number.isInteger(x) && x >= 0)) throw new Error(`${where}.${key}: expected three non-negative integers`);
-    }
-    for (const key of ["values_a", "values_b"] as const) {
-      const total = value(p[key], p.counts);
-      if (total !== 10) throw new Error(`${where}.${key}: counts · values must be 10, got ${total}`);
-    }
-  });
-  return points;
+  return checkPoints((JSON.parse(readFileSync(path, "utf8")) as {points: DondPoint[]}).points, path);
 }
 
 let cached: DondPoint[] | null = null;
 export const hardPoints = (): DondPoint[] => (cached ??= loadPoints());
 
-export const dond = dondGame(hardPoints);
+/** The game, with the same points bundled (one instance for Node and the play page: the paper's play.ts). */
+export {dond} from "../play.js";

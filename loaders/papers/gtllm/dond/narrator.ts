@@ -13,7 +13,7 @@
  * is a rule break naming what was expected.
  */
 import type {GameObservation} from "../../../contract/game.js";
-import type {DondMessage, DondView} from "./hardPoints.js";
+import type {DondMessage, DondView} from "./game.js";
 import {ITEMS} from "../../../../src/lib/dondAllocation.js";
 import {bundleText} from "./agents.js";
 import type {ChatMessage} from "../../../llm/types.js";
