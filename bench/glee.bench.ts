@@ -10,7 +10,7 @@ import {join} from "node:path";
 import {parseRunConfig} from "../loaders/runner/runConfig.js";
 import {countGames} from "../loaders/runner/grid.js";
 import {writeTournament} from "../loaders/runner/tournament.js";
-import {builtinAgents} from "../loaders/papers/glee/agentSpecs.js";
+import {gleeAgents} from "../loaders/papers/glee/agents.js";
 
 export default async function (): Promise<void> {
   const config = parseRunConfig({family: "all", grid: "full", players: "all", pairs: "all", games_per_pair: 1, seed: 1, run_id: "bench"});
@@ -23,7 +23,7 @@ export default async function (): Promise<void> {
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const maxRssMiB = process.resourceUsage().maxRSS / 1024;
-    console.log(`agents: ${builtinAgents.length} built-in; games planned: ${planned}`);
+    console.log(`agents: ${gleeAgents.length} built-in; games planned: ${planned}`);
     console.log(`games: ${files.games}, turns: ${files.turns}`);
     console.log(`wall: ${seconds.toFixed(2)} s (target < 20 s); process CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`);
     console.log(`games/s: ${Math.round(files.games / seconds)}; turns/s: ${Math.round(files.turns / seconds)}`);

@@ -1,9 +1,11 @@
 /**
  * A narrator writes what a language model reads for one game: the words of
  * the paper's prompts, built from the structured observation the game gives
- * (games hold no prompt text). The LLM player (loaders/agents/llm/) keeps the
- * seat's past turns and asks the narrator for the whole conversation each
- * time, so a narrator can lay out the history the way its paper does.
+ * (games hold no prompt text). The LLM player (loaders/llm/llmPlayer.ts)
+ * keeps the seat's past turns and asks the narrator for the whole
+ * conversation each time, so a narrator can lay out the history the way its
+ * paper does (GLEE restarts a myopic buyer's conversation every round, for
+ * instance, from the rounds of the past turns).
  */
 import type {GameObservation} from "./game.js";
 import type {ChatMessage} from "../llm/types.js";
@@ -22,16 +24,36 @@ export interface PastTurn<V = unknown> {
   raw: string;
 }
 
+/**
+ * The player's own prompt settings (a run config's LLM player), for
+ * narrators and workflows whose paper varies the prompt by player:
+ * Game-theoretic LLM workflows (Hua et al. 2024) §6.3's personality of the
+ * system prompt and §6.5's suffix of the action prompt. Other narrators
+ * ignore them.
+ */
+export interface PlayerPrompt {
+  personality: string | null;
+  negotiation_suffix: number | null;
+}
+
 export interface Narrator<V = unknown> {
   /**
    * The messages to send now: system message, the history as the paper lays
    * it out, and the request for this decision. `past` holds this seat's
-   * earlier decisions that were legal (rule-break attempts are left out).
-   * `extra` is appended to the system message (response format, persona,
-   * chain of thought) by the LLM player. `notes` is a workflow's summary,
-   * placed before the request by narrators of games that have a workflow.
+   * earlier decisions that were legal (rule-break attempts are left out,
+   * unless `keepsRuleBreaks`). `extra` is appended to the system message
+   * (persona, chain of thought) by the LLM player. `notes` is a workflow's
+   * summary, placed before the request by narrators of games that have a
+   * workflow. `player` holds the player's own prompt settings.
    */
-  messages(observation: GameObservation<V>, past: readonly PastTurn<V>[], extra: string, notes?: string | null): ChatMessage[];
+  messages(observation: GameObservation<V>, past: readonly PastTurn<V>[], extra: string, notes?: string | null, player?: PlayerPrompt): ChatMessage[];
+  /**
+   * True when the paper's conversation keeps the answers that broke the
+   * rules and the requests to answer again (GLEE (Shapira et al. 2024)
+   * D.2): `past` then holds every attempt, each with its observation's
+   * `retry` as the runner set it.
+   */
+  keepsRuleBreaks?: boolean;
   /**
    * The model's parsed JSON answer as the game's action (type from the legal
    * spec, numbers read from strings, choices normalised). Whatever cannot be

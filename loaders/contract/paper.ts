@@ -47,6 +47,8 @@ export interface DataGameFile {
 export interface DataGameRules<F extends DataGameFile = DataGameFile> {
   def(file: F): GameDef;
   agents(files: readonly F[]): AgentDef[];
+  /** What a language model (or a person on the play page) reads in every one of these games. */
+  narrator: Narrator;
 }
 
 /**

@@ -1,34 +1,52 @@
 /**
- * A run config's LLM player on the agent contract, for any game with a
- * narrator. GLEE seats use GLEE's LLM agent (llmAgent.ts: the Appendix D.2
- * conversation); every other game's seats use `NarratedLlmAgent`, which asks
- * the game's narrator (narrators/) for the whole conversation each turn, so
- * the history is laid out as that game's paper does.
+ * A run config's LLM player on the agent contract, for every game with a
+ * narrator (loaders/registry/narrators.ts). The player keeps the seat's past
+ * turns and asks the game's narrator for the whole conversation each time,
+ * so the history is laid out as that game's paper does: GLEE's Appendix D.2
+ * conversation (with its myopic-buyer restarts and the rule breaks kept in
+ * it), gamma-Bench's rounds, the one prompt per decision of the matrix and
+ * tree games, ... With `workflow: true` the game's workflow
+ * (loaders/registry/workflows.ts) runs its sub-calls before each decision
+ * and the narrator puts its summary into the prompt.
  *
  * Replies: private reasoning (<reasoning> tags, or a "reasoning" key) is
  * split off and never reaches another seat; the JSON is mapped onto the
- * game's action by the narrator; a reply that cannot be read is a
- * `parse_error` (a rule break), never an exception.
+ * game's action by the narrator (or the narrator reads its own tagged
+ * format); a reply that cannot be read is a `parse_error` (a rule break),
+ * never an exception. Only a call that fails for good at the transport
+ * level (LlmCallError, after retries) propagates.
  */
 import type {Agent, AgentDef, AgentReply, SeatContext, SubCall} from "../contract/agent.js";
 import type {GameObservation} from "../contract/game.js";
-import type {Family, Player} from "../papers/glee/types.js";
-import {contractAgent} from "../papers/glee/agents.js";
+import type {Narrator, PastTurn, PlayerPrompt} from "../contract/narrator.js";
+import type {Workflow} from "../contract/workflow.js";
 import type {Complete} from "./complete.js";
-import {CHAIN_OF_THOUGHT, LlmAgent, splitReply} from "../papers/glee/llmAgent.js";
+import {splitReply} from "./parseReply.js";
 import {personaText, ultimatumGoal} from "../papers/negotiationarena/personas.js";
 import {samplingOf, type LlmPlayerSpec} from "./playerSpec.js";
-import type {Narrator, PastTurn} from "../contract/narrator.js";
-import {narratorFor} from "../registry/narrators.js";
+import {narratedGames, narratorFor} from "../registry/narrators.js";
 import type {ChatMessage} from "./types.js";
-import {hasWorkflow, workflowFor, type Workflow} from "../registry/workflows.js";
-import {GtLlmAgent} from "../papers/gtllm/llmPlayer.js";
-import {dataGame, dataGames} from "../registry/games.js";
+import {hasWorkflow, workflowFor} from "../registry/workflows.js";
 
-export class NarratedLlmAgent implements Agent {
-  private past: PastTurn[] = [];
+/** The chain-of-thought instruction appended to the system message, unless the narrator has its own (or none). */
+export const CHAIN_OF_THOUGHT =
+  "Before you answer, think step by step inside <reasoning> and </reasoning> tags. Your reasoning is private: the other player never sees it. After the closing tag, give your answer as the JSON object.";
+
+export class LlmPlayer implements Agent {
+  /** Written to the games row where the game declares `<seat>_model`, `<seat>_workflow` (the matrix and tree games). */
+  readonly traits: Record<string, unknown>;
+  private readonly past: PastTurn[] = [];
+  /** The last answer, added to `past` when the next call shows it was legal (or always, when the narrator keeps rule breaks). */
   private pending: PastTurn | null = null;
+  /** The workflow's summary and belief of the current decision (kept for the retries of a rule break). */
+  private prepared: {notes: string | null; record?: Record<string, unknown>} = {notes: null};
+  private readonly prompt: PlayerPrompt;
 
+  /**
+   * `samplePrefix` (e.g. the run seed) joins game id and seat in the cache's
+   * sample key, so that a cache shared by runs with different seeds does not
+   * replay one run's samples in another.
+   */
   constructor(
     readonly spec: LlmPlayerSpec,
     readonly context: SeatContext,
@@ -36,9 +54,12 @@ export class NarratedLlmAgent implements Agent {
     private readonly complete: Complete,
     private readonly samplePrefix = "",
     private readonly workflow: Workflow | null = null,
-  ) {}
+  ) {
+    this.traits = {model: spec.model, workflow: spec.workflow ?? false};
+    this.prompt = {personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null};
+  }
 
-  /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4) and chain of thought, appended to the system message. */
+  /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4, unless the narrator words it) and chain of thought, appended to the system message. */
   private extra(observation: GameObservation): string {
     const parts: string[] = [];
     const {persona, chain_of_thought} = this.spec;
@@ -47,9 +68,6 @@ export class NarratedLlmAgent implements Agent {
     if (chain_of_thought && thinking) parts.push(thinking);
     return parts.join("\n\n");
   }
-
-  /** The workflow's summary and belief of the current decision (kept for the retries of a rule break). */
-  private prepared: {notes: string | null; record?: Record<string, unknown>} = {notes: null};
 
   private get sample(): string {
     return `${this.samplePrefix}${this.context.gameId}/${this.context.seatName ?? `seat${this.context.seat}`}`;
@@ -61,17 +79,20 @@ export class NarratedLlmAgent implements Agent {
     return {raw: completion.text, usage: {input_tokens: completion.usage.input_tokens, output_tokens: completion.usage.output_tokens, latency_ms: completion.latency_ms}};
   }
 
+  /** Runs the workflow before a decision's first attempt; its sub-calls, or undefined when there were none. */
+  private async runWorkflow(workflow: Workflow, observation: GameObservation): Promise<SubCall[] | undefined> {
+    const sample = workflow.subCallSample === "decision" ? this.sample : `${this.sample}/workflow`;
+    const done = await workflow.prepare(observation, (messages) => this.call(messages, sample));
+    this.prepared = {notes: done.notes, record: done.record};
+    return done.calls.length ? done.calls : undefined;
+  }
+
   async act(observation: GameObservation): Promise<AgentReply> {
     // The previous answer was legal unless the runner is asking again after a rule break.
-    if (this.pending && !observation.retry) this.past.push(this.pending);
+    if (this.pending && (!observation.retry || this.narrator.keepsRuleBreaks)) this.past.push(this.pending);
     this.pending = null;
-    let calls: SubCall[] | undefined;
-    if (this.workflow && !observation.retry) {
-      const done = await this.workflow.prepare(observation, (messages) => this.call(messages, `${this.sample}/workflow`));
-      this.prepared = {notes: done.notes, record: done.record};
-      if (done.calls.length) calls = done.calls;
-    }
-    const messages = this.narrator.messages(observation, this.past, this.extra(observation), this.prepared.notes);
+    const calls = this.workflow && !observation.retry ? await this.runWorkflow(this.workflow, observation) : undefined;
+    const messages = this.narrator.messages(observation, this.past, this.extra(observation), this.prepared.notes, this.prompt);
     const {raw, usage} = await this.call(messages, this.sample);
     this.pending = {observation, raw};
     const extra = {...(calls && {calls}), ...(this.prepared.record && {record: this.prepared.record})};
@@ -89,8 +110,8 @@ export class NarratedLlmAgent implements Agent {
   }
 }
 
-/** Whether an LLM player can play `game` (a narrator exists for it; matrix and tree games share theirs). */
-export const llmPlays = (game: string): boolean => game.startsWith("glee/") || narratorFor(game) !== null || dataGame(game) !== undefined;
+/** Whether an LLM player can play `game`: the game has a narrator. */
+export const llmPlays = (game: string): boolean => narratorFor(game) !== null;
 
 /** Whether `spec` can play `game`: a narrator, and a workflow when it asks for one. */
 const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game) && (!spec.workflow || hasWorkflow(game));
@@ -99,19 +120,15 @@ const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game)
 export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {
   return {
     id: spec.id,
-    games: ["glee/*", "gamabench/*", "gtllm/*", "dond/*", "econarena/*", "negotiationarena/*", ...dataGames.map((g) => g.id)],
+    games: narratedGames,
     canSit: (game) => specPlays(spec, game),
     description: `${spec.provider} ${spec.model}${spec.persona ? ` (${spec.persona})` : ""}${spec.chain_of_thought ? " with chain of thought" : ""}${spec.workflow ? " with the game-theoretic workflow" : ""}`,
     source: "GLEE (Shapira et al. 2024) Appendix D.2 prompts, or the game's narrator (matrix and tree games: Game-theoretic LLM workflows (Hua et al. 2024) §4); personas NegotiationArena (Bianchi et al. 2024) §4",
     create: (c) => {
-      if (c.game.startsWith("glee/")) {
-        const family = c.game.slice("glee/".length) as Family;
-        return contractAgent(new LlmAgent(spec, {family, player: c.seatName as Player, gameId: c.gameId}, complete, samplePrefix)) as Agent;
-      }
-      if (dataGame(c.game)) return new GtLlmAgent(spec, c, complete, samplePrefix);
       const narrator = narratorFor(c.game);
-      if (!narrator) throw new Error(`no narrator for ${c.game}: LLM players cannot play it yet`);
-      return new NarratedLlmAgent(spec, c, narrator, complete, samplePrefix, spec.workflow ? workflowFor(c.game) : null);
+      if (!narrator) throw new Error(`no narrator for ${c.game}: LLM players cannot play it`);
+      const workflow = spec.workflow ? workflowFor(c.game, {personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null}) : null;
+      return new LlmPlayer(spec, c, narrator, complete, samplePrefix, workflow);
     },
   };
 }

@@ -86,3 +86,24 @@ export function numberField(value: unknown): number | null {
   if (!/^-?\d+(\.\d+)?$/.test(s)) return null;
   return Number(s);
 }
+
+/**
+ * Splits a raw reply into its JSON answer and private reasoning (inside
+ * <reasoning> tags, or a reasoning-like key of the JSON, which is removed
+ * from it). Never throws: `error` says why no JSON answer could be read.
+ */
+export function splitReply(raw: string): {json: Record<string, unknown> | null; reasoning: string | null; error: string | null} {
+  const tagged = /<reasoning>([\s\S]*?)(?:<\/reasoning>|$)/i.exec(raw);
+  let reasoning = tagged ? tagged[1]!.trim() : null;
+  const answer = tagged ? raw.replace(tagged[0], " ") : raw;
+  const extracted = extractJson(answer);
+  if (!extracted.ok) return {json: null, reasoning, error: extracted.error};
+  const json = {...extracted.value};
+  for (const key of ["reasoning", "reason", "thoughts", "thinking"]) {
+    if (typeof json[key] === "string") {
+      reasoning = [reasoning, json[key] as string].filter(Boolean).join("\n");
+      delete json[key];
+    }
+  }
+  return {json, reasoning, error: null};
+}

@@ -36,7 +36,7 @@ export function playEngine(papers: readonly PaperPlayFiles[]): Engine {
   const twoSeat = (g: GameDef) => g.seats.max <= 2;
   return {
     games: [...games.filter(twoSeat), ...games.filter((g) => !twoSeat(g))],
-    narrators: Object.assign({}, ...papers.map((p) => p.play.narrators)),
+    narrators: Object.assign({}, ...papers.map((p) => p.play.narrators), ...data.map((p) => Object.fromEntries(p.files.map((f) => [f.id, rules(p).narrator])))),
     agents: mergeAgents([...papers.flatMap((p) => p.play.agents), ...data.flatMap((p) => rules(p).agents(p.files))]),
   };
 }

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import {bargaining} from "../../loaders/papers/glee/bargaining.js";
 import {negotiation} from "../../loaders/papers/glee/negotiation.js";
 import {persuasion} from "../../loaders/papers/glee/persuasion.js";
-import {agentSpec} from "../../loaders/papers/glee/agentSpecs.js";
+import {agentDef} from "../../loaders/registry/agents.js";
 import {backwardInductionShares, stationaryShare} from "../../loaders/papers/glee/rubinstein.js";
 import {commitmentPurchaseRate, commitmentQ} from "../../loaders/papers/glee/persuasionAgents.js";
 import {parseRunConfig, ConfigError} from "../../loaders/runner/runConfig.js";
@@ -12,24 +12,40 @@ import {expandGrid, countGames} from "../../loaders/runner/grid.js";
 import {playGame} from "../../loaders/runner/gameLoop.js";
 import {gleeRules, gleeUpdate} from "../../loaders/papers/glee/narrator.js";
 import {gameDef} from "../../loaders/registry/games.js";
-import {contractAgent} from "../../loaders/papers/glee/agents.js";
-import type {Params as FamilyParams} from "../../loaders/papers/glee/types.js";
 import {runTournament} from "../../loaders/runner/tournament.js";
-import type {BargainingParams, Family, NegotiationParams, PersuasionParams, Player} from "../../loaders/papers/glee/types.js";
-import type {Agent} from "../../loaders/papers/glee/familyAgent.js";
+import type {BargainingParams, BargainingView, Family, GleeView, NegotiationParams, NegotiationView, PersuasionParams, PersuasionView, Player} from "../../loaders/papers/glee/types.js";
+import {PLAYERS} from "../../loaders/papers/glee/types.js";
+import type {Agent} from "../../loaders/contract/agent.js";
+import type {Action, GameDef, GameObservation, Params} from "../../loaders/contract/game.js";
+import type {Rng} from "../../src/lib/rng.js";
+import type {GleeState} from "../../loaders/papers/glee/gleeState.js";
 
-const seat = (id: string, family: Family, player: Player, gameId = "g"): Agent => agentSpec(id).create({family, player, gameId});
+const seat = (id: string, family: Family, player: Player, gameId = "g"): Agent =>
+  agentDef(id).create({game: `glee/${family}`, gameId, seat: PLAYERS.indexOf(player), seatName: player, nSeats: 2, params: {}});
 const pair = (a: string, b: string, family: Family) => ({alice: seat(a, family, "alice"), bob: seat(b, family, "bob")});
 
+/** A GLEE game driven move by move: actions and observations are those of the player to move unless a player is named. */
+function open<P extends Params, V extends GleeView>(def: GameDef<P>, params: P, gameId: string, rng: Rng) {
+  const state = def.start(params, {gameId, nSeats: 2, rng}) as GleeState;
+  const mover = () => (state.currentPlayer() === "bob" ? 1 : 0);
+  return {
+    apply: (action: object) => state.apply([action as Action]),
+    validate: (action: unknown) => state.validate(mover(), action),
+    observe: (player?: Player) => state.observe(player ? PLAYERS.indexOf(player) : mover()) as GameObservation<V>,
+    isTerminal: () => state.isTerminal(),
+    outcome: () => state.outcome(),
+  };
+}
+const gridOf = (def: GameDef, name: string) => def.params.find((p) => p.name === name)!.grid as number[];
+
 /** Plays one GLEE game through the generic runner; returns the family-style outcome and the turns. */
-async function playGlee(family: Family, params: FamilyParams, gameId: string, agents: {alice: Agent; bob: Agent}, options: {seed: number; maxAttempts?: number}) {
-  const {family: _f, ...rest} = params as unknown as Record<string, unknown>;
-  const {result, turns} = await playGame(gameDef(`glee/${family}`), rest as never, gameId, [contractAgent(agents.alice), contractAgent(agents.bob)], options);
+async function playGlee(family: Family, params: Params, gameId: string, agents: {alice: Agent; bob: Agent}, options: {seed: number; maxAttempts?: number}) {
+  const {result, turns} = await playGame(gameDef(`glee/${family}`), params, gameId, [agents.alice, agents.bob], options);
   return {outcome: {...result.game, rounds: result.rounds, ended_by: result.ended_by} as Record<string, unknown> & {rounds: number; ended_by: string; agreement?: boolean; alice_share?: number; alice_utility?: number; price?: number}, turns};
 }
 
 const bargain = (over: Partial<BargainingParams>): BargainingParams => ({
-  family: "bargaining", delta_a: 0.9, delta_b: 0.8, money: 10000, horizon: "inf", complete_information: true, messages: false, ...over,
+  delta_a: 0.9, delta_b: 0.8, money: 10000, horizon: "inf", complete_information: true, messages: false, ...over,
 });
 
 test("grid sizes follow Table 1: 384 / 576 / 360", () => {
@@ -39,7 +55,7 @@ test("grid sizes follow Table 1: 384 / 576 / 360", () => {
 });
 
 test("rubinstein vs rubinstein, T = ∞: agreement in round 1 on (1−δ_B)/(1−δ_Aδ_B), to 1e-9", async () => {
-  const deltas = bargaining.grid.delta_a;
+  const deltas = gridOf(bargaining as GameDef, "delta_a");
   for (const da of deltas)
     for (const db of deltas)
       for (const complete_information of [true]) {
@@ -72,7 +88,7 @@ test("rubinstein, finite T = 1, 2, 3: backward induction worked by hand", async 
 });
 
 test("bargaining utilities are discounted by δ^(t−1) and no deal gives (0, 0)", async () => {
-  const g = bargaining.start(bargain({horizon: 2}), "u", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  const g = open<BargainingParams, BargainingView>(bargaining, bargain({horizon: 2}), "u", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
   g.apply({type: "offer", alice_gain: 9000, bob_gain: 1000});
   g.apply({type: "decision", decision: "reject"});
   g.apply({type: "offer", alice_gain: 4000, bob_gain: 6000});
@@ -80,7 +96,7 @@ test("bargaining utilities are discounted by δ^(t−1) and no deal gives (0, 0)
   const o = g.outcome();
   assert.deepEqual([o.rounds, o.alice_share, o.ended_by], [2, 0.4, "agreement"]);
   assert.ok(Math.abs(o.alice_utility! - 4000 * 0.9) < 1e-9 && Math.abs(o.bob_utility! - 6000 * 0.8) < 1e-9);
-  const h = bargaining.start(bargain({horizon: 1}), "v", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  const h = open<BargainingParams, BargainingView>(bargaining, bargain({horizon: 1}), "v", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
   h.apply({type: "offer", alice_gain: 9000, bob_gain: 1000});
   h.apply({type: "decision", decision: "reject"});
   assert.equal(h.isTerminal(), true);
@@ -88,7 +104,7 @@ test("bargaining utilities are discounted by δ^(t−1) and no deal gives (0, 0)
 });
 
 test("validate names the field of an illegal action; the runner records rule breaks and re-asks", async () => {
-  const g = bargaining.start(bargain({}), "x", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  const g = open<BargainingParams, BargainingView>(bargaining, bargain({}), "x", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
   assert.match(g.validate({type: "offer", alice_gain: 6000, bob_gain: 5000})!, /alice_gain \+ bob_gain must equal 10000/);
   assert.match(g.validate({type: "offer", alice_gain: -1, bob_gain: 10001})!, /alice_gain: -1 is below the minimum 0/);
   assert.match(g.validate({type: "offer", alice_gain: 5000, bob_gain: 5000, message: "hi"})!, /message: no text may be sent/);
@@ -109,7 +125,7 @@ test("validate names the field of an illegal action; the runner records rule bre
 });
 
 test("observations hide what the information structure hides, and GLEE's narrator writes the D.2 framing from them", () => {
-  const g = bargaining.start(bargain({complete_information: false, messages: true}), "o", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  const g = open<BargainingParams, BargainingView>(bargaining, bargain({complete_information: false, messages: true}), "o", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
   const a = g.observe();
   assert.equal(a.view.delta_other, null);
   assert.equal((a.view as {horizon: number | null}).horizon, null);
@@ -121,13 +137,13 @@ test("observations hide what the information structure hides, and GLEE's narrato
   const b = g.observe();
   assert.match(gleeUpdate(b, null), /Alice's message: deal\?/);
   assert.match(gleeUpdate(b, null), /# Bob gain: \$3,000/);
-  assert.deepEqual(JSON.parse(JSON.stringify(b)).history.length, 1);
+  assert.deepEqual(JSON.parse(JSON.stringify(b)).view.history.length, 1);
 
-  const n = negotiation.start({family: "negotiation", factor_a: 1, factor_b: 1.2, money: 100, horizon: 10, complete_information: false, messages: false}, "n", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
-  assert.deepEqual([n.observe().view.value_self, n.observe().view.value_other, n.observe().role], [100, null, "seller"]);
+  const n = open<NegotiationParams, NegotiationView>(negotiation, {factor_a: 1, factor_b: 1.2, money: 100, horizon: 10, complete_information: false, messages: false}, "n", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
+  assert.deepEqual([n.observe().view.value_self, n.observe().view.value_other, n.observe().view.role], [100, null, "seller"]);
 
-  const pp: PersuasionParams = {family: "persuasion", prior: 0.5, value_high: 2, money: 100, horizon: 20, complete_information: false, message_type: "binary", buyer_type: "myopic"};
-  const p = persuasion.start(pp, "p", {next: () => 0.1, int: () => 0, bernoulli: (q) => 0.1 < q, pick: (x) => x[0]});
+  const pp: PersuasionParams = {prior: 0.5, value_high: 2, money: 100, horizon: 20, complete_information: false, message_type: "binary", buyer_type: "myopic"};
+  const p = open<PersuasionParams, PersuasionView>(persuasion, pp, "p", {next: () => 0.1, int: () => 0, bernoulli: (q) => 0.1 < q, pick: (x) => x[0]});
   assert.deepEqual([p.observe().view.quality, p.observe().view.value_high], ["high", null]);
   p.apply({type: "message", claim: "high"});
   const bob = p.observe();
@@ -135,12 +151,12 @@ test("observations hide what the information structure hides, and GLEE's narrato
   p.apply({type: "decision", decision: "accept"});
   p.apply({type: "message", claim: "low"});
   const myopic = p.observe();
-  assert.deepEqual([myopic.history.length, myopic.view.past.length, myopic.view.stats.rounds, myopic.view.stats.bought_share], [0, 0, 1, 1]);
+  assert.deepEqual([myopic.view.history.length, myopic.view.past.length, myopic.view.stats.rounds, myopic.view.stats.bought_share], [0, 0, 1, 1]);
   assert.match(gleeUpdate(myopic, bob), /bought in 100% of 1 rounds/);
 });
 
 test("negotiation: rational vs rational trades efficiently with complete information", async () => {
-  const base: NegotiationParams = {family: "negotiation", factor_a: 1, factor_b: 1.5, money: 100, horizon: 1, complete_information: true, messages: false};
+  const base: NegotiationParams = {factor_a: 1, factor_b: 1.5, money: 100, horizon: 1, complete_information: true, messages: false};
   // T = 1: Alice proposes last, so she asks V_B = 150 and Bob accepts.
   let r = await playGlee("negotiation", base, "n1", pair("rational", "rational", "negotiation"), {seed: 1});
   assert.deepEqual([r.outcome.agreement, r.outcome.price, r.outcome.rounds], [true, 150, 1]);

@@ -8,9 +8,9 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {datasetsConfig} from "../../loaders/projectConfig.js";
 import {ingestGleeHuman, GLEE_HUMAN_LLM} from "../../loaders/papers/glee/ingest.js";
-import {gameFamily} from "../../loaders/papers/glee/families.js";
+import {gameDef} from "../../loaders/registry/games.js";
 import {createRng} from "../../src/lib/rng.js";
-import type {Action, BargainingParams, NegotiationParams} from "../../loaders/papers/glee/types.js";
+import type {Action, Params} from "../../loaders/contract/game.js";
 
 const real = datasetsConfig().dir ? join(datasetsConfig().dir!, "glee-human") : null;
 const skipReal = !real || !existsSync(real) ? `GLEE human-vs-LLM sample not found (${real ?? "no datasets directory configured"}); set PARLEY_DATASETS` : false;
@@ -112,24 +112,26 @@ test("bargaining and negotiation outcomes equal the engine's when the logged mov
   const [games, turns] = result.tables.map((t) => t.rows);
   let replayed = 0;
   for (const g of games.filter((x) => x.family !== "persuasion" && x.ended_by === "agreement")) {
-    const params =
+    const params = (
       g.family === "bargaining"
-        ? ({family: "bargaining", delta_a: g.delta_a, delta_b: g.delta_b, money: g.money, horizon: g.horizon ?? "inf", complete_information: g.complete_information, messages: g.messages} as BargainingParams)
-        : ({family: "negotiation", factor_a: g.factor_a, factor_b: g.factor_b, money: g.money, horizon: g.horizon ?? "inf", complete_information: g.complete_information, messages: g.messages} as NegotiationParams);
-    const state = gameFamily(params.family).start(params as never, String(g.game_id), createRng(1));
+        ? {delta_a: g.delta_a, delta_b: g.delta_b, money: g.money, horizon: g.horizon ?? "inf", complete_information: g.complete_information, messages: g.messages}
+        : {factor_a: g.factor_a, factor_b: g.factor_b, money: g.money, horizon: g.horizon ?? "inf", complete_information: g.complete_information, messages: g.messages}
+    ) as unknown as Params;
+    const state = gameDef(`glee/${g.family}`).start(params, {gameId: String(g.game_id), nSeats: 2, rng: createRng(1)});
     for (const t of turns.filter((x) => x.game_id === g.game_id)) {
       const action = (t.action === "decision"
         ? {type: "decision", decision: t.decision}
         : g.family === "bargaining"
           ? {type: "offer", alice_gain: t.alice_gain, bob_gain: t.bob_gain}
           : {type: "offer", price: t.price}) as Action;
-      assert.equal(state.validate(action), null, `${g.game_id} turn ${t.turn}`);
-      state.apply(action);
+      const seat = t.player === "alice" ? 0 : 1;
+      assert.equal(state.validate(seat, action), null, `${g.game_id} turn ${t.turn}`);
+      state.apply([action]);
     }
-    const o = state.outcome();
+    const o = state.result();
     assert.equal(o.rounds, g.rounds, `${g.game_id} rounds`);
-    assert.ok(Math.abs(o.alice_utility! - (g.alice_utility as number)) < 1e-6, `${g.game_id} alice_utility`);
-    assert.ok(Math.abs(o.bob_utility! - (g.bob_utility as number)) < 1e-6, `${g.game_id} bob_utility`);
+    assert.ok(Math.abs(o.returns[0] - (g.alice_utility as number)) < 1e-6, `${g.game_id} alice_utility`);
+    assert.ok(Math.abs(o.returns[1] - (g.bob_utility as number)) < 1e-6, `${g.game_id} bob_utility`);
     replayed++;
   }
   assert.ok(replayed >= 45, `replayed ${replayed} agreed games`);

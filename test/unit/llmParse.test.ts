@@ -5,8 +5,11 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {extractJson, numberField} from "../../loaders/llm/parseReply.js";
-import {parseReply, systemMessage, toAction} from "../../loaders/papers/glee/llmAgent.js";
+import {extractJson, numberField, splitReply} from "../../loaders/llm/parseReply.js";
+import {gleeNarrator, toAction} from "../../loaders/papers/glee/narrator.js";
+import {bargaining} from "../../loaders/papers/glee/bargaining.js";
+import {CHAIN_OF_THOUGHT} from "../../loaders/llm/llmPlayer.js";
+import {createRng} from "../../src/lib/rng.js";
 import {backoffDelay, maxTimerMs, timerMs} from "../../loaders/llm/backoff.js";
 import {newStats} from "../../loaders/llm/stats.js";
 import {formatProgress} from "../../loaders/runner/progress.js";
@@ -14,7 +17,8 @@ import {parseRetryAfter} from "../../loaders/llm/transport.js";
 import {cacheKey} from "../../loaders/llm/cache.js";
 import {parseLlmPlayerSpec, samplingOf} from "../../loaders/llm/playerSpec.js";
 import {personaText} from "../../loaders/papers/negotiationarena/personas.js";
-import type {ActionSpec, Observation} from "../../loaders/papers/glee/types.js";
+import type {ActionSpec} from "../../loaders/contract/game.js";
+import type {GleeObservation} from "../../loaders/papers/glee/types.js";
 
 const split: ActionSpec = {
   type: "offer",
@@ -67,19 +71,22 @@ test("toAction takes the type from the legal spec and keeps only its fields", ()
   assert.deepEqual(toAction({decision: "reject", message: "ha"}, [decision]), {type: "decision", decision: "reject"});
 });
 
-test("parseReply keeps reasoning out of the action", () => {
-  const tagged = parseReply('<reasoning>Bob discounts more, so I can ask for more.</reasoning>\n```json\n{"alice_gain": 700, "bob_gain": 300}\n```', [split]);
-  assert.deepEqual(tagged, {action: {type: "offer", alice_gain: 700, bob_gain: 300}, reasoning: "Bob discounts more, so I can ask for more.", error: null});
-  const field = parseReply('{"reasoning": "fair is fine", "decision": "accept"}', [decision]);
-  assert.deepEqual(field, {action: {type: "decision", decision: "accept"}, reasoning: "fair is fine", error: null});
-  const bad = parseReply("<reasoning>hmm</reasoning> I reject.", [decision]);
-  assert.deepEqual(bad, {action: null, reasoning: "hmm", error: "the reply contains no JSON object"});
+test("splitReply keeps reasoning out of the answer", () => {
+  const tagged = splitReply('<reasoning>Bob discounts more, so I can ask for more.</reasoning>\n```json\n{"alice_gain": 700, "bob_gain": 300}\n```');
+  assert.deepEqual(tagged, {json: {alice_gain: 700, bob_gain: 300}, reasoning: "Bob discounts more, so I can ask for more.", error: null});
+  assert.deepEqual(toAction(tagged.json!, [split]), {type: "offer", alice_gain: 700, bob_gain: 300});
+  const field = splitReply('{"reasoning": "fair is fine", "decision": "accept"}');
+  assert.deepEqual(field, {json: {decision: "accept"}, reasoning: "fair is fine", error: null});
+  const bad = splitReply("<reasoning>hmm</reasoning> I reject.");
+  assert.deepEqual(bad, {json: null, reasoning: "hmm", error: "the reply contains no JSON object"});
 });
 
 test("the system message is the narrator's rules, the format guideline, the persona and chain of thought", () => {
-  const obs = {family: "bargaining", player: "alice", role: "proposer", view: {money: 100, delta_self: 0.9, delta_other: null, horizon: null, messages: false, offer: null}} as unknown as Observation;
-  assert.equal(systemMessage(obs, {persona: null, chain_of_thought: false}).split("\n\n").length, 2);
-  const full = systemMessage(obs, {persona: "cunning", chain_of_thought: true});
+  const params = {delta_a: 0.9, delta_b: 0.9, money: 100, horizon: "inf" as const, complete_information: false, messages: false};
+  const obs = bargaining.start(params, {gameId: "s", nSeats: 2, rng: createRng(1)}).observe(0) as GleeObservation;
+  const system = (extra: string) => gleeNarrator.messages(obs, [], extra)[0]!.content;
+  assert.equal(system("").split("\n\n").length, 2);
+  const full = system([gleeNarrator.persona!("cunning", obs), CHAIN_OF_THOUGHT].join("\n\n"));
   assert.ok(full.startsWith("Let's play a game. In this game, there are two players. You are playing as Alice."));
   assert.ok(full.includes("You are cunning and sly in your plan to get more than your opponent. Humiliate your opponent as much as possible. Insult them."));
   assert.ok(full.includes("<reasoning>"));

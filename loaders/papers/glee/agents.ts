@@ -1,39 +1,38 @@
 /**
- * GLEE's built-in agents (index.ts) on the agent contract: each acts on the
- * family observation that GLEE games give as a seat's `view`.
+ * GLEE's built-in agents (`parley agents`) on the agent contract
+ * (loaders/contract/agent.ts): each reads the GLEE view of a seat's
+ * observation (types.ts `GleeView`). Listed in the order `parley agents`
+ * prints them.
  */
-import type {Agent, AgentDef} from "../../contract/agent.js";
-import {builtinAgents} from "./agentSpecs.js";
-import type {Family, Observation, Player} from "./types.js";
-import type {Agent as FamilyAgent, AgentSpec} from "./familyAgent.js";
-import {FAMILIES} from "./types.js";
+import type {AgentDef} from "../../contract/agent.js";
+import {rubinstein} from "./rubinstein.js";
+import {rational} from "./rational.js";
+import {behaviouralAgent, behaviouralAgents, randomBehaviour, titForTat} from "./behavioural.js";
+import {persuasionAgents, randomPersuasion, titForTatBuyer} from "./persuasionAgents.js";
+import {playerAt} from "./types.js";
 
-const SEATS: readonly Player[] = ["alice", "bob"];
-const familyOf = (game: string) => game.slice("glee/".length) as Family;
+const titForTatAgent: AgentDef = {
+  ...behaviouralAgents.find((a) => a.id === "tit-for-tat")!,
+  games: ["glee/bargaining", "glee/negotiation", "glee/persuasion"],
+  // As a persuasion buyer only.
+  canSit: (game, seat) => game !== "glee/persuasion" || seat === 1,
+  description: "Reciprocity: opens at 60% and concedes exactly as much as the other conceded last; as a persuasion buyer, believes \"high\" but refuses once after being sold low quality.",
+  create: (c) => (c.game === "glee/persuasion" ? titForTatBuyer() : behaviouralAgent(titForTat, playerAt(c.seat))),
+};
 
-/** A family agent seen through the contract: it reads the GLEE observation in `view`. */
-export function contractAgent(agent: FamilyAgent): Agent<Observation> {
-  return {
-    act: (observation, rng) => {
-      const view = observation.view;
-      if (observation.retry) view.retry = observation.retry;
-      return agent.act(view, rng);
-    },
-  };
-}
+const randomAgent: AgentDef = {
+  id: "random",
+  games: ["glee/bargaining", "glee/negotiation", "glee/persuasion"],
+  description: "Uniformly random offers (any split; a price within ±M/2 of its value), random claims, and coin-flip decisions.",
+  source: "baseline",
+  create: (c) => (c.game === "glee/persuasion" ? randomPersuasion(playerAt(c.seat)) : behaviouralAgent(randomBehaviour, playerAt(c.seat))),
+};
 
-export function gleeAgentDef(spec: AgentSpec): AgentDef {
-  return {
-    id: spec.id,
-    games: spec.families.filter((f) => FAMILIES.includes(f)).map((f) => `glee/${f}`),
-    canSit: (game, seat) => {
-      const seats = spec.seats?.[familyOf(game)];
-      return !seats || seats.includes(SEATS[seat]);
-    },
-    description: spec.description,
-    source: spec.source,
-    create: (c) => contractAgent(spec.create({family: familyOf(c.game), player: SEATS[c.seat], gameId: c.gameId})) as Agent,
-  };
-}
-
-export const gleeAgents: AgentDef[] = builtinAgents.map(gleeAgentDef);
+export const gleeAgents: AgentDef[] = [
+  rubinstein,
+  rational,
+  ...behaviouralAgents.filter((a) => a.id !== "tit-for-tat"),
+  titForTatAgent,
+  randomAgent,
+  ...persuasionAgents,
+];

@@ -9,22 +9,22 @@
  * as an `OfferRules` object. What a language agent reads is written from the
  * observation by GLEE's narrator (loaders/papers/glee/narrator.ts).
  */
-import {checkAction} from "../../contract/legal.js";
-import {LazyObservation} from "../../contract/observation.js";
-import type {
-  Action, ActionSpec, Decision, EndReason, GameState, Observation, Outcome, ParamsOf, Player, PriceOffer, Role, SeenEvent, SplitOffer, ViewOf,
-} from "./types.js";
-import {other} from "./types.js";
+import type {ActionSpec} from "../../contract/game.js";
+import {GleeState} from "./gleeState.js";
+import type {BargainingView, Decision, EndReason, GleeAction, NegotiationView, Outcome, Player, PriceOffer, Role, SeenEvent, SplitOffer} from "./types.js";
+import {SeenLog, other} from "./types.js";
 
 export type OfferFamily = "bargaining" | "negotiation";
 export type OfferOf<F extends OfferFamily> = F extends "bargaining" ? SplitOffer : PriceOffer;
+type OfferView<F extends OfferFamily> = F extends "bargaining" ? BargainingView : NegotiationView;
 
 export interface OfferRules<F extends OfferFamily> {
   family: F;
   proposerRole: (p: Player) => Role;
   responderRole: (p: Player) => Role;
   offerSpec(player: Player): ActionSpec;
-  view(player: Player, offer: OfferOf<F> | null): ViewOf[F];
+  /** What `player`, now in `role`, sees: `history` its public events, `offer` the offer it must answer (else null). */
+  view(player: Player, role: Role, history: SeenLog, offer: OfferOf<F> | null): OfferView<F>;
   /** Outcome of an accepted offer in `round` (agreement) or of no deal (null). */
   outcome(accepted: {offer: OfferOf<F>; round: number} | null, rounds: number, endedBy: EndReason): Outcome;
 }
@@ -35,8 +35,7 @@ export const DECISION_SPEC: ActionSpec = {
   text: null,
 };
 
-export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
-  readonly family: F;
+export class AlternatingOffers<F extends OfferFamily> extends GleeState {
   private round = 1;
   private phase: "offer" | "decision" = "offer";
   private offer: OfferOf<F> | null = null;
@@ -45,12 +44,12 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
   private ended: {by: EndReason; accepted: {offer: OfferOf<F>; round: number} | null} | null = null;
 
   constructor(
-    readonly params: ParamsOf<F>,
-    readonly gameId: string,
+    gameId: string,
+    /** The stage limit actually used: the horizon, or the cap for "∞". */
     readonly horizonCap: number,
     private readonly r: OfferRules<F>,
   ) {
-    this.family = r.family;
+    super(r.family, gameId);
   }
 
   private proposer(): Player {
@@ -62,41 +61,24 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
     return this.phase === "offer" ? this.proposer() : other(this.proposer());
   }
 
-  isTerminal(): boolean {
-    return this.ended !== null;
-  }
-
-  legalActions(): ActionSpec[] {
+  protected legalActions(): ActionSpec[] {
     const p = this.currentPlayer();
     if (!p) return [];
     return this.phase === "offer" ? [(this.specs[p] ??= this.r.offerSpec(p))] : [DECISION_SPEC];
   }
 
-  validate(action: unknown): string | null {
-    if (this.ended) return "the game is over";
-    return checkAction(this.legalActions(), action);
+  protected roleOf(player: Player): Role {
+    const proposing = this.currentPlayer() === player && this.phase === "offer";
+    return proposing ? this.r.proposerRole(player) : this.r.responderRole(player);
   }
 
-  observe(player: Player | undefined = this.currentPlayer() ?? "alice"): Observation<F> {
+  protected view(player: Player) {
     const toMove = this.currentPlayer() === player;
-    const proposing = toMove && this.phase === "offer";
-    return new LazyObservation<F>(
-      this.family,
-      this.gameId,
-      player,
-      proposing ? this.r.proposerRole(player) : this.r.responderRole(player),
-      this.round,
-      this.r.view(player, this.phase === "decision" && toMove ? this.offer : null),
-      toMove ? this.legalActions() : [],
-      this.events,
-      this.events.length,
-    );
+    const offer = this.phase === "decision" && toMove ? this.offer : null;
+    return {view: this.r.view(player, this.roleOf(player), new SeenLog(this.events, this.events.length), offer), round: this.round};
   }
 
-  apply(action: Action): void {
-    const error = this.validate(action);
-    if (error) throw new Error(`${this.gameId} round ${this.round}: illegal action (${error})`);
-    const player = this.currentPlayer()!;
+  protected play(player: Player, action: GleeAction): void {
     this.events.push({round: this.round, player, action});
     if (this.phase === "offer") {
       this.offer = action as OfferOf<F>;
@@ -116,8 +98,8 @@ export class AlternatingOffers<F extends OfferFamily> implements GameState<F> {
     this.offer = null;
   }
 
-  abort(_player: Player, _reason: string): void {
-    if (!this.ended) this.ended = {by: "rule_break", accepted: null};
+  protected end(reason: EndReason): void {
+    this.ended = {by: reason, accepted: null};
   }
 
   outcome(): Outcome {

@@ -9,8 +9,10 @@
  * GLEE's released human-vs-LLM bargaining configs use for T = ∞; players are
  * not told it (view.horizon is null) and games.horizon_cap records it.
  */
+import type {GameDef} from "../../contract/game.js";
 import {AlternatingOffers, emptyOutcome, toldHorizon, type OfferRules} from "./alternating.js";
-import type {BargainingParams, GameFamily, Player} from "./types.js";
+import {GLEE_CITATION, GLEE_COLUMNS, GLEE_SEATS, boolParam, commonParamColumns, deltaParam, horizonParam, moneyParam} from "./declarations.js";
+import type {BargainingParams, Player} from "./types.js";
 import {other} from "./types.js";
 
 export const BARGAINING_INFINITE_CAP = 99;
@@ -28,7 +30,11 @@ function rules(params: BargainingParams): OfferRules<"bargaining"> {
       sum: {fields: ["alice_gain", "bob_gain"], equals: M},
       text: params.messages ? {field: "message", required: false} : null,
     }),
-    view: (p, offer) => ({
+    view: (p, role, history, offer) => ({
+      family: "bargaining",
+      player: p,
+      role,
+      history,
       money: M,
       delta_self: delta(p),
       delta_other: params.complete_information ? delta(other(p)) : null,
@@ -55,19 +61,33 @@ function rules(params: BargainingParams): OfferRules<"bargaining"> {
   };
 }
 
-export const bargaining: GameFamily<"bargaining"> = {
-  family: "bargaining",
-  grid: {
-    delta_a: [0.8, 0.9, 0.95, 1],
-    delta_b: [0.8, 0.9, 0.95, 1],
-    money: [1e2, 1e4, 1e6],
-    horizon: [12, "inf"],
-    complete_information: [true, false],
-    messages: [true, false],
+const horizonCap = (params: BargainingParams) => (params.horizon === "inf" ? BARGAINING_INFINITE_CAP : params.horizon);
+
+export const bargaining: GameDef<BargainingParams> = {
+  id: "glee/bargaining",
+  title: "Bargaining (alternating offers)",
+  citation: {...GLEE_CITATION, section: "§2.1, Table 1"},
+  seats: GLEE_SEATS,
+  moves: "sequential",
+  description: "Alice and Bob divide M by alternating offers; each discounts money by its δ every round (Rubinstein).",
+  // Table 1's grids, in this order (config ids depend on it).
+  params: [
+    deltaParam("delta_a", "δ_A, Alice's discount factor"),
+    deltaParam("delta_b", "δ_B, Bob's discount factor"),
+    moneyParam,
+    horizonParam([12, "inf"], "inf", true),
+    boolParam("complete_information", "complete information", true),
+    boolParam("messages", "free-text messages", false),
+  ],
+  columns: GLEE_COLUMNS,
+  paramColumns(params) {
+    const row = commonParamColumns("bargaining", params, horizonCap(params));
+    row.messages = params.messages;
+    row.delta_a = params.delta_a;
+    row.delta_b = params.delta_b;
+    return row;
   },
-  infiniteCap: BARGAINING_INFINITE_CAP,
-  start(params, gameId) {
-    const cap = params.horizon === "inf" ? BARGAINING_INFINITE_CAP : params.horizon;
-    return new AlternatingOffers(params, gameId, cap, rules(params));
-  },
+  // GLEE keeps its family name as the id stem, so existing ids and seeds stay as they were.
+  idStem: () => "bargaining",
+  start: (params, {gameId}) => new AlternatingOffers(gameId, horizonCap(params), rules(params)),
 };

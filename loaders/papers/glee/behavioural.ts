@@ -12,8 +12,9 @@
  * (GLEE (Shapira et al. 2024) §4; NegotiationArena (Bianchi et al. 2024) §5 on anchoring; Game-theoretic LLM workflows (Hua et al. 2024) §5).
  */
 import type {Rng} from "../../../src/lib/rng.js";
-import type {Action, BargainingView, NegotiationView, Observation, Player, SplitOffer} from "./types.js";
-import type {Agent, AgentSpec} from "./familyAgent.js";
+import type {Agent, AgentDef} from "../../contract/agent.js";
+import type {BargainingView, GleeAction, GleeObservation, GleeView, NegotiationView, Player, SplitOffer} from "./types.js";
+import {playerAt} from "./types.js";
 
 /** Pie assumed in negotiation when the other's valuation is hidden (a quarter of M, about Table 1's mean gap). */
 export const GUESSED_PIE = 0.25;
@@ -55,16 +56,14 @@ class Frame {
   private readonly sign: number;
   private readonly base: number;
 
-  constructor(obs: Observation, player: Player) {
-    this.bargaining = obs.family === "bargaining";
+  constructor(v: BargainingView | NegotiationView, player: Player) {
+    this.bargaining = v.family === "bargaining";
     this.key = player === "alice" ? "alice_gain" : "bob_gain";
-    if (this.bargaining) {
-      const v = obs.view as BargainingView;
+    if (v.family === "bargaining") {
       this.pie = this.scale = v.money;
       this.sign = 1;
       this.base = 0;
     } else {
-      const v = obs.view as NegotiationView;
       this.sign = player === "alice" ? 1 : -1;
       this.base = v.value_self;
       this.scale = v.money;
@@ -72,11 +71,11 @@ class Frame {
     }
   }
 
-  gainOf(a: Action): number {
+  gainOf(a: GleeAction): number {
     return this.bargaining ? (a as SplitOffer)[this.key] : this.sign * ((a as {price: number}).price - this.base);
   }
 
-  offer(g: number): Action {
+  offer(g: number): GleeAction {
     if (!this.bargaining) return {type: "offer", price: Math.max(0, this.base + this.sign * g)};
     const M = this.scale;
     const mine = Math.min(Math.max(g, 0), M);
@@ -90,11 +89,18 @@ class Frame {
  * offer of the other side reaches it that way), so it never rescans the
  * history.
  */
-export function behaviouralAgent(behaviour: Behaviour, player: Player): Agent {
+export function behaviouralAgent(behaviour: Behaviour, player: Player): Agent<GleeView> {
   return new BehaviouralAgent(behaviour, player);
 }
 
-class BehaviouralAgent implements Agent {
+/** The view of an alternating-offers game; throws naming the game otherwise (these agents are registered for those two only). */
+export function offerView(obs: GleeObservation): BargainingView | NegotiationView {
+  const v = obs.view;
+  if (v.family === "persuasion") throw new Error(`${obs.game_id}: this agent plays bargaining and negotiation, not ${obs.game}`);
+  return v;
+}
+
+class BehaviouralAgent implements Agent<GleeView> {
   private mine: number[] = [];
   private theirs: number[] = [];
   private openedByMe: boolean | null = null;
@@ -102,9 +108,9 @@ class BehaviouralAgent implements Agent {
 
   constructor(private readonly behaviour: Behaviour, private readonly player: Player) {}
 
-  act(obs: Observation, rng: Rng) {
-    const frame = new Frame(obs, this.player);
-    const view = obs.view as BargainingView | NegotiationView;
+  act(obs: GleeObservation, rng: Rng) {
+    const view = offerView(obs);
+    const frame = new Frame(view, this.player);
     const c: BehaviourContext = {pie: frame.pie, scale: frame.scale, round: obs.round, mine: this.mine, theirs: this.theirs, openedByMe: this.openedByMe, rng};
     if (obs.legal[0]?.type === "decision") {
       const offered = frame.gainOf(view.offer!);
@@ -118,7 +124,7 @@ class BehaviouralAgent implements Agent {
     }
     if (this.openedByMe === null) this.openedByMe = true;
     const gain = this.behaviour.propose(c);
-    const action = frame.offer(gain) as Action & {message?: string};
+    const action = frame.offer(gain) as GleeAction & {message?: string};
     this.mine.push(frame.gainOf(action));
     if (view.messages) action.message = this.behaviour.message;
     return {action};
@@ -193,16 +199,15 @@ export const randomPlay: Behaviour = {
   unconstrained: true,
 };
 
-const ALT = ["bargaining", "negotiation"] as const;
-const spec = (id: string, behaviour: Behaviour, description: string, source: string): AgentSpec => ({
+const spec = (id: string, behaviour: Behaviour, description: string, source: string): AgentDef => ({
   id,
-  families: ALT,
+  games: ["glee/bargaining", "glee/negotiation"],
   description,
   source,
-  create: ({player}) => behaviouralAgent(behaviour, player),
+  create: ({seat}) => behaviouralAgent(behaviour, playerAt(seat)),
 });
 
-export const behaviouralAgents: AgentSpec[] = [
+export const behaviouralAgents: AgentDef[] = [
   spec("fair", fair, "Always proposes an even split of the (known or guessed) surplus and accepts at least half.", "GLEE (Shapira et al. 2024) §4 (LLMs favour fair splits); NegotiationArena (Bianchi et al. 2024) §5"),
   spec("greedy", greedy, "Tough: demands 90% of the surplus, concedes 5 points per offer to 60%, accepts only its current demand.", "NegotiationArena (Bianchi et al. 2024) §5 (aggressive/greedy personas)"),
   spec("split-difference", splitDifference, "Opens at 75% then proposes the midpoint of its last demand and the other's last offer.", "Game-theoretic LLM workflows (Hua et al. 2024) §5 (negotiation heuristics)"),

@@ -1,14 +1,19 @@
 /**
  * What a language model reads in GLEE's three families (GLEE (Shapira et al.
  * 2024) Appendix D.2), built from the structured observation the game gives
- * (loaders/papers/glee/types.ts `Observation`): the system message with the rules,
- * the message of each turn (everything that happened since this player's
- * previous turn, then what to do now) and the JSON format of each action.
- * The games hold no prompt text; the GLEE LLM player (../llmAgent.ts) asks
- * this module for it.
+ * (types.ts `GleeView`): the system message with the rules, the message of
+ * each turn (everything that happened since this player's previous turn,
+ * then what to do now) and the JSON format of each action. The games hold no
+ * prompt text; `gleeNarrator` lays these out as one conversation for the LLM
+ * player, and the human-study server shows people the same words.
  */
 import {lossPercent, money} from "../../contract/legal.js";
-import type {ActionSpec, BargainingView, NegotiationView, Observation, PersuasionRound, PersuasionView, Player, PriceOffer, Signal, SplitOffer} from "./types.js";
+import type {ActionSpec} from "../../contract/game.js";
+import type {ChatMessage} from "../../llm/types.js";
+import type {Narrator} from "../../contract/narrator.js";
+import {numberField} from "../../llm/parseReply.js";
+import {personaText, ultimatumGoal, type PersonaGoal} from "../negotiationarena/personas.js";
+import type {GleeObservation, GleeView, PersuasionRound, Player, PriceOffer, Role, Signal, SplitOffer} from "./types.js";
 import {other} from "./types.js";
 
 const name = (p: Player) => (p === "alice" ? "Alice" : "Bob");
@@ -17,12 +22,12 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 const fmtP = (p: number) => (Math.abs(p - 1 / 3) < 1e-9 ? "1/3" : String(p));
 
 /** The system message's rules for the observing player. */
-export function gleeRules(obs: Observation): string {
-  const p = obs.player;
+export function gleeRules(obs: GleeObservation): string {
+  const v = obs.view;
+  const p = v.player;
   const o = other(p);
-  switch (obs.family) {
+  switch (v.family) {
     case "bargaining": {
-      const v = obs.view as BargainingView;
       return [
         `Let's play a game. In this game, there are two players. You are playing as ${name(p)}.`,
         `You and ${name(o)} need to divide ${money(v.money)} between you.`,
@@ -35,7 +40,6 @@ export function gleeRules(obs: Observation): string {
       ].filter(Boolean).join(" ");
     }
     case "negotiation": {
-      const v = obs.view as NegotiationView;
       const role = (x: Player) => (x === "alice" ? "seller" : "buyer");
       return [
         `You are playing as ${name(p)}, the ${role(p)}, in a negotiation over the price of a product.`,
@@ -48,7 +52,6 @@ export function gleeRules(obs: Observation): string {
       ].filter(Boolean).join(" ");
     }
     case "persuasion": {
-      const v = obs.view as PersuasionView;
       const known = v.value_high !== null;
       const common = known
         ? `The product is of high quality with probability ${fmtP(v.prior)} in each round, independently. A high-quality product is worth ${money(v.value_high! * v.money)} to the buyer and a low-quality product is worth $0.`
@@ -74,29 +77,28 @@ export function gleeRules(obs: Observation): string {
 }
 
 /** The JSON format a model is asked to answer in, for one legal action. */
-export function gleeFormat(spec: ActionSpec, obs: Observation): string {
-  const p = obs.player;
-  if (spec.type === "decision") return obs.family === "persuasion" ? `{"decision": "accept"} to buy or {"decision": "reject"} not to buy` : `{"decision": "accept"} or {"decision": "reject"}`;
-  if (spec.type === "message") {
-    return (obs.view as PersuasionView).message_type === "binary"
+export function gleeFormat(spec: ActionSpec, obs: GleeObservation): string {
+  const v = obs.view;
+  const p = v.player;
+  if (spec.type === "decision") return v.family === "persuasion" ? `{"decision": "accept"} to buy or {"decision": "reject"} not to buy` : `{"decision": "accept"} or {"decision": "reject"}`;
+  if (v.family === "persuasion") {
+    return v.message_type === "binary"
       ? `{"claim": "high"} or {"claim": "low"} (what you tell the buyer about the product's quality)`
       : `{"text": The message you send to the buyer}`;
   }
-  if (obs.family === "bargaining") {
-    const v = obs.view as BargainingView;
+  if (v.family === "bargaining") {
     return (
       `Send your offer to divide ${money(v.money)} in the JSON format:\n` +
       `{"${gainKey(p)}": The part that you will receive in your offer, "${gainKey(other(p))}": The part that ${name(other(p))} will receive in your offer` +
       (v.messages ? `, "message": The message you pass to ${name(other(p))}}` : "}")
     );
   }
-  const v = obs.view as NegotiationView;
   return `Send your offer in the JSON format:\n{"price": The price you offer${v.messages ? `, "message": The message you pass to ${name(other(p))}` : ""}}`;
 }
 
 /** What the responder is told about an offer. */
-function describeOffer(obs: Observation, offer: SplitOffer | PriceOffer, from: Player, round: number): string {
-  if (obs.family === "bargaining") {
+function describeOffer(obs: GleeObservation, offer: SplitOffer | PriceOffer, from: Player, round: number): string {
+  if (obs.view.family === "bargaining") {
     const split = offer as SplitOffer;
     return [
       `Round ${round}`,
@@ -111,11 +113,11 @@ function describeOffer(obs: Observation, offer: SplitOffer | PriceOffer, from: P
 }
 
 /** Bargaining's note at the start of a round about what inflation has done (nothing in round 1, nothing in negotiation). */
-function roundNotice(obs: Observation, round: number): string {
-  if (obs.family !== "bargaining" || round === 1) return "";
-  const v = obs.view as BargainingView;
+function roundNotice(obs: GleeObservation, round: number): string {
+  const v = obs.view;
+  if (v.family !== "bargaining" || round === 1) return "";
   const own = v.delta_self === 1 ? "The money you gain is worth the same as in the first round." : `Due to inflation, the money you gain is worth ${lossPercent(v.delta_self ** (round - 1))} less than in the first round.`;
-  const theirs = v.delta_other !== null ? ` For ${name(other(obs.player))}, the money is worth ${lossPercent(v.delta_other ** (round - 1))} less than in the first round.` : "";
+  const theirs = v.delta_other !== null ? ` For ${name(other(v.player))}, the money is worth ${lossPercent(v.delta_other ** (round - 1))} less than in the first round.` : "";
   return own + theirs;
 }
 
@@ -132,15 +134,15 @@ function describeSignal(s: Signal): string {
  * `previous` observation (null at its first turn), then what to do now
  * (D.2: "all the information accumulated since its previous turn").
  */
-export function gleeUpdate(obs: Observation, previous: Observation | null): string {
-  const p = obs.player;
+export function gleeUpdate(obs: GleeObservation, previous: GleeObservation | null): string {
+  const v = obs.view;
+  const p = v.player;
   const lines: string[] = [];
-  const seen = previous ? previous.history.length : 0;
-  if (obs.family === "persuasion") {
-    const v = obs.view as PersuasionView;
+  const seen = previous ? previous.view.history.length : 0;
+  if (v.family === "persuasion") {
     const myopicBob = p === "bob" && v.buyer_type === "myopic";
     if (!myopicBob) {
-      const done = previous ? (previous.view as PersuasionView).past.length : 0;
+      const done = previous && previous.view.family === "persuasion" ? previous.view.past.length : 0;
       for (const r of v.past.slice(done)) lines.push(roundResult(r));
     }
     let text = "";
@@ -151,7 +153,7 @@ export function gleeUpdate(obs: Observation, previous: Observation | null): stri
     return [...lines, text].filter(Boolean).join("\n");
   }
   const o = other(p);
-  for (const e of obs.history.slice(seen)) {
+  for (const e of v.history.since(seen)) {
     if (e.action.type === "offer") {
       if (e.player !== p) lines.push(describeOffer(obs, e.action as SplitOffer | PriceOffer, e.player, e.round));
       continue;
@@ -164,7 +166,7 @@ export function gleeUpdate(obs: Observation, previous: Observation | null): stri
       if (decision === "reject") lines.push(roundNotice(obs, e.round + 1));
     }
   }
-  const messages = (obs.view as BargainingView | NegotiationView).messages;
+  const messages = v.messages;
   const request = !obs.legal.length
     ? ""
     : obs.legal[0].type === "offer"
@@ -172,3 +174,81 @@ export function gleeUpdate(obs: Observation, previous: Observation | null): stri
       : `Do you accept this offer?\n${gleeFormat(obs.legal[0], obs)}`;
   return [...lines, request].filter(Boolean).join("\n");
 }
+
+// ------------------------------------------------------------ the conversation (D.2)
+
+export const FORMAT_GUIDELINE =
+  "Each time it is your turn you will be told what to send and in which JSON format. Answer with that JSON object.";
+
+/** What the persona wants, by role (NegotiationArena (Bianchi et al. 2024) appendix: ultimatum wording for dividing money, "spend less" for the buyer). */
+function personaGoal(role: Role): PersonaGoal {
+  if (role === "buyer") return {cunning: "spend less money", desperate: "spend less money"};
+  if (role === "seller") return {cunning: "get more money", desperate: "get more money"};
+  return ultimatumGoal;
+}
+
+/** The user message that asks again after a rule break. */
+export function retryMessage(obs: GleeObservation): string {
+  const formats = obs.legal.map((s) => gleeFormat(s, obs)).join("\nor\n");
+  return `Your previous answer broke the rules: ${obs.retry?.error ?? "it was not valid"}.\nPlease answer again.\n${formats}`;
+}
+
+/** Fields a spec asks for. */
+function fieldsOf(spec: ActionSpec): string[] {
+  return [...Object.keys(spec.numbers ?? {}), ...Object.keys(spec.choices ?? {}), ...(spec.text ? [spec.text.field] : [])];
+}
+
+/**
+ * The JSON reply as a game action: `type` from the legal spec (the one whose
+ * fields the reply uses, or the only one), only that spec's fields; numbers
+ * written as strings ("$1,000") are read as numbers, choices lower-cased.
+ * Legality itself is judged by the game's `validate`.
+ */
+export function toAction(json: Record<string, unknown>, legal: readonly ActionSpec[]): Record<string, unknown> {
+  const named = legal.find((s) => s.type === json.type);
+  const spec = named ?? (legal.length === 1 ? legal[0] : legal.find((s) => fieldsOf(s).some((f) => f in json)));
+  if (!spec) return json; // validate will name the expected types
+  const action: Record<string, unknown> = {type: spec.type};
+  for (const field of Object.keys(spec.numbers ?? {})) {
+    if (!(field in json)) continue;
+    action[field] = numberField(json[field]) ?? json[field];
+  }
+  for (const field of Object.keys(spec.choices ?? {})) {
+    const v = json[field];
+    if (v === undefined) continue;
+    action[field] = typeof v === "string" ? v.trim().toLowerCase() : v;
+  }
+  if (spec.text && json[spec.text.field] !== undefined) action[spec.text.field] = json[spec.text.field];
+  return action;
+}
+
+/** Myopic persuasion buyers are a new buyer every round (§2.3): their conversation starts afresh each round. */
+const restartsEachRound = (v: GleeView): boolean => v.family === "persuasion" && v.player === "bob" && v.buyer_type === "myopic";
+
+/**
+ * GLEE's conversation (D.2). The system message is the rules, the
+ * response-format guideline and the LLM player's `extra` (persona, chain of
+ * thought). Each turn adds one user message holding everything that
+ * happened since this player's previous turn plus what to do now (ending
+ * with the JSON format), and the model's reply as an assistant message. A
+ * rule break stays in the conversation: the next user message states the
+ * error and repeats the format (`keepsRuleBreaks`).
+ */
+export const gleeNarrator: Narrator<GleeView> = {
+  keepsRuleBreaks: true,
+  messages(obs, past, extra) {
+    const turns = past.map((p) => p.observation);
+    turns.push(obs);
+    let start = 0;
+    if (restartsEachRound(obs.view)) while (turns[start].round !== obs.round) start++;
+    const messages: ChatMessage[] = [{role: "system", content: [gleeRules(turns[start]), FORMAT_GUIDELINE, extra].filter(Boolean).join("\n\n")}];
+    for (let i = start; i < turns.length; i++) {
+      const turn = turns[i];
+      messages.push({role: "user", content: turn.retry ? retryMessage(turn) : gleeUpdate(turn, i > 0 ? turns[i - 1] : null)});
+      if (i < past.length) messages.push({role: "assistant", content: past[i].raw});
+    }
+    return messages;
+  },
+  action: (json, obs) => toAction(json, obs.legal),
+  persona: (name, obs) => personaText(name, personaGoal(obs.view.role)),
+};

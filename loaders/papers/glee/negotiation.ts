@@ -10,8 +10,10 @@
  * GLEE's released human-vs-LLM negotiation configs use beside T = 10; players
  * are not told it and games.horizon_cap records it.
  */
+import type {GameDef} from "../../contract/game.js";
 import {AlternatingOffers, emptyOutcome, toldHorizon, type OfferRules} from "./alternating.js";
-import type {GameFamily, NegotiationParams, Player} from "./types.js";
+import {GLEE_CITATION, GLEE_COLUMNS, GLEE_SEATS, boolParam, commonParamColumns, horizonParam, moneyParam} from "./declarations.js";
+import type {NegotiationParams, Player} from "./types.js";
 import {other} from "./types.js";
 
 export const NEGOTIATION_INFINITE_CAP = 30;
@@ -30,7 +32,11 @@ function rules(params: NegotiationParams): OfferRules<"negotiation"> {
       numbers: {price: {min: 0}},
       text: params.messages ? {field: "message", required: false} : null,
     }),
-    view: (p, offer) => ({
+    view: (p, role, history, offer) => ({
+      family: "negotiation",
+      player: p,
+      role,
+      history,
       money: params.money,
       value_self: value(p),
       value_other: params.complete_information ? value(other(p)) : null,
@@ -48,19 +54,36 @@ function rules(params: NegotiationParams): OfferRules<"negotiation"> {
   };
 }
 
-export const negotiation: GameFamily<"negotiation"> = {
-  family: "negotiation",
-  grid: {
-    factor_a: [0.8, 1, 1.2, 1.5],
-    factor_b: [0.8, 1, 1.2, 1.5],
-    money: [1e2, 1e4, 1e6],
-    horizon: [1, 10, "inf"],
-    complete_information: [true, false],
-    messages: [true, false],
+const horizonCap = (params: NegotiationParams) => (params.horizon === "inf" ? NEGOTIATION_INFINITE_CAP : params.horizon);
+
+export const negotiation: GameDef<NegotiationParams> = {
+  id: "glee/negotiation",
+  title: "Negotiation (seller and buyer)",
+  citation: {...GLEE_CITATION, section: "§2.2, Table 1"},
+  seats: GLEE_SEATS,
+  moves: "sequential",
+  description: "A seller valuing the product at F_A·M and a buyer valuing it at F_B·M alternate price offers.",
+  // Table 1's grids, in this order (config ids depend on it).
+  params: [
+    {name: "factor_a", label: "F_A, seller's valuation factor", type: "number", min: 0, max: 1000, exclusiveMin: true, default: 1, grid: [0.8, 1, 1.2, 1.5], baseline: 1}, // M·F stays ≤ 1e15, exact to the cent
+    {name: "factor_b", label: "F_B, buyer's valuation factor", type: "number", min: 0, max: 1000, exclusiveMin: true, default: 1, grid: [0.8, 1, 1.2, 1.5], baseline: 1},
+    moneyParam,
+    horizonParam([1, 10, "inf"], 1, true),
+    boolParam("complete_information", "complete information", true),
+    boolParam("messages", "free-text messages", false),
+  ],
+  columns: GLEE_COLUMNS,
+  paramColumns(params) {
+    const row = commonParamColumns("negotiation", params, horizonCap(params));
+    row.messages = params.messages;
+    row.factor_a = params.factor_a;
+    row.factor_b = params.factor_b;
+    const v = valuations(params);
+    row.value_a = v.value_a;
+    row.value_b = v.value_b;
+    return row;
   },
-  infiniteCap: NEGOTIATION_INFINITE_CAP,
-  start(params, gameId) {
-    const cap = params.horizon === "inf" ? NEGOTIATION_INFINITE_CAP : params.horizon;
-    return new AlternatingOffers(params, gameId, cap, rules(params));
-  },
+  // GLEE keeps its family name as the id stem, so existing ids and seeds stay as they were.
+  idStem: () => "negotiation",
+  start: (params, {gameId}) => new AlternatingOffers(gameId, horizonCap(params), rules(params)),
 };

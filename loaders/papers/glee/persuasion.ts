@@ -13,13 +13,13 @@
  * buyer sees only the summary statistics (share of rounds bought, share of
  * rounds a low-quality product was bought).
  */
-import {checkAction} from "../../contract/legal.js";
+import type {ActionSpec, GameDef} from "../../contract/game.js";
 import {emptyOutcome} from "./alternating.js";
-import {LazyObservation} from "../../contract/observation.js";
+import {GleeState} from "./gleeState.js";
+import {GLEE_CITATION, GLEE_COLUMNS, GLEE_SEATS, boolParam, commonParamColumns, horizonParam, moneyParam} from "./declarations.js";
 import type {Rng} from "../../../src/lib/rng.js";
-import type {
-  Action, ActionSpec, Decision, EndReason, GameFamily, GameState, Observation, Outcome, PersuasionParams, PersuasionRound, PersuasionStats, Player, Quality, SeenEvent, Signal,
-} from "./types.js";
+import type {Decision, EndReason, GleeAction, Outcome, PersuasionParams, PersuasionRound, PersuasionStats, PersuasionView, Player, Quality, Role, SeenEvent, Signal} from "./types.js";
+import {SeenLog} from "./types.js";
 
 const BUY_SPEC: ActionSpec = {
   type: "decision",
@@ -33,9 +33,7 @@ function signalSpec(type: PersuasionParams["message_type"]): ActionSpec {
     : {type: "message", choices: {claim: ["high", "low"]}, optional: ["claim"], text: {field: "text", required: true}};
 }
 
-export class PersuasionGame implements GameState<"persuasion"> {
-  readonly family = "persuasion" as const;
-  readonly horizonCap: number;
+export class PersuasionGame extends GleeState {
   private round = 1;
   private phase: "signal" | "decision" = "signal";
   private qualities: Quality[] = [];
@@ -44,13 +42,13 @@ export class PersuasionGame implements GameState<"persuasion"> {
   private events: SeenEvent[] = [];
   private endedBy: EndReason | null = null;
 
-  constructor(readonly params: PersuasionParams, readonly gameId: string, private readonly chance: Rng) {
-    this.horizonCap = params.horizon;
+  constructor(readonly params: PersuasionParams, gameId: string, private readonly qualityRng: Rng) {
+    super("persuasion", gameId);
     this.qualities.push(this.draw());
   }
 
   private draw(): Quality {
-    return this.chance.bernoulli(this.params.prior) ? "high" : "low";
+    return this.qualityRng.bernoulli(this.params.prior) ? "high" : "low";
   }
 
   currentPlayer(): Player | null {
@@ -58,18 +56,17 @@ export class PersuasionGame implements GameState<"persuasion"> {
     return this.phase === "signal" ? "alice" : "bob";
   }
 
-  isTerminal(): boolean {
-    return this.endedBy !== null;
-  }
-
-  legalActions(): ActionSpec[] {
+  protected legalActions(): ActionSpec[] {
     if (this.endedBy) return [];
     return this.phase === "signal" ? [signalSpec(this.params.message_type)] : [BUY_SPEC];
   }
 
-  validate(action: unknown): string | null {
-    if (this.endedBy) return "the game is over";
-    return checkAction(this.legalActions(), action);
+  protected roleOf(player: Player): Role {
+    return player === "alice" ? "seller" : "buyer";
+  }
+
+  protected qualitySeen(player: Player): Quality | null {
+    return player === "alice" && !this.endedBy ? this.qualities[this.round - 1] : null;
   }
 
   private past(): PersuasionRound[] {
@@ -83,41 +80,31 @@ export class PersuasionGame implements GameState<"persuasion"> {
     return {rounds: n, bought_share: n ? bought / n : 0, bought_low_share: n ? low / n : 0};
   }
 
-  observe(player: Player = this.currentPlayer() ?? "alice"): Observation<"persuasion"> {
+  protected view(player: Player) {
     const P = this.params;
-    const toMove = this.currentPlayer() === player;
     const isAlice = player === "alice";
     const myopicBob = !isAlice && P.buyer_type === "myopic";
     const current = this.round - 1;
-    const view = {
+    const view: PersuasionView = {
+      family: "persuasion",
+      player,
+      role: this.roleOf(player),
+      history: new SeenLog(this.events, myopicBob ? 0 : this.events.length),
       money: P.money,
       prior: P.prior,
       horizon: P.horizon,
       message_type: P.message_type,
       buyer_type: P.buyer_type,
       value_high: isAlice && !P.complete_information ? null : P.value_high,
-      quality: isAlice && !this.endedBy ? this.qualities[current] : null,
+      quality: this.qualitySeen(player),
       signal: !isAlice && this.phase === "decision" ? this.signals[current] : null,
       past: myopicBob ? [] : this.past(),
       stats: this.stats(),
     };
-    return new LazyObservation<"persuasion">(
-      "persuasion",
-      this.gameId,
-      player,
-      isAlice ? "seller" : "buyer",
-      this.round,
-      view,
-      toMove ? this.legalActions() : [],
-      this.events,
-      myopicBob ? 0 : this.events.length,
-    );
+    return {view, round: this.round};
   }
 
-  apply(action: Action): void {
-    const error = this.validate(action);
-    if (error) throw new Error(`${this.gameId} round ${this.round}: illegal action (${error})`);
-    const player = this.currentPlayer()!;
+  protected play(player: Player, action: GleeAction): void {
     this.events.push({round: this.round, player, action});
     if (this.phase === "signal") {
       this.signals.push(action as Signal);
@@ -135,8 +122,8 @@ export class PersuasionGame implements GameState<"persuasion"> {
     this.qualities.push(this.draw());
   }
 
-  abort(_player: Player, _reason: string): void {
-    if (!this.endedBy) this.endedBy = "rule_break";
+  protected end(reason: EndReason): void {
+    this.endedBy = reason;
   }
 
   outcome(): Outcome {
@@ -172,19 +159,34 @@ export function describeSignal(s: Signal): string {
 }
 
 
-export const persuasion: GameFamily<"persuasion"> = {
-  family: "persuasion",
-  grid: {
-    prior: [1 / 3, 0.5, 0.8],
-    value_high: [1.2, 1.25, 2, 3, 4],
-    money: [1e2, 1e4, 1e6],
-    horizon: [20],
-    complete_information: [true, false],
-    message_type: ["binary", "text"],
-    buyer_type: ["long_living", "myopic"],
+export const persuasion: GameDef<PersuasionParams> = {
+  id: "glee/persuasion",
+  title: "Persuasion (repeated cheap talk)",
+  citation: {...GLEE_CITATION, section: "§2.3, Table 1"},
+  seats: GLEE_SEATS,
+  moves: "sequential",
+  description: "Over 20 rounds a seller who sees each product's quality sends a message; the buyer decides to buy at price M.",
+  // Table 1's grids, in this order (config ids depend on it).
+  params: [
+    {name: "prior", label: "p, prior of high quality", type: "number", min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, default: 0.5, grid: [1 / 3, 0.5, 0.8], baseline: 0.5},
+    {name: "value_high", label: "v, buyer's value of high quality", type: "number", min: 1, max: 1000, exclusiveMin: true, default: 1.25, grid: [1.2, 1.25, 2, 3, 4], baseline: 1.25},
+    moneyParam,
+    horizonParam([20], 20, false),
+    boolParam("complete_information", "complete information", true),
+    {name: "message_type", label: "message type", type: "choice", values: ["binary", "text"], default: "binary", grid: ["binary", "text"], baseline: "binary"},
+    {name: "buyer_type", label: "buyer type", type: "choice", values: ["long_living", "myopic"], default: "long_living", grid: ["long_living", "myopic"], baseline: "long_living"},
+  ],
+  columns: GLEE_COLUMNS,
+  paramColumns(params) {
+    const row = commonParamColumns("persuasion", params, params.horizon);
+    row.messages = params.message_type === "text";
+    row.prior = params.prior;
+    row.value_high = params.value_high;
+    row.message_type = params.message_type;
+    row.buyer_type = params.buyer_type;
+    return row;
   },
-  infiniteCap: 20,
-  start(params, gameId, rng) {
-    return new PersuasionGame(params, gameId, rng);
-  },
+  // GLEE keeps its family name as the id stem, so existing ids and seeds stay as they were.
+  idStem: () => "persuasion",
+  start: (params, {gameId, rng}) => new PersuasionGame(params, gameId, rng),
 };

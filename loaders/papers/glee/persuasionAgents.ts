@@ -20,8 +20,8 @@
  */
 import {describeSignal} from "./persuasion.js";
 import type {Rng} from "../../../src/lib/rng.js";
-import type {Observation, PersuasionView, Quality, Signal} from "./types.js";
-import type {Agent, AgentReply, AgentSpec} from "./familyAgent.js";
+import type {Agent, AgentDef, AgentReply} from "../../contract/agent.js";
+import type {GleeObservation, GleeView, PersuasionView, Player, Quality, Signal} from "./types.js";
 
 /** The committed lying probability q of Appendix C. */
 export function commitmentQ(prior: number, valueHigh: number): number {
@@ -53,13 +53,29 @@ function say(view: PersuasionView, claim: Quality): AgentReply {
 
 const decide = (buy: boolean): AgentReply => ({action: {type: "decision", decision: buy ? "accept" : "reject"}});
 
-function sender(choose: (view: PersuasionView, rng: Rng) => Quality): Agent {
-  return {act: (obs: Observation, rng: Rng) => say(obs.view as PersuasionView, choose(obs.view as PersuasionView, rng))};
+/** The view of a persuasion game; throws naming the game otherwise (these agents are registered for persuasion only). */
+function persuasionView(obs: GleeObservation): PersuasionView {
+  const v = obs.view;
+  if (v.family !== "persuasion") throw new Error(`${obs.game_id}: this agent plays glee/persuasion, not ${obs.game}`);
+  return v;
 }
 
-function buyer(choose: (view: PersuasionView, rng: Rng) => boolean): Agent {
-  return {act: (obs: Observation, rng: Rng) => decide(choose(obs.view as PersuasionView, rng))};
+function sender(choose: (view: PersuasionView, rng: Rng) => Quality): Agent<GleeView> {
+  return {
+    act: (obs: GleeObservation, rng: Rng) => {
+      const view = persuasionView(obs);
+      return say(view, choose(view, rng));
+    },
+  };
 }
+
+function buyer(choose: (view: PersuasionView, rng: Rng) => boolean): Agent<GleeView> {
+  return {act: (obs: GleeObservation, rng: Rng) => decide(choose(persuasionView(obs), rng))};
+}
+
+/** Senders sit in Alice's seat, buyers in Bob's. */
+const senderSeat = (_game: string, seat: number) => seat === 0;
+const buyerSeat = (_game: string, seat: number) => seat === 1;
 
 const EPS = 1e-9;
 
@@ -93,59 +109,59 @@ export function bayesianPosterior(view: PersuasionView): number {
   return (p * la) / (p * la + (1 - p) * lb);
 }
 
-export const persuasionAgents: AgentSpec[] = [
+export const persuasionAgents: AgentDef[] = [
   {
     id: "commitment",
-    families: ["persuasion"],
-    seats: {persuasion: ["alice"]},
+    games: ["glee/persuasion"],
+    canSit: senderSeat,
     description: "Bayesian-persuasion sender: always recommends high quality, and on low quality lies with probability q = min(p(v−1)/(1−p), 1).",
     source: "GLEE (Shapira et al. 2024) Appendix C (Kamenica–Gentzkow 2011; Best–Quigley)",
     create: () => sender((v, rng) => (v.quality === "high" ? "high" : rng.bernoulli(commitmentQ(v.prior, v.value_high ?? LOWEST_V)) ? "high" : "low")),
   },
   {
     id: "truthful",
-    families: ["persuasion"],
-    seats: {persuasion: ["alice"]},
+    games: ["glee/persuasion"],
+    canSit: senderSeat,
     description: "Always reports the true quality.",
     source: "GLEE (Shapira et al. 2024) §2.3 (fully informative signalling)",
     create: () => sender((v) => v.quality!),
   },
   {
     id: "babbling",
-    families: ["persuasion"],
-    seats: {persuasion: ["alice"]},
+    games: ["glee/persuasion"],
+    canSit: senderSeat,
     description: "Says \"high\" with probability p whatever the quality: an uninformative message (the cheap-talk equilibrium).",
     source: "GLEE (Shapira et al. 2024) Appendix C (babbling equilibrium, Crawford–Sobel 1982)",
     create: () => sender((v, rng) => (rng.bernoulli(v.prior) ? "high" : "low")),
   },
   {
     id: "pushy",
-    families: ["persuasion"],
-    seats: {persuasion: ["alice"]},
+    games: ["glee/persuasion"],
+    canSit: senderSeat,
     description: "Always claims high quality.",
     source: "GLEE (Shapira et al. 2024) §4 (sellers who always recommend buying)",
     create: () => sender(() => "high"),
   },
   {
     id: "bayesian",
-    families: ["persuasion"],
-    seats: {persuasion: ["bob"]},
+    games: ["glee/persuasion"],
+    canSit: buyerSeat,
     description: "Learns the sender's policy from revealed rounds (or purchase statistics when myopic), applies Bayes' law to the message, buys iff posterior·v ≥ 1.",
     source: "GLEE (Shapira et al. 2024) Appendix C (Bayesian buyer)",
     create: () => buyer((v) => bayesianPosterior(v) * v.value_high! >= 1 - EPS),
   },
   {
     id: "credulous",
-    families: ["persuasion"],
-    seats: {persuasion: ["bob"]},
+    games: ["glee/persuasion"],
+    canSit: buyerSeat,
     description: "Buys whenever the seller says the product is of high quality.",
     source: "GLEE (Shapira et al. 2024) §4 (obedient buyers)",
     create: () => buyer((v) => claimOf(v.signal) !== "low"),
   },
   {
     id: "skeptic",
-    families: ["persuasion"],
-    seats: {persuasion: ["bob"]},
+    games: ["glee/persuasion"],
+    canSit: buyerSeat,
     description: "Ignores messages; buys iff the prior makes buying worthwhile (p·v ≥ 1).",
     source: "GLEE (Shapira et al. 2024) Appendix C (babbling-equilibrium buyer)",
     create: () => buyer((v) => v.prior * v.value_high! >= 1 - EPS),
@@ -153,7 +169,7 @@ export const persuasionAgents: AgentSpec[] = [
 ];
 
 /** Tit-for-tat buyer: believes "high" but refuses for one round after buying a low-quality product. */
-export const titForTatBuyer = (): Agent =>
+export const titForTatBuyer = (): Agent<GleeView> =>
   buyer((v) => {
     const last = v.past.at(-1);
     const burned = last !== undefined && last.bought && last.quality === "low";
@@ -161,5 +177,5 @@ export const titForTatBuyer = (): Agent =>
   });
 
 /** Random sender (claims high or low with equal chance) and buyer (buys with probability 1/2). */
-export const randomPersuasion = (player: "alice" | "bob"): Agent =>
+export const randomPersuasion = (player: Player): Agent<GleeView> =>
   player === "alice" ? sender((_v, rng) => (rng.bernoulli(0.5) ? "high" : "low")) : buyer((_v, rng) => rng.bernoulli(0.5));

@@ -17,8 +17,9 @@
  * (V_B − p)·P(V_A ≤ p); it accepts an offer at least as good as its own price,
  * or, in a told last round, any offer without a loss.
  */
-import type {NegotiationView, Observation, Player, PriceOffer} from "./types.js";
-import type {Agent, AgentSpec} from "./familyAgent.js";
+import type {Agent, AgentDef} from "../../contract/agent.js";
+import type {GleeObservation, GleeView, NegotiationView, Player, PriceOffer} from "./types.js";
+import {playerAt} from "./types.js";
 
 const FACTOR_PRIOR = [0.8, 1, 1.2, 1.5];
 const EPS = 1e-9;
@@ -47,11 +48,12 @@ export function rationalPrice(player: Player, view: Pick<NegotiationView, "money
   return best;
 }
 
-function rationalAgent(player: Player): Agent {
+function rationalAgent(player: Player): Agent<GleeView> {
   const gain = (v: NegotiationView, price: number) => (player === "alice" ? price - v.value_self : v.value_self - price);
   return {
-    act(obs: Observation) {
-      const v = obs.view as NegotiationView;
+    act(obs: GleeObservation) {
+      const v = obs.view;
+      if (v.family !== "negotiation") throw new Error(`${obs.game_id}: rational plays glee/negotiation, not ${obs.game}`);
       const target = rationalPrice(player, v);
       if (obs.legal[0]?.type === "decision") {
         const offered = gain(v, v.offer!.price);
@@ -66,10 +68,10 @@ function rationalAgent(player: Player): Agent {
   };
 }
 
-export const rational: AgentSpec = {
+export const rational: AgentDef = {
   id: "rational",
-  families: ["negotiation"],
+  games: ["glee/negotiation"],
   description: "Subgame-perfect price with complete information (last proposer takes the surplus; midpoint when the horizon is unknown), optimal fixed price against a uniform prior otherwise; never trades at a loss.",
   source: "GLEE (Shapira et al. 2024) §2.2 and Appendix C (Harris–Raviv 1981, Riley–Zeckhauser 1983)",
-  create: ({player}) => rationalAgent(player),
+  create: ({seat}) => rationalAgent(playerAt(seat)),
 };

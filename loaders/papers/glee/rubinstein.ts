@@ -13,8 +13,9 @@
  * Under incomplete information the agent does not know δ_other and assumes
  * it equals its own (a symmetric belief); the game never reveals it.
  */
-import type {BargainingView, Observation, Player, SplitOffer} from "./types.js";
-import type {Agent, AgentSpec} from "./familyAgent.js";
+import type {Agent, AgentDef} from "../../contract/agent.js";
+import type {GleeObservation, GleeView, Player, SplitOffer} from "./types.js";
+import {playerAt} from "./types.js";
 
 /** Share kept by the proposer in the stationary equilibrium (1/2 when both factors are 1). */
 export function stationaryShare(deltaProposer: number, deltaResponder: number): number {
@@ -44,10 +45,11 @@ export function equilibriumAliceShare(deltaA: number, deltaB: number, T: number 
 
 const EPS = 1e-9;
 
-function rubinsteinAgent(player: Player): Agent {
+function rubinsteinAgent(player: Player): Agent<GleeView> {
   return {
-    act(obs: Observation) {
-      const v = obs.view as BargainingView;
+    act(obs: GleeObservation) {
+      const v = obs.view;
+      if (v.family !== "bargaining") throw new Error(`${obs.game_id}: rubinstein plays glee/bargaining, not ${obs.game}`);
       const dSelf = v.delta_self;
       const dOther = v.delta_other ?? v.delta_self;
       const [dA, dB] = player === "alice" ? [dSelf, dOther] : [dOther, dSelf];
@@ -75,10 +77,10 @@ function rubinsteinAgent(player: Player): Agent {
   };
 }
 
-export const rubinstein: AgentSpec = {
+export const rubinstein: AgentDef = {
   id: "rubinstein",
-  families: ["bargaining"],
+  games: ["glee/bargaining"],
   description: "Subgame-perfect play: stationary offer (1−δ_j)/(1−δ_iδ_j) when the horizon is unknown, backward induction when it is told; accepts exactly what waiting would yield.",
   source: "GLEE (Shapira et al. 2024) §2.1 and Appendix C (Rubinstein 1982)",
-  create: ({player}) => rubinsteinAgent(player),
+  create: ({seat}) => rubinsteinAgent(playerAt(seat)),
 };

@@ -1,35 +1,39 @@
 /**
- * The types of GLEE's three families (GLEE (Shapira et al. 2024) §2):
- * parameters, actions, observations, outcome, and the two-player state that
- * loaders/papers/glee/games.ts puts on the game contract (contract.ts).
- *
- * A game is rules plus state and knows nothing about who plays it (OpenSpiel
- * style): `GameState` says whose turn it is, what that player observes, which
- * actions are legal (as data, so an LLM's answer can be checked), validates and
- * applies an action, and reports the outcome. GLEE's agents act on these
- * observations (loaders/papers/glee/familyAgent.ts); the runner (loaders/run/)
- * connects the two and writes the turns.
+ * GLEE's own value types (GLEE (Shapira et al. 2024) §2): the parameters,
+ * actions, views and outcome of its three families. The families are games
+ * of the shared contract (loaders/contract/game.ts): a seat's observation is
+ * a `GameObservation<GleeView>`, whose `view` is one of the family views
+ * below; GLEE's scripted agents and its narrator (narrator.ts) read it.
  *
  * Conventions:
- * - Players are always "alice" (moves first) and "bob"; `role` names what the
- *   player does in this family (seller, buyer, ...).
+ * - Players are always "alice" (seat 0, moves first) and "bob" (seat 1);
+ *   `role` names what the player does in this family (seller, buyer, ...).
  * - Rounds ("stages" in §2) are 1-based. In bargaining and negotiation Alice
  *   proposes in odd rounds and Bob in even rounds; the other side decides. In
  *   persuasion each round is one message by Alice then one decision by Bob.
- * - Games hold no prompt text: GLEE's narrator (loaders/papers/glee/narrator.ts)
- *   writes what a language agent reads from the observation.
+ * - Games hold no prompt text: GLEE's narrator writes what a language agent
+ *   reads from the observation.
  * - Illegal actions are data, not exceptions: `validate` returns a message and
  *   the runner records the attempt as a rule break (turns.rule_break) before
  *   asking again. `apply` throws only when called with an action `validate`
  *   rejected (a programming error).
  */
-import type {Rng} from "../../../src/lib/rng.js";
+import type {GameObservation} from "../../contract/game.js";
 
 export type Family = "bargaining" | "negotiation" | "persuasion";
 export const FAMILIES: readonly Family[] = ["bargaining", "negotiation", "persuasion"];
 
 export type Player = "alice" | "bob";
 export const other = (p: Player): Player => (p === "alice" ? "bob" : "alice");
+/** Seat 0 is Alice, seat 1 Bob. */
+export const PLAYERS: readonly Player[] = ["alice", "bob"];
+
+/** The player in `seat` (0 or 1); throws naming the seat otherwise. */
+export function playerAt(seat: number): Player {
+  const player = PLAYERS[seat];
+  if (!player) throw new Error(`GLEE games have seats 0 (alice) and 1 (bob), got seat ${seat}`);
+  return player;
+}
 
 /** What the player does this turn: proposer/responder (bargaining), seller/buyer (negotiation, persuasion). */
 export type Role = "proposer" | "responder" | "seller" | "buyer";
@@ -39,9 +43,8 @@ export type Horizon = number | "inf";
 
 // ---------------------------------------------------------------- parameters
 
-/** §2.1, Table 1: 4 × 4 × 3 × 2 × 2 × 2 = 384 configurations. */
-export interface BargainingParams {
-  family: "bargaining";
+/** §2.1, Table 1: 4 × 4 × 3 × 2 × 2 × 2 = 384 configurations. (Type aliases, so they are contract `Params`.) */
+export type BargainingParams = {
   delta_a: number;
   delta_b: number;
   /** M, the sum to divide. */
@@ -51,11 +54,10 @@ export interface BargainingParams {
   complete_information: boolean;
   /** Offers may carry a free-text message. */
   messages: boolean;
-}
+};
 
 /** §2.2, Table 1: 4 × 4 × 3 × 3 × 2 × 2 = 576 configurations. V_A = M·F_A, V_B = M·F_B. */
-export interface NegotiationParams {
-  family: "negotiation";
+export type NegotiationParams = {
   /** F_A: the seller's (Alice's) valuation factor. */
   factor_a: number;
   /** F_B: the buyer's (Bob's) valuation factor. */
@@ -65,14 +67,13 @@ export interface NegotiationParams {
   /** Each player knows the other's valuation. */
   complete_information: boolean;
   messages: boolean;
-}
+};
 
 export type MessageType = "binary" | "text";
 export type BuyerType = "long_living" | "myopic";
 
 /** §2.3, Table 1: 3 × 5 × 3 × 1 × 2 × 2 × 2 = 360 configurations. Price π = 1, low quality worth u = 0. */
-export interface PersuasionParams {
-  family: "persuasion";
+export type PersuasionParams = {
   /** Prior probability that a round's product is of high quality. */
   prior: number;
   /** v: Bob's value of a high-quality product (in units of the price). */
@@ -87,10 +88,8 @@ export interface PersuasionParams {
   message_type: MessageType;
   /** Long-living Bob sees the whole history; myopic buyers see only summary statistics. */
   buyer_type: BuyerType;
-}
+};
 
-export type Params = BargainingParams | NegotiationParams | PersuasionParams;
-export type ParamsOf<F extends Family> = Extract<Params, {family: F}>;
 
 // ------------------------------------------------------------------- actions
 
@@ -128,32 +127,7 @@ export interface Decision {
 }
 
 export type Quality = "high" | "low";
-export type Action = SplitOffer | PriceOffer | Signal | Decision;
-export type ActionType = Action["type"];
-
-/** A numeric field of an action and its closed range (bounds absent = unbounded). */
-export interface NumberSpec {
-  min?: number;
-  max?: number;
-}
-
-/**
- * One kind of legal action, described as data. An action is legal when it has
- * this `type`, every `numbers` field is a finite number in range, every
- * `choices` field is one of its values (fields in `optional` may be absent), `sum` holds (within 1e-6 of `equals`),
- * and the `text` field is present when required (and absent when not allowed).
- */
-export interface ActionSpec {
-  type: ActionType;
-  numbers?: Record<string, NumberSpec>;
-  sum?: {fields: string[]; equals: number};
-  choices?: Record<string, readonly string[]>;
-  /** Fields of `numbers` or `choices` that may be left out. */
-  optional?: readonly string[];
-  text?: {field: "message" | "text"; required: boolean} | null;
-  /** Prompt text; GLEE's formats are written by its narrator (loaders/papers/glee/narrator.ts). */
-  format?: string;
-}
+export type GleeAction = SplitOffer | PriceOffer | Signal | Decision;
 
 // -------------------------------------------------------------- observations
 
@@ -161,11 +135,44 @@ export interface ActionSpec {
 export interface SeenEvent {
   round: number;
   player: Player;
-  action: Action;
+  action: GleeAction;
+}
+
+/**
+ * The public events a seat has seen: the first `length` events of the game's
+ * append-only log. Copied only when read (`list`, `since`): scripted agents
+ * never read it, and copying the histories of 99-round games at every turn
+ * dominated full-grid runs. Serialises as the list.
+ */
+export class SeenLog {
+  constructor(private readonly events: readonly SeenEvent[], readonly length: number) {}
+
+  /** Every event this seat has seen, oldest first. */
+  list(): SeenEvent[] {
+    return this.events.slice(0, this.length);
+  }
+
+  /** The events seen since the seat had seen `start` of them (e.g. at its previous turn). */
+  since(start: number): SeenEvent[] {
+    return this.events.slice(start, this.length);
+  }
+
+  toJSON(): SeenEvent[] {
+    return this.list();
+  }
+}
+
+/** What every GLEE view says: the family, who sees it, in which role, and the public events seen. */
+interface SeatFacts<F extends Family> {
+  family: F;
+  player: Player;
+  role: Role;
+  /** Public events this player has seen (none for myopic buyers). */
+  history: SeenLog;
 }
 
 /** What Alice or Bob knows in a bargaining game (§2.1). */
-export interface BargainingView {
+export interface BargainingView extends SeatFacts<"bargaining"> {
   money: number;
   delta_self: number;
   /** null under incomplete information. */
@@ -178,7 +185,7 @@ export interface BargainingView {
 }
 
 /** What Alice (seller) or Bob (buyer) knows in a negotiation game (§2.2). */
-export interface NegotiationView {
+export interface NegotiationView extends SeatFacts<"negotiation"> {
   money: number;
   value_self: number;
   /** null under incomplete information. */
@@ -207,7 +214,7 @@ export interface PersuasionRound {
 }
 
 /** What Alice (seller) or Bob (buyer) knows in a persuasion game (§2.3). */
-export interface PersuasionView {
+export interface PersuasionView extends SeatFacts<"persuasion"> {
   money: number;
   prior: number;
   horizon: number;
@@ -225,31 +232,14 @@ export interface PersuasionView {
   stats: PersuasionStats;
 }
 
-export interface ViewOf {
-  bargaining: BargainingView;
-  negotiation: NegotiationView;
-  persuasion: PersuasionView;
-}
-
 /**
- * Everything the player to move may know, structured. The words a language
- * agent reads (GLEE (Shapira et al. 2024) D.2: the rules, then each turn what
- * happened since this player's last turn and what to do now) are written from
- * it by GLEE's narrator (loaders/papers/glee/narrator.ts).
+ * Everything the player to move may know, structured: the `view` of a GLEE
+ * seat's observation. The words a language agent reads (GLEE (Shapira et al.
+ * 2024) D.2: the rules, then each turn what happened since this player's
+ * last turn and what to do now) are written from it by GLEE's narrator.
  */
-export interface Observation<F extends Family = Family> {
-  family: F;
-  game_id: string;
-  player: Player;
-  role: Role;
-  round: number;
-  view: ViewOf[F];
-  /** Public events this player has seen (empty for myopic buyers). */
-  history: SeenEvent[];
-  legal: ActionSpec[];
-  /** Set by the runner when it asks again after a rule break. */
-  retry?: {attempt: number; error: string};
-}
+export type GleeView = BargainingView | NegotiationView | PersuasionView;
+export type GleeObservation = GameObservation<GleeView>;
 
 // ------------------------------------------------------------------- outcome
 
@@ -281,42 +271,3 @@ export interface Outcome {
   sales: number | null;
 }
 
-// --------------------------------------------------------------------- games
-
-/**
- * A game in progress. Created by a family's `start(params, gameId, rng)`;
- * chance moves (persuasion quality) are drawn from that rng.
- */
-export interface GameState<F extends Family = Family> {
-  readonly family: F;
-  readonly params: ParamsOf<F>;
-  readonly gameId: string;
-  /** The stage limit actually used: the horizon, or the cap for "∞". */
-  readonly horizonCap: number;
-  /** Player to move, or null when the game is over. */
-  currentPlayer(): Player | null;
-  /**
-   * What `player` (default: the player to move) observes now. The returned
-   * object is a snapshot; its `history` is copied on first access
-   * (loaders/contract/observation.ts) and it serialises with toJSON.
-   */
-  observe(player?: Player): Observation<F>;
-  legalActions(): ActionSpec[];
-  /** null when `action` is legal for the player to move, else why not (names the field). */
-  validate(action: unknown): string | null;
-  /** Applies a legal action for the player to move. */
-  apply(action: Action): void;
-  isTerminal(): boolean;
-  /** Ends the game early because `player` kept breaking the rules; outcome is "no deal". */
-  abort(player: Player, reason: string): void;
-  outcome(): Outcome;
-}
-
-export interface GameFamily<F extends Family = Family> {
-  family: F;
-  /** Table 1 values of every parameter, in a stable order. */
-  grid: {[K in Exclude<keyof ParamsOf<F>, "family">]: readonly ParamsOf<F>[K][]};
-  /** Stage limit used when the horizon is "inf". */
-  infiniteCap: number;
-  start(params: ParamsOf<F>, gameId: string, rng: Rng): GameState<F>;
-}

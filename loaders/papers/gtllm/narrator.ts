@@ -16,6 +16,7 @@
  * (the repository silently asks again, forever).
  */
 import type {Seat} from "../../contract/game.js";
+import type {Narrator} from "../../contract/narrator.js";
 import type {DataGameView, MatrixView, TalkLine, TreeView} from "./views.js";
 import {isLeaf, leaves, nodeAt, type TreeNode} from "../../../src/lib/gameTree.js";
 
@@ -35,7 +36,7 @@ export const NEGOTIATION_SUFFIXES = [
   "You must make your own choice regardless what the other player says.",
 ] as const;
 
-export const systemPrompt = (personality: Personality | null): string => `You are a ${personality ?? "rational"} assistant that carefully answer the question.`;
+export const systemPrompt = (personality: string | null): string => `You are a ${personality ?? "rational"} assistant that carefully answer the question.`;
 
 const NAMES = ["Alice", "Bob"];
 const name = (seat: Seat) => NAMES[seat];
@@ -321,3 +322,32 @@ export function tagged(text: string, tag: "s" | "r"): string | null {
   if (end < 0) return null;
   return text.slice(start + tag.length + 2, end).trim();
 }
+
+/**
+ * The narrator of every matrix and tree game (§4): one prompt per decision
+ * under the system prompt with the player's personality (§6.3), the talk or
+ * action request with the workflow's strategy (`notes`) and, for actions, the
+ * player's §6.5 suffix; after a rule break the request says what was wrong.
+ * Replies are read from '<s>…</s>': a message or "halt negotiation" while
+ * talking, a choice_k when acting.
+ */
+export const gtllmNarrator: Narrator<DataGameView> = {
+  messages(obs, _past, _extra, notes, player) {
+    const v = obs.view;
+    const strategy = notes ?? "";
+    let prompt = v.phase === "talk" ? negotiatePrompt(v, strategy) : actionPrompt(v, strategy, player?.negotiation_suffix ?? null);
+    if (obs.retry) prompt += retryNote(obs.retry.error);
+    return [
+      {role: "system", content: systemPrompt(player?.personality ?? null)},
+      {role: "user", content: prompt},
+    ];
+  },
+  /** Replies are read from tags (`read`); a JSON answer is taken as the action it spells. */
+  action: (json) => json,
+  read(raw, obs) {
+    const said = tagged(raw, "s");
+    if (said === null) return {error: "no answer between <s> and </s>"};
+    if (obs.view.phase === "talk") return {action: /^halt negotiation\.?$/i.test(said) ? {type: "halt"} : {type: "message", message: said}};
+    return {action: {type: "choose", choice: said}};
+  },
+};

@@ -13,13 +13,13 @@ import {gtllmAgentDefs} from "./scriptedAgents.js";
 import type {GameFile} from "./files.js";
 import type {Narrator} from "../../contract/narrator.js";
 import {dondNarrator} from "./dond/narrator.js";
+import {gtllmNarrator} from "./narrator.js";
 
 export const dond = dondGame(bundledPoints);
 
 export const play: PaperPlay<GameFile> = {
   games: [dond],
   agents: dondAgents,
-  // The matrix and tree games' LLM players narrate in llmPlayer.ts, the play page in study/narration.ts.
   narrators: {[dond.id]: dondNarrator as Narrator},
-  dataGames: {def: dataGameDef, agents: gtllmAgentDefs},
+  dataGames: {def: dataGameDef, agents: gtllmAgentDefs, narrator: gtllmNarrator as Narrator},
 };

@@ -18,12 +18,13 @@ import {value, rest} from "../../../../src/lib/dondAllocation.js";
 import {BeliefTracker} from "../../../../src/lib/dondBelief.js";
 import type {SubCall} from "../../../contract/agent.js";
 import {dondOfferQuestion, dondReflection, readOffers} from "./narrator.js";
-import type {Workflow, AskModel} from "../../../registry/workflows.js";
+import type {Workflow, AskModel} from "../../../contract/workflow.js";
 
 export function dondWorkflow(): Workflow<DondView> {
   let tracker: BeliefTracker | null = null;
   let seen = 0;
   return {
+    subCallSample: "workflow",
     async prepare(obs: GameObservation<DondView>, ask: AskModel) {
       const {view, seat} = obs;
       if (view.phase !== "talk") return {calls: [], notes: null};
