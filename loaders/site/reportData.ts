@@ -19,7 +19,7 @@ import {DATASET_LOOKUPS, indexName} from "../../src/lib/lookups.js";
 import {runState, tableContents} from "../ownRuns/describe.js";
 import {sqlString, withDuckDB} from "../io/duckdb.js";
 import {writeAtomic} from "../io/atomic.js";
-import {FIRST_VIEWS} from "../../src/lib/firstViews.js";
+import {FIRST_VIEWS} from "../../src/analyses/firstViews.js";
 import type {DatasetStatus} from "../../src/lib/datasetStatus.js";
 import type {StudyRun} from "./reportRuns.js";
 
