@@ -83,6 +83,9 @@ export interface Analysis {
   firstViews: readonly FirstView[];
 }
 
+/** The tables hold none of the games a measure needs (e.g. a regression's family); the message says which. */
+export class NothingToMeasure extends Error {}
+
 /** A measure that is one query's rows: `answer` runs `sql`. */
 export function sqlMeasure(measure: Omit<Measure, "answer" | "sql"> & {sql: (params: Params) => string}): Measure {
   return {

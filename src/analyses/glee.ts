@@ -19,7 +19,7 @@ import {HUMAN_METRICS_SQL, HUMAN_OUTCOMES_SQL, HUMAN_SUMMARY_SQL, gleeHumanFirst
 import {agentEffects, defaultBaselineAgent, familyAgents, gleePairsFirstView, gleeRegressionFirstView, marketEffects, metaGameOf, pairEffectsByMetric, regressionAgents} from "../lib/pages/gleeAnalysis.js";
 import {selfGainsByDelta, studyDiscountFirstView} from "../lib/pages/studyDiscount.js";
 import type {Query} from "../lib/snapshot.js";
-import {sqlMeasure, type Analysis, type GameSelector, type Measure, type Parameter, type Params} from "./analysis.js";
+import {NothingToMeasure, sqlMeasure, type Analysis, type GameSelector, type Measure, type Parameter, type Params} from "./analysis.js";
 
 /** Regressions held out by at most this many splits: each refits the model. */
 export const MAX_SPLITS = 1000;
@@ -74,7 +74,7 @@ async function regression(query: Query, p: Params) {
   const holdout = splits ? {splits} : false;
   const rows = gleeRegressionRowsSQL("games", familyWhere(family, String(p.source)), conventionsOf(p));
   const cells = cellsFromRows(await query(gleeCellsSQL(rows, metric, holdout, familyColumns(family))), splits);
-  if (!cells.length) throw new Error(`no ${family} games${p.source ? ` with source ${p.source}` : ""}`);
+  if (!cells.length) throw new NothingToMeasure(`no ${family} games${p.source ? ` with source ${p.source}` : ""}`);
   const fit = fitGleeCells(cells, {family, metric, pairs: p.pairs === true, baselineAgent: String(p["baseline-agent"]) || null, holdout});
   return regressionReport(fit, family, metric, p.pairs === true, conventionsOf(p));
 }

@@ -22,25 +22,33 @@ export const commands = {
       "  ingest human <record.json...> --out <dir>         games played on the /play page, replayed into the tables of parley run",
     load: async () => (await import("./ingest.js")).run,
   },
+  stats: {
+    usage:
+      "stats <paper> <dir...> [--measure M] [--format json|jsonl|csv] [--<parameter> <value> ...]   a measure of a paper's analysis (src/analyses/<paper>.ts)\n" +
+      "        over run or ingest directories (papers: glee, negotiationarena, gtllm, gamabench, econarena); without --measure the paper's default;\n" +
+      "        parley stats <paper> --measures lists its measures and their parameters. dond-stats, gamabench-scores, econarena-stats,\n" +
+      "        negotiationarena-stats, gtllm-stats and metrics are measures of it, printed as they always were",
+    load: async () => (await import("./stats.js")).run,
+  },
   "dond-stats": {
     usage: "dond-stats <dir> [--cumulative]                  agreement / envy-free / Pareto rates per difficulty (JSON)",
-    load: async () => (await import("./dondStats.js")).run,
+    load: async () => (await import("./stats.js")).alias("dond-stats"),
   },
   "gamabench-scores": {
     usage: "gamabench-scores <dir> [--runs]                   gamma-Bench 0–100 scores {model: {game: {mean, sd, runs}, overall}} (JSON)",
-    load: async () => (await import("./gamabenchScores.js")).run,
+    load: async () => (await import("./stats.js")).alias("gamabench-scores"),
   },
   "econarena-stats": {
     usage: "econarena-stats <dir>                             Economics Arena (Guo et al. 2024, §3.2, App. A.3): payoff and rationality ratios, deviation, win and rule-break rates (JSON rows)",
-    load: async () => (await import("./econarenaStats.js")).run,
+    load: async () => (await import("./stats.js")).alias("econarena-stats"),
   },
   "negotiationarena-stats": {
     usage: "negotiationarena-stats <dir>                      NegotiationArena (Bianchi et al. 2024) §3 win rates (ties excluded) and mean payoffs per ordered pair (JSON Lines)",
-    load: async () => (await import("./negotiationarenaStats.js")).run,
+    load: async () => (await import("./stats.js")).alias("negotiationarena-stats"),
   },
   "gtllm-stats": {
     usage: "gtllm-stats <dir>                                 NE and Pareto-optimal NE rates of matrix and tree games (JSON)",
-    load: async () => (await import("./gtllmStats.js")).run,
+    load: async () => (await import("./stats.js")).alias("gtllm-stats"),
   },
   datasets: {
     usage:
@@ -73,7 +81,7 @@ export const commands = {
     usage:
       "metrics <dir> [--conventions paper|glee-code]     GLEE efficiency/fairness/self-gain per game (JSON Lines);\n" +
       "                                                    glee-code scores as GLEE's published analysis code does",
-    load: async () => (await import("./gleeMetrics.js")).run,
+    load: async () => (await import("./stats.js")).alias("metrics"),
   },
   regress: {
     usage:
