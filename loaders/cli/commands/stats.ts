@@ -7,6 +7,8 @@
  * command printed it. The per-paper commands stay as aliases of measures
  * (`aliases` below), with their flags and output.
  */
+import {existsSync} from "node:fs";
+import {join} from "node:path";
 import type {ParseArgsConfig} from "node:util";
 import {ANALYSES, analysisOf} from "../../../src/analyses/index.js";
 import {measureNamed, NothingToMeasure, OUTPUT_FORMATS, type Analysis, type Measure, type OutputFormat, type Params} from "../../../src/analyses/analysis.js";
@@ -26,11 +28,12 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 /**
  * Answers a measure over `dirs` for `command`: each directory must exist; a
  * directory without the measure's tables, or tables DuckDB cannot read, is
- * one line naming it (exit code 2), with the measure's hint on how to make it.
+ * one line naming it (exit code 2), with the measure's hint on how to make it;
+ * `missing` gives the path named when a directory does not exist.
  */
-async function answer(command: string, analysis: Analysis, measure: Measure, dirs: string[], params: Params): Promise<unknown> {
+async function answer(command: string, analysis: Analysis, measure: Measure, dirs: string[], params: Params, missing: (dir: string) => string = (dir) => dir): Promise<unknown> {
   const hint = (measure.inputHint ?? analysis.inputHint)(dirs[0]);
-  for (const dir of dirs) inputPath(command, dir, "directory", hint);
+  for (const dir of dirs) inputPath(command, existsSync(dir) ? dir : missing(dir), "directory", hint);
   try {
     return await answerOverRuns(analysis, measure.name, dirs, params);
   } catch (error) {
@@ -123,10 +126,12 @@ interface Alias {
   options: Options;
   measure(values: Record<string, unknown>): {name: string; params: Params};
   usagePrefix: string;
+  /** The path its error named when the directory does not exist (dond-stats named the games file it looked for). */
+  missing?: (dir: string) => string;
 }
 
 export const aliases: Record<string, Alias> = {
-  "dond-stats": {paper: "gtllm", options: {cumulative: {type: "boolean", default: false}}, measure: (v) => ({name: "dond-difficulty", params: {cumulative: v.cumulative === true}}), usagePrefix: "parley "},
+  "dond-stats": {paper: "gtllm", options: {cumulative: {type: "boolean", default: false}}, measure: (v) => ({name: "dond-difficulty", params: {cumulative: v.cumulative === true}}), usagePrefix: "parley ", missing: (dir) => join(dir, "games.parquet")},
   "gamabench-scores": {paper: "gamabench", options: {runs: {type: "boolean", default: false}}, measure: (v) => ({name: v.runs ? "game-scores" : "scores", params: {}}), usagePrefix: "parley "},
   "econarena-stats": {paper: "econarena", options: {}, measure: () => ({name: "stats", params: {}}), usagePrefix: "parley "},
   "negotiationarena-stats": {paper: "negotiationarena", options: {}, measure: () => ({name: "pairs", params: {}}), usagePrefix: "usage: parley "},
@@ -141,7 +146,7 @@ export const aliases: Record<string, Alias> = {
 
 /** The command `name` of `aliases`: one directory, its own flags, the measure's default format. */
 export function alias(name: string): (argv: string[]) => Promise<number> {
-  const {paper, options, measure: chosen, usagePrefix} = aliases[name];
+  const {paper, options, measure: chosen, usagePrefix, missing} = aliases[name];
   const usageLine = (commands as Record<string, {usage: string}>)[name].usage;
   return async (argv) => {
     const {values, positionals} = parse(name, argv, options);
@@ -149,7 +154,7 @@ export function alias(name: string): (argv: string[]) => Promise<number> {
     const analysis = analysisOf(paper);
     const {name: measureName, params} = chosen(values);
     const measure = measureNamed(analysis, measureName);
-    print(name, measure, await answer(name, analysis, measure, positionals, params), measure.format);
+    print(name, measure, await answer(name, analysis, measure, positionals, params, missing), measure.format);
     return 0;
   };
 }
