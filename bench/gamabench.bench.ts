@@ -7,7 +7,8 @@ import {performance} from "node:perf_hooks";
 import {locateDataset} from "../loaders/datasets/catalog.js";
 import {ingestGamabench} from "../loaders/papers/gamabench/ingest.js";
 import {writeIngest} from "../loaders/ingest/write.js";
-import {gamabenchScores} from "../loaders/cli/commands/gamabenchScores.js";
+import {answerOverRuns} from "../loaders/analyses/overRuns.js";
+import {gamabenchAnalysis} from "../src/analyses/gamabench.js";
 
 function sizeOf(path: string): number {
   const s = statSync(path);
@@ -32,7 +33,7 @@ export default async function (): Promise<void> {
     const t1 = performance.now();
     await writeIngest(result, out);
     const t2 = performance.now();
-    await gamabenchScores(out);
+    await answerOverRuns(gamabenchAnalysis, "scores", out);
     const t3 = performance.now();
     runs.push({parse: t1 - t0, write: t2 - t1, score: t3 - t2});
     files = result.summary.files_read;

@@ -131,11 +131,19 @@ export async function queryRun<T extends SqlRow = SqlRow>(dir: string, tables: r
   return withRunViews(dir, tables, keep, (db) => db.query<T>(sql));
 }
 
-/** Opens a fresh DuckDB with one view per table of the run directory `dir` (see queryRun) and runs `fn` on it. */
-export async function withRunViews<T>(dir: string, tables: readonly string[], keep: ((game: string) => boolean) | undefined, fn: (db: Db) => Promise<T>): Promise<T> {
-  const sources = tables.map((t) => [t, tableSql(runTableFiles(dir, t, keep))] as const);
-  const missing = sources.find(([, source]) => source === null);
-  if (missing) throw new RunTablesMissing(dir, missing[0]);
+/**
+ * Opens a fresh DuckDB with one view per table of the run directory `dir`
+ * (see queryRun), or of several directories read as one run (each must hold
+ * every table), and runs `fn` on it.
+ */
+export async function withRunViews<T>(dir: string | readonly string[], tables: readonly string[], keep: ((game: string) => boolean) | undefined, fn: (db: Db) => Promise<T>): Promise<T> {
+  const dirs = typeof dir === "string" ? [dir] : dir;
+  const sources = tables.map((t) => {
+    const each = dirs.map((d) => runTableFiles(d, t, keep));
+    const empty = each.findIndex((f) => !f.files.length);
+    if (empty >= 0) throw new RunTablesMissing(dirs[empty], t);
+    return [t, tableSql({files: each.flatMap((f) => f.files), partitioned: each.some((f) => f.partitioned)})] as const;
+  });
   return withDuckDB(async (db) => {
     for (const [name, source] of sources) await db.run(`CREATE VIEW ${name} AS SELECT * FROM ${source}`);
     return fn(db);

@@ -13,17 +13,21 @@ import {join} from "node:path";
 import {datasetTables} from "../datasets/emit.js";
 import {writeIngest} from "../ingest/write.js";
 import {generateRun} from "../runner/generate.js";
-import {readGleeRows} from "../cli/commands/regress.js";
-import {gamabenchScores} from "../cli/commands/gamabenchScores.js";
-import {fitGlee, pairEffects, GLEE_FAMILIES, type PairEffect} from "../../src/lib/gleeDesign.js";
+import {answerOverRuns} from "../analyses/overRuns.js";
+import {gamabenchAnalysis} from "../../src/analyses/gamabench.js";
+import {gleeAnalysis} from "../../src/analyses/glee.js";
+import {fitGlee, pairEffects, GLEE_FAMILIES, type GleeFamily, type GleeRow, type PairEffect} from "../../src/lib/gleeDesign.js";
 import {marketTable, type MarketRow} from "../../src/lib/gleeTables.js";
-import {GAMABENCH_MODELS} from "../../src/lib/gamabench.js";
+import {GAMABENCH_MODELS, type ScoreSummary} from "../../src/lib/gamabench.js";
 
 export interface Headlines {
   gamabench: {model: string; label: string; paper: boolean; overall: number; sd: number | null; runs: number}[];
   markets: Record<string, MarketRow[]>;
   pairs: {family: string; metric: string; effects: PairEffect[]};
 }
+
+/** One family's regression rows (one per game) of the run in `dir`. */
+const gleeRows = async (dir: string, family: GleeFamily) => (await answerOverRuns(gleeAnalysis, "regression-rows", dir, {family})) as GleeRow[];
 
 export async function headlines(): Promise<Headlines> {
   const dir = mkdtempSync(join(tmpdir(), "parley-headlines-"));
@@ -32,7 +36,7 @@ export async function headlines(): Promise<Headlines> {
     const gb = join(dir, "gamabench");
     mkdirSync(gb);
     await writeIngest((await datasetTables("gamabench")).result, gb);
-    const scores = await gamabenchScores(gb);
+    const scores = (await answerOverRuns(gamabenchAnalysis, "scores", gb)) as ScoreSummary;
     const known = new Map(GAMABENCH_MODELS.map((m) => [m.model as string, m.label as string]));
     const gamabench = Object.entries(scores)
       .filter(([, games]) => games.overall)
@@ -45,10 +49,10 @@ export async function headlines(): Promise<Headlines> {
     await generateRun("default", glee);
     const markets: Record<string, MarketRow[]> = {};
     for (const family of GLEE_FAMILIES) {
-      const rows = await readGleeRows(glee, family);
+      const rows = await gleeRows(glee, family);
       markets[family] = marketTable(fitGlee(rows, {family, metric: "efficiency", holdout: false}), fitGlee(rows, {family, metric: "fairness", holdout: false}));
     }
-    const bargaining = await readGleeRows(glee, "bargaining");
+    const bargaining = await gleeRows(glee, "bargaining");
     const effects = pairEffects(fitGlee(bargaining, {family: "bargaining", metric: "alice_self_gain", pairs: true, holdout: false}));
     return {gamabench, markets, pairs: {family: "bargaining", metric: "alice_self_gain", effects}};
   } finally {

@@ -5,7 +5,7 @@
  * how many games, rule breaks, tokens and cost when known, and headline
  * results from the same SQL as the analysis pages and the CLI (GLEE's
  * metrics per agent, `src/lib/gleeMetrics.ts`; gamma-Bench's overall score,
- * `parley gamabench-scores`).
+ * src/analyses/gamabench.ts's measure `scores`).
  */
 import {join} from "node:path";
 import {withRunViews} from "../io/parquet.js";
@@ -13,7 +13,9 @@ import {runTableFiles} from "../io/runTables.js";
 import {gameDef} from "../registry/games.js";
 import {agents as agentDefs} from "../registry/agents.js";
 import {gleeMetricsSQL} from "../../src/lib/gleeMetrics.js";
-import {gamabenchScores} from "../cli/commands/gamabenchScores.js";
+import {answerOverRuns} from "../analyses/overRuns.js";
+import {gamabenchAnalysis} from "../../src/analyses/gamabench.js";
+import type {ScoreSummary} from "../../src/lib/gamabench.js";
 import {queryParquet} from "../io/parquet.js";
 import type {Db} from "../io/duckdb.js";
 import type {StudyRun} from "./reportRuns.js";
@@ -156,9 +158,9 @@ async function gleeHeadline(dir: string): Promise<StudySummary["headlines"]["gle
   return rows.map((r) => ({...r, n: num(r.n)}));
 }
 
-/** Each lineup's gamma-Bench overall score (0–100, mean ± SD over runs), as `parley gamabench-scores` computes it. */
+/** Each lineup's gamma-Bench overall score (0–100, mean ± SD over runs), as `parley stats gamabench` computes it. */
 async function gamabenchHeadline(dir: string): Promise<StudySummary["headlines"]["gamabench"]> {
-  const scores = await gamabenchScores(dir);
+  const scores = (await answerOverRuns(gamabenchAnalysis, "scores", dir)) as ScoreSummary;
   return Object.entries(scores)
     .filter(([, g]) => g.overall)
     .map(([model, g]) => ({model, overall: g.overall!.mean, sd: g.overall!.sd, runs: g.overall!.runs}))

@@ -20,6 +20,8 @@
  * alloc_b), which played games (dond/negotiation) share.
  */
 
+import {sqlString} from "./sqlText.js";
+
 export interface DondStatsRow {
   difficulty: number;
   n: number;
@@ -146,3 +148,13 @@ FROM ${turns} t JOIN ${games} g USING (game_id)
 WHERE t.belief IS NOT NULL AND NOT coalesce(t.rule_break, false) AND g.ef_feasible
 ORDER BY g.game_id, t.player, t.turn`;
 }
+
+/** One source's games, as a subquery the shared SQL reads like a table. */
+export const sourceTable = (source: string): string => `(SELECT * FROM games WHERE source = ${sqlString(source)})`;
+
+/** Every dialogue of `table` with its metrics, most difficult first. */
+export const dondGamesSQL = (table: string): string => `
+  SELECT g.game_id, g.outcome, g.counts, g.values_a, g.values_b, g.alloc_a, g.alloc_b, g.messages,
+         m.difficulty, m.score_a, m.score_b, m.total, m.envy_free, m.pareto_optimal
+  FROM ${table} g JOIN (${dondGameMetricsSQL(table)}) m USING (game_id)
+  ORDER BY m.difficulty DESC, g.game_id`;

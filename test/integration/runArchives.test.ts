@@ -19,10 +19,11 @@ import type {Query} from "../../src/lib/snapshot.js";
 import {prepareGamabench, SUMMARY_SQL} from "../../src/lib/pages/gamabench.js";
 import {OVERVIEW_SQL, prepareArena} from "../../src/lib/pages/negotiationArena.js";
 import {prepareEconarena, STATS_SQL} from "../../src/lib/pages/econarena.js";
-import {GRID_SQL} from "../../src/lib/pages/gtllm.js";
+import {gtllmAnalysis, valuationSummaries} from "../../src/analyses/gtllm.js";
+import {measureSQL} from "../../src/analyses/analysis.js";
 import {gtllmStatsSQL} from "../../src/lib/gtllm.js";
 import {dondStatsSQL, dondBeliefSQL} from "../../src/lib/dond.js";
-import {HARD_POINTS_SQL, valuationSummaries} from "../../src/lib/pages/dond.js";
+import {HARD_POINTS_SQL} from "../../src/lib/pages/dond.js";
 import {bestRow} from "../../src/lib/dondPaper.js";
 
 const {dir: tempDir} = scratch("parley-run-archives-");
@@ -154,7 +155,7 @@ test("Matrix and tree games: /gtllm's rates from the archive are parley gtllm-st
   const cli = JSON.parse(json(await parley(["gtllm-stats", join(root, "runs", "mg")])));
   assert.ok(cli.length > 0);
   const page = await onArchive(dir, ["games"], async (query) => {
-    await query(GRID_SQL);
+    await query(measureSQL(gtllmAnalysis, "tables-5-8"));
     return query(gtllmStatsSQL("games"));
   });
   assert.deepEqual(canonical(page), canonical(cli));

@@ -205,7 +205,7 @@ test("overall = mean of the eight leaderboard games per run; mean ± sample SD o
 });
 
 test("`parley gamabench-scores <out>` prints {model: {game: {mean, sd, runs}, overall}}", async () => {
-  const {run} = await import("../../loaders/cli/commands/gamabenchScores.js");
+  const run = (await import("../../loaders/cli/commands/stats.js")).alias("gamabench-scores");
   const {out} = await ingestAndScore([guessing("m_guessing_game_v1_1.json", 2 / 3, [[0, 0]]), guessing("m_guessing_game_v1_2.json", 2 / 3, [[50, 50]])]);
   const chunks: string[] = [];
   const write = process.stdout.write;

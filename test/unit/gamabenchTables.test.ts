@@ -8,8 +8,9 @@ import {mkdirSync} from "node:fs";
 import {join} from "node:path";
 import {ingestAndScore, rowsOf, scoreTables, type RawFile} from "../support/gamabenchFiles.js";
 import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
-import {gamabenchRunScores} from "../../loaders/cli/commands/gamabenchScores.js";
-import {gameScoresSQL} from "../../src/lib/gamabench.js";
+import {answerOverRuns} from "../../loaders/analyses/overRuns.js";
+import {gamabenchAnalysis} from "../../src/analyses/gamabench.js";
+import {gameScoresSQL, type GameScoreRow} from "../../src/lib/gamabench.js";
 
 const pick = (rows: Record<string, unknown>[], keys: string[]) => rows.map((r) => keys.map((k) => r[k]));
 
@@ -89,7 +90,7 @@ test("a table set with one game only (most gamma-Bench columns absent), partitio
     await db.run(`COPY (SELECT game_id, source, model, run, n_players, rounds, param_min, param_max, ratio FROM read_parquet(${sqlString(join(out, "games.parquet"))})) TO ${sqlString(join(part, "games.parquet"))} (FORMAT parquet)`);
     await db.run(`COPY (SELECT game_id, turn, round, seat, action, rule_break, amount, won, payoff FROM read_parquet(${sqlString(join(out, "turns.parquet"))})) TO ${sqlString(join(part, "turns.parquet"))} (FORMAT parquet)`);
   });
-  const partitioned = await gamabenchRunScores(run);
+  const partitioned = (await answerOverRuns(gamabenchAnalysis, "game-scores", run)) as GameScoreRow[];
   assert.deepEqual(partitioned, scores);
   assert.equal(partitioned[0].game, "guessing_game", "the variant follows from the game id when the games table has none");
   assert.ok(Math.abs(partitioned[0].raw - 190 / 6) < 1e-9);

@@ -7,6 +7,7 @@
  * which imports nothing heavy; nothing but bin/ and tests imports this list.
  */
 import {usage as ingestUsage} from "./ingest.usage.js";
+import {usage as statsUsage} from "./stats.usage.js";
 import {usage as dondStatsUsage} from "./dondStats.usage.js";
 import {usage as gamabenchScoresUsage} from "./gamabenchScores.usage.js";
 import {usage as econarenaStatsUsage} from "./econarenaStats.usage.js";
@@ -37,25 +38,29 @@ export const commands = {
     usage: ingestUsage,
     load: async () => (await import("./ingest.js")).run,
   },
+  stats: {
+    usage: statsUsage,
+    load: async () => (await import("./stats.js")).run,
+  },
   "dond-stats": {
     usage: dondStatsUsage,
-    load: async () => (await import("./dondStats.js")).run,
+    load: async () => (await import("./stats.js")).alias("dond-stats"),
   },
   "gamabench-scores": {
     usage: gamabenchScoresUsage,
-    load: async () => (await import("./gamabenchScores.js")).run,
+    load: async () => (await import("./stats.js")).alias("gamabench-scores"),
   },
   "econarena-stats": {
     usage: econarenaStatsUsage,
-    load: async () => (await import("./econarenaStats.js")).run,
+    load: async () => (await import("./stats.js")).alias("econarena-stats"),
   },
   "negotiationarena-stats": {
     usage: negotiationarenaStatsUsage,
-    load: async () => (await import("./negotiationarenaStats.js")).run,
+    load: async () => (await import("./stats.js")).alias("negotiationarena-stats"),
   },
   "gtllm-stats": {
     usage: gtllmStatsUsage,
-    load: async () => (await import("./gtllmStats.js")).run,
+    load: async () => (await import("./stats.js")).alias("gtllm-stats"),
   },
   datasets: {
     usage: datasetsUsage,
@@ -79,7 +84,7 @@ export const commands = {
   },
   metrics: {
     usage: gleeMetricsUsage,
-    load: async () => (await import("./gleeMetrics.js")).run,
+    load: async () => (await import("./stats.js")).alias("metrics"),
   },
   regress: {
     usage: regressUsage,

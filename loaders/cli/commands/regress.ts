@@ -6,22 +6,22 @@
  * from per-cell sufficient statistics that one GROUP BY computes
  * (src/lib/gleeCells.ts), so a million games cost what their cells cost.
  * Prints {summary, rows: [{feature, level, coef, se, ci_low, ci_high,
- * baseline, n}], dropped} as JSON; --rows-only prints just the rows.
+ * baseline, n}], dropped} as JSON (regressionReport, src/analyses/glee.ts,
+ * whose measure `regression` is the same fit for `parley stats glee`);
+ * --rows-only prints just the rows.
  */
 import {existsSync, statSync} from "node:fs";
 import {withInputViews, withRunInputs} from "./inputs.js";
-import {sqlString, type Db} from "../../io/duckdb.js";
+import type {Db} from "../../io/duckdb.js";
 import {familyColumns, fitGleeCells, GLEE_FAMILIES, GLEE_METRICS, type GleeFamily, type GleeMetric, type GleeRow} from "../../../src/lib/gleeDesign.js";
 import {gleeRegressionRowsSQL} from "../../../src/lib/gleeRows.js";
 import {cellsFromColumns, gleeCellsSQL, type GleeCell} from "../../../src/lib/gleeCells.js";
 import type {HashSplitOptions} from "../../../src/lib/hashSplits.js";
 import {GLEE_CONVENTIONS, type GleeConventions} from "../../../src/lib/gleeMetrics.js";
-import type {OlsFit} from "../../../src/lib/olsOneHot.js";
+import {familyWhere, MAX_SPLITS, regressionReport} from "../../../src/analyses/glee.js";
 import {choiceOption, intOption, parse, printJson, UsageError} from "./args.js";
 import {usage} from "./regress.usage.js";
 
-/** Held-out RMSE splits; each refits the model, so the count is bounded. */
-const MAX_SPLITS = 1000;
 
 /**
  * Runs `sql` (given the regression rows' SQL of one family, optionally one
@@ -29,8 +29,7 @@ const MAX_SPLITS = 1000;
  * of a games Parquet file / glob.
  */
 async function queryFamily<T>(dir: string, family: GleeFamily, source: string | undefined, conventions: GleeConventions, sql: (rows: string) => string, read: (db: Db, sql: string) => Promise<T>): Promise<T> {
-  const where = [`g.family = ${sqlString(family)}`, source ? `g.source = ${sqlString(source)}` : null].filter(Boolean).join(" AND ");
-  const query = sql(gleeRegressionRowsSQL("games", where, conventions));
+  const query = sql(gleeRegressionRowsSQL("games", familyWhere(family, source), conventions));
   if (existsSync(dir) && statSync(dir).isDirectory()) {
     const hint = `expected ${family} games written by "parley run" or "parley ingest"`;
     return withRunInputs("regress", dir, ["games"], (game) => game === `glee/${family}`, hint, (db) => read(db, query));
@@ -48,30 +47,6 @@ export function readGleeRows(dir: string, family: GleeFamily, source?: string, c
 export function readGleeCells(dir: string, family: GleeFamily, metric: GleeMetric, source?: string, holdout: HashSplitOptions | false = false, conventions: GleeConventions = "paper"): Promise<GleeCell[]> {
   const splits = holdout ? holdout.splits : 0;
   return queryFamily(dir, family, source, conventions, (rows) => gleeCellsSQL(rows, metric, holdout, familyColumns(family)), async (db, sql) => cellsFromColumns(await db.queryColumns(sql), splits));
-}
-
-/** The JSON `parley regress` prints. */
-export function regressionReport(fit: OlsFit, family: string, metric: string, pairs: boolean, conventions: GleeConventions = "paper") {
-  return {
-    summary: {
-      family,
-      metric,
-      conventions,
-      variant: pairs ? "pairs" : "agents",
-      n: fit.n,
-      excluded: fit.excluded,
-      p: fit.p,
-      df: fit.df,
-      r2: fit.r2,
-      sigma: fit.sigma,
-      rmse: fit.rmse,
-      ci: `${Math.round(fit.quantile.confidence * 100)}% = coef ± t(${fit.quantile.prob}, df = ${fit.quantile.df}) · se, t = ${fit.quantile.value}`,
-      baselines: fit.baselines,
-      notes: fit.notes,
-    },
-    rows: fit.rows.map(({feature, level, coef, se, ci_low, ci_high, baseline, n}) => ({feature, level, coef, se, ci_low, ci_high, baseline, n})),
-    dropped: fit.dropped,
-  };
 }
 
 export async function run(argv: string[]): Promise<number> {

@@ -1,0 +1,9 @@
+/**
+ * `parley stats`: the usage line, kept apart from the command's code so that
+ * `parley help` (commands/index.ts) lists it without loading the command.
+ */
+export const usage =
+  "stats <paper> <dir...> [--measure M] [--format json|jsonl|csv] [--<parameter> <value> ...]   a measure of a paper's analysis (src/analyses/<paper>.ts)\n" +
+  "        over run or ingest directories (papers: glee, negotiationarena, gtllm, gamabench, econarena); without --measure the paper's default;\n" +
+  "        parley stats <paper> --measures lists its measures and their parameters. dond-stats, gamabench-scores, econarena-stats,\n" +
+  "        negotiationarena-stats, gtllm-stats and metrics are measures of it, printed as they always were";

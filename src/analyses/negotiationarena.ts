@@ -1,0 +1,100 @@
+/**
+ * The analysis of NegotiationArena (Bianchi et al. 2024): §3's win rates
+ * (ties left out) and mean payoffs per scenario and ordered pair, Figure 3's
+ * per-scenario pairs with agents labelled by social behaviour (§5), and the
+ * irrationality probes of §4–5 (buyer payoffs, price sequences for anchoring
+ * and splitting the difference, the ultimatum's acceptance curve and stake
+ * shares). The SQL is src/lib/negotiationArena.ts's; this file names it.
+ */
+import {acceptanceCurveSQL, buyerPayoffSQL, NA_PREFIX, NA_SCENARIOS, pairStatsSQL, priceSequencesSQL, stakeShareSQL, type NaScenario} from "../lib/negotiationArena.js";
+import {negotiationArenaFirstViews, prepareArena, scenarioPairsSQL, tradesSQL} from "../lib/pages/negotiationArena.js";
+import {sqlMeasure, type Analysis, type Measure, type Parameter, type Params} from "./analysis.js";
+
+const scenarioParameter: Parameter = {name: "scenario", kind: "string", default: "buy_sell", choices: NA_SCENARIOS, description: "the scenario"};
+const scenarioOf = (params: Params) => String(params.scenario) as NaScenario;
+
+const measures: Measure[] = [
+  sqlMeasure({
+    name: "pairs",
+    description: "§3: per scenario and ordered pair, games, decisive games, each player's win rate with ties left out, and each player's mean payoff",
+    tables: ["games"],
+    format: "jsonl",
+    dataset: "negotiationarena",
+    sql: () => pairStatsSQL("games"),
+  }),
+  sqlMeasure({
+    name: "labelled-pairs",
+    description: "§3, §5: the pairs with agents labelled by their social behaviour, without the acceptance test's injected offers (the /negotiationarena overview)",
+    tables: ["games"],
+    format: "jsonl",
+    dataset: "negotiationarena",
+    prepare: prepareArena,
+    sql: () => pairStatsSQL("arena", "injected_offer IS NULL"),
+  }),
+  sqlMeasure({
+    name: "scenario-pairs",
+    description: "Figure 3: one scenario's labelled ordered pairs",
+    tables: ["games"],
+    parameters: [scenarioParameter],
+    format: "jsonl",
+    dataset: "negotiationarena",
+    prepare: prepareArena,
+    sql: (params) => scenarioPairsSQL(scenarioOf(params)),
+  }),
+  sqlMeasure({
+    name: "trades",
+    description: "Resource exchange: how often each ordered pair trades, and the second player's mean payoff",
+    tables: ["games"],
+    parameters: [{...scenarioParameter, default: "resource_exchange"}],
+    format: "jsonl",
+    dataset: "negotiationarena",
+    prepare: prepareArena,
+    sql: (params) => tradesSQL(scenarioOf(params)),
+  }),
+  sqlMeasure({
+    name: "buyer-payoff",
+    description: "Buy/sell, Figure 4: the buyer's payoff (willingness to pay − price) and mean price per ordered pair, over the games that ended in a deal",
+    tables: ["games"],
+    format: "jsonl",
+    dataset: "negotiationarena",
+    prepare: prepareArena,
+    sql: () => buyerPayoffSQL("arena"),
+  }),
+  sqlMeasure({
+    name: "price-sequences",
+    description: "Buy/sell (§5, anchoring and splitting the difference): each game's proposed prices in order, the first proposal and counter, and the final price",
+    tables: ["games", "turns"],
+    format: "jsonl",
+    dataset: "negotiationarena",
+    prepare: prepareArena,
+    sql: () => priceSequencesSQL("arena", "turns"),
+  }),
+  sqlMeasure({
+    name: "acceptance",
+    description: "Ultimatum, §5.2: the acceptance rate of injected offers by amount, per ordered pair and stake",
+    tables: ["games"],
+    format: "jsonl",
+    dataset: "negotiationarena",
+    prepare: prepareArena,
+    sql: () => acceptanceCurveSQL("arena"),
+  }),
+  sqlMeasure({
+    name: "stake-share",
+    description: "Ultimatum, Figure 10: RED's final share of the stake by stake, over played games that ended in a deal",
+    tables: ["games"],
+    format: "jsonl",
+    dataset: "negotiationarena",
+    prepare: prepareArena,
+    sql: () => stakeShareSQL("arena"),
+  }),
+];
+
+export const negotiationArenaAnalysis: Analysis = {
+  paper: "negotiationarena",
+  title: "NegotiationArena (Bianchi et al. 2024)",
+  games: (game) => game.startsWith(NA_PREFIX),
+  inputHint: (dir) => `run "parley run <config.json> --out ${dir}" (e.g. data/runs/negotiationarena.json) or "parley ingest negotiationarena <logs> --out ${dir}" first`,
+  measures,
+  defaultMeasure: "pairs",
+  firstViews: negotiationArenaFirstViews,
+};
