@@ -36,9 +36,9 @@ const LAYERS = [
     why: "the dataset catalog (which regenerates built-in tables with the runner) and the human-study server (which plays games with the runner's loop); neither imports the other",
   },
   {
-    name: "runner",
-    path: "^loaders/runner/",
-    why: "plays any game with any seating: run configurations, grids, seeding, concurrency, resume, tables",
+    name: "runner / analyses",
+    path: "^loaders/(runner|analyses)/",
+    why: "the runner plays any game with any seating (run configurations, grids, seeding, concurrency, resume, tables); analyses/ answers a paper's measures over run directories with native DuckDB",
   },
   {
     name: "llm player",
@@ -81,35 +81,6 @@ const layerRules = LAYERS.slice(1).map((layer, i) => ({
   from: {path: layer.path, ...(layer.pathNot && {pathNot: layer.pathNot})},
   to: {path: LAYERS.slice(0, i + 1).map((above) => above.path)},
 }));
-
-/**
- * TEMPORARY: breaks in code other engineers are rewriting right now (issue
- * 24 items 1 and 2). The integrator deletes each entry once its branch is
- * merged; what is left here must then be fixed, not kept. Each entry is a
- * dependency-cruiser "known violation": reported as ignored, not as an error.
- */
-const KNOWN_VIOLATIONS = [
-  // Papers and registries (the one list of papers): a paper's agent or workflow reads a registry, which lists the papers.
-  {cycle: ["loaders/registry/workflows.ts", "loaders/papers/gtllm/dond/workflow.ts"]},
-  {rule: "layer-papers", from: "loaders/papers/gtllm/agents.ts", to: "loaders/registry/games.ts"},
-  {rule: "layer-papers", from: "loaders/papers/gtllm/describe.ts", to: "loaders/registry/games.ts"},
-  {rule: "layer-papers", from: "loaders/papers/gtllm/dond/workflow.ts", to: "loaders/registry/workflows.ts"},
-  // GLEE's private pre-contract (GLEE moving onto the shared contract): the contract's observation helper is GLEE's.
-  {rule: "layer-contract-ingest", from: "loaders/contract/observation.ts", to: "loaders/papers/glee/types.ts"},
-  // Paper-specific options of the LLM player (one LLM player class for every game): NegotiationArena's personas and the
-  // game-theoretic workflows paper's personalities and negotiation prompts are checked in the model settings and named
-  // by the narrator contract; the papers should declare them.
-  {rule: "layer-llm-clients", from: "loaders/llm/playerSpec.ts", to: "loaders/papers/negotiationarena/personas.ts"},
-  {rule: "layer-llm-clients", from: "loaders/llm/playerSpec.ts", to: "loaders/papers/gtllm/narrator.ts"},
-  {rule: "layer-contract-ingest", from: "loaders/contract/narrator.ts", to: "loaders/papers/negotiationarena/personas.ts"},
-  // Library code that calls commands (analyses as one file per paper): the analysis should own the computation.
-  {rule: "cli-is-a-leaf", from: "loaders/site/headlines.ts", to: "loaders/cli/commands/regress.ts"},
-  {rule: "cli-is-a-leaf", from: "loaders/site/headlines.ts", to: "loaders/cli/commands/gamabenchScores.ts"},
-  {rule: "cli-is-a-leaf", from: "loaders/site/reportSummary.ts", to: "loaders/cli/commands/gamabenchScores.ts"},
-  {rule: "layer-site", from: "loaders/site/headlines.ts", to: "loaders/cli/commands/regress.ts"},
-  {rule: "layer-site", from: "loaders/site/headlines.ts", to: "loaders/cli/commands/gamabenchScores.ts"},
-  {rule: "layer-site", from: "loaders/site/reportSummary.ts", to: "loaders/cli/commands/gamabenchScores.ts"},
-];
 
 module.exports = {
   forbidden: [
@@ -155,10 +126,5 @@ module.exports = {
     tsConfig: {fileName: "tsconfig.json"},
     doNotFollow: {path: "node_modules"},
     exclude: {path: "(^|/)node_modules/|^src/\\.observablehq/|^src/generated/|^dist/"},
-    knownViolations: KNOWN_VIOLATIONS.map(({cycle, rule, from, to}) =>
-      cycle
-        ? {type: "cycle", rule: {name: "no-circular", severity: "error"}, from: cycle[0], to: cycle[1], cycle: cycle.map((name) => ({name, dependencyTypes: []}))}
-        : {type: "dependency", rule: {name: rule, severity: "error"}, from, to},
-    ),
   },
 };

@@ -9,7 +9,7 @@
  */
 import type {GameObservation} from "./game.js";
 import type {ChatMessage} from "../llm/types.js";
-import type {PersonaName} from "../papers/negotiationarena/personas.js";
+import type {PersonaName} from "../llm/playerSpec.js";
 
 /** A reply read by a narrator that has its own format (NegotiationArena's tags rather than JSON). */
 export interface ParsedTurn {

@@ -17,6 +17,7 @@ import type {AgentDef} from "./agent.js";
 import type {Narrator} from "./narrator.js";
 import type {Row, TableSchema} from "../io/schema.js";
 import type {IngestResult} from "../ingest/types.js";
+import type {Analysis} from "../../src/analyses/analysis.js";
 
 /** How the product cites a paper: "GLEE (Shapira et al. 2024)" in running text, the rest on the References page. */
 export interface PaperCitation {
@@ -161,6 +162,11 @@ export interface PaperManifest<F extends DataGameFile = never> {
   pages: readonly PaperPage[];
   /** The References page's paragraph after the citation: what Parley plays, reads and measures of the paper, with links to its pages (Markdown). */
   reference: string;
-  /** The paper's analysis (its named measures), declared elsewhere; left open here until that declaration has its type. */
-  analysis?: unknown;
+  /**
+   * The paper's analysis: its named measures and its pages' first views,
+   * browser-safe (src/analyses/<paper>.ts, or a file beside the manifest),
+   * looked up by `parley stats <paper>`, the build's first views and the
+   * parity test.
+   */
+  analysis?: Analysis;
 }

@@ -15,7 +15,7 @@ import {tar} from "../io/tar.js";
 import {printable} from "../io/printable.js";
 import {removeStaleTemps} from "../io/staleFiles.js";
 import type {DatasetStatus} from "../../src/lib/datasetStatus.js";
-import {FIRST_VIEWS} from "../../src/analyses/firstViews.js";
+import {FIRST_VIEWS} from "../registry/firstViews.js";
 import {indexName} from "../../src/lib/lookups.js";
 import {recordSnapshot, type FirstView, type Snapshot} from "../../src/lib/snapshot.js";
 import {withParquetViews} from "../io/parquet.js";

@@ -18,9 +18,21 @@
  * hosted OpenAI-compatible service such as OpenRouter.
  */
 import {providers, type Provider, type Sampling} from "./types.js";
-import {personaNames, type PersonaName} from "../papers/negotiationarena/personas.js";
 import {defaultMaxResponseBytes} from "./httpFetch.js";
-import {NEGOTIATION_SUFFIXES, PERSONALITIES, type Personality} from "../papers/gtllm/narrator.js";
+
+/**
+ * The values of the player options that some papers' prompts vary (the
+ * prompts themselves are the papers' narrators'): NegotiationArena (Bianchi
+ * et al. 2024) §4's behavioural personas (papers/negotiationarena/personas.ts),
+ * and Game-theoretic LLM workflows (Hua et al. 2024) §6.3's personalities of
+ * the system prompt and §6.5's six negotiation suffixes
+ * (papers/gtllm/narrator.ts).
+ */
+export const personaNames = ["cunning", "desperate"] as const;
+export type PersonaName = (typeof personaNames)[number];
+export const PERSONALITIES = ["compassionate", "friendly", "helpful", "pragmatic", "rational", "witty"] as const;
+export type Personality = (typeof PERSONALITIES)[number];
+export const NEGOTIATION_SUFFIX_COUNT = 6;
 
 export interface LlmPlayerSpec {
   id: string;
@@ -134,7 +146,7 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     throw new Error(`${who}: "api_key_env" must be an environment variable name (the key itself never goes in a config)`);
   }
   const persona = o.persona ?? null;
-  if (persona !== null && !personaNames.includes(persona as PersonaName)) {
+  if (persona !== null && !(personaNames as readonly string[]).includes(persona as string)) {
     throw new Error(`${who}: "persona" must be null or one of ${personaNames.join(", ")}, got ${JSON.stringify(persona)}`);
   }
   const cot = o.chain_of_thought ?? false;
@@ -144,8 +156,8 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     throw new Error(`${who}: "personality" must be null or one of ${PERSONALITIES.join(", ")}, got ${JSON.stringify(personality)}`);
   }
   const suffix = o.negotiation_suffix ?? null;
-  if (suffix !== null && !(typeof suffix === "number" && Number.isInteger(suffix) && suffix >= 1 && suffix <= NEGOTIATION_SUFFIXES.length)) {
-    throw new Error(`${who}: "negotiation_suffix" must be null or an integer from 1 to ${NEGOTIATION_SUFFIXES.length} (the prompts of Hua et al. 2024 §6.5), got ${JSON.stringify(suffix)}`);
+  if (suffix !== null && !(typeof suffix === "number" && Number.isInteger(suffix) && suffix >= 1 && suffix <= NEGOTIATION_SUFFIX_COUNT)) {
+    throw new Error(`${who}: "negotiation_suffix" must be null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT} (the prompts of Hua et al. 2024 §6.5), got ${JSON.stringify(suffix)}`);
   }
   const workflow = o.workflow ?? false;
   if (typeof workflow !== "boolean") throw new Error(`${who}: "workflow" must be true or false`);

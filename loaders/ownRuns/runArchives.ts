@@ -32,7 +32,7 @@ import {datasetEntry} from "../datasets/catalog.js";
 import {REPORT_DATASETS, datasetOfGame} from "../datasets/reportDatasets.js";
 import type {Row, TableSchema} from "../io/schema.js";
 import type {RunInfo} from "../../src/lib/runInfo.js";
-import {FIRST_VIEWS} from "../../src/analyses/firstViews.js";
+import {FIRST_VIEWS} from "../registry/firstViews.js";
 import type {FirstView} from "../../src/lib/snapshot.js";
 import {RUN_SEAT_TABLES, RUN_SEATS_GROUP} from "../../src/lib/runSeats.js";
 import {readManifest} from "../runner/manifest.js";

@@ -18,7 +18,7 @@ import {flattenRunTable, lookupIndex} from "../io/parquet.js";
 import {DATASET_LOOKUPS, indexName} from "../../src/lib/lookups.js";
 import {sqlString, withDuckDB} from "../io/duckdb.js";
 import {writeAtomic} from "../io/atomic.js";
-import {FIRST_VIEWS} from "../../src/analyses/firstViews.js";
+import {FIRST_VIEWS} from "../registry/firstViews.js";
 import type {DatasetStatus} from "../../src/lib/datasetStatus.js";
 import type {StudyRun} from "./reportRuns.js";
 import {datasetOfGame, type ReportDataset} from "../datasets/reportDatasets.js";

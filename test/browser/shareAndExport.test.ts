@@ -6,7 +6,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import type {Page} from "playwright-core";
 import {settle, visit} from "./harness.js";
-import {FIRST_VIEWS} from "../../src/analyses/firstViews.js";
+import {FIRST_VIEWS} from "../../loaders/registry/firstViews.js";
 import {chosen, download, errorsOf, parseCsv, heldBackPage, testSite, withoutFile} from "./checks.js";
 
 const site = testSite();

@@ -11,7 +11,7 @@ import {join} from "node:path";
 import {writeDataset} from "../../loaders/datasets/emit.js";
 import {datasetEntry, locateDataset} from "../../loaders/datasets/catalog.js";
 import {withParquetViews} from "../../loaders/io/parquet.js";
-import {ANALYSES} from "../../src/analyses/index.js";
+import {ANALYSES} from "../../loaders/registry/analyses.js";
 import {withDefaults, type Measure} from "../../src/analyses/analysis.js";
 import {openWasm} from "../support/wasmDuckDB.js";
 import {rounded} from "../support/firstViewParity.js";

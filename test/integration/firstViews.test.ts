@@ -6,7 +6,7 @@ import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {firstView, writeDataset} from "../../loaders/datasets/emit.js";
-import {FIRST_VIEWS} from "../../src/analyses/firstViews.js";
+import {FIRST_VIEWS} from "../../loaders/registry/firstViews.js";
 import {assertFirstViewParity} from "../support/firstViewParity.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "parley-first-views-"));

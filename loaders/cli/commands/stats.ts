@@ -10,7 +10,7 @@
 import {existsSync} from "node:fs";
 import {join} from "node:path";
 import type {ParseArgsConfig} from "node:util";
-import {ANALYSES, analysisOf} from "../../../src/analyses/index.js";
+import {ANALYSES, analysisOf} from "../../registry/analyses.js";
 import {measureNamed, NothingToMeasure, OUTPUT_FORMATS, type Analysis, type Measure, type OutputFormat, type Params} from "../../../src/analyses/analysis.js";
 import {GLEE_CONVENTIONS} from "../../../src/lib/gleeMetrics.js";
 import {answerOverRuns} from "../../analyses/overRuns.js";

@@ -4,6 +4,7 @@
  * and its page. The paper published no logs, so there is no ingest adapter.
  */
 import type {PaperManifest} from "../../contract/paper.js";
+import {econarenaAnalysis} from "../../../src/analyses/econarena.js";
 import {flatTables} from "../../contract/tables.js";
 import {econarenaGames} from "./games.js";
 import {play} from "./play.js";
@@ -34,5 +35,6 @@ export const econarena: PaperManifest = {
   pages: [
     {path: "/econarena", title: "Economics Arena", summary: "beauty contests and second-price, first-price and English auctions (Economics Arena for Large Language Models, Guo et al. 2024, §3–4): payoff and rationality ratios, deviation from equilibrium, win and rule-breaking rates (Tables 1–2), convergence over history sessions and strategy against configuration, for Parley's built-in strategies or any run."},
   ],
+  analysis: econarenaAnalysis,
   reference: "Playable: the beauty contest and the second-price sealed-bid auction (§3.1, Appendix A.1), plus the first-price and English auctions it names, in the melee, rational, senior, chain-of-thought and history environments (§4, prompts of Appendix B), with built-in strategies and LLM players; the measures of §3.2 and Appendix A.3 on the [Economics Arena](./econarena) page (Tables 1–2 layouts, Figures 1b, 2b, 3, 4 and 5) and by `parley econarena-stats`.\n",
 };

@@ -4,6 +4,7 @@
  * dataset (with Parley's strategies played beside the models) and its page.
  */
 import type {PaperManifest} from "../../contract/paper.js";
+import {gamabenchAnalysis} from "../../../src/analyses/gamabench.js";
 import {GAMABENCH_SCHEMAS} from "./ingest.js";
 import {play} from "./play.js";
 
@@ -36,5 +37,6 @@ export const gamabench: PaperManifest = {
   pages: [
     {path: "/gamabench", title: "gamma-Bench leaderboard", summary: "twelve models in eight N-player games, scored 0–100 (gamma-Bench (Huang et al. 2024), Tables 1, 2, 5), with round-by-round charts (Figure 2) and the pirate proposals (Table 3)."},
   ],
+  analysis: gamabenchAnalysis,
   reference: "Playable: the eight games of §3 with the paper's vanilla parameters and generalisation grids, built-in strategies and LLM players (prompts of Appendix C); read from its raw results and scored as Appendix E does ([gamma-Bench leaderboard](./gamabench): Tables 1, 2, 3, 5 and Figure 2).",
 };

@@ -4,6 +4,7 @@
  * sample, and their pages.
  */
 import type {PaperManifest} from "../../contract/paper.js";
+import {gleeAnalysis} from "../../../src/analyses/glee.js";
 import {GLEE_GAMES, GLEE_TURNS} from "./tables.js";
 import {play} from "./play.js";
 
@@ -41,5 +42,6 @@ export const glee: PaperManifest = {
     {path: "/glee-regression", title: "GLEE: what moves the outcome", summary: "one-hot regressions with 95% CIs (GLEE (Shapira et al. 2024) §3, Appendix F): market effects on efficiency and fairness (Table 2), each agent's effect on its self-gain (Table 3), and a coefficient plot for any family and metric."},
     {path: "/glee-pairs", title: "GLEE: model pairs and the meta-game", summary: "the effect of each (Alice agent, Bob agent) pair relative to the mean (Figures 1, 21–23), and the Nash equilibria of choosing an agent (footnote 13)."},
   ],
+  analysis: gleeAnalysis,
   reference: "Playable: bargaining, negotiation and persuasion (§2, Table 1) with every built-in agent and LLM players (prompts of Appendix D.2). Pages: [bargaining](./glee-bargaining), [negotiation](./glee-negotiation), [persuasion](./glee-persuasion), [what moves the outcome](./glee-regression) (§3, Tables 2–3, Appendix F), [model pairs and the meta-game](./glee-pairs) (Figures 1, 21–23, footnote 13), [humans vs LLM](./glee-human) (§4, Appendix E).",
 };

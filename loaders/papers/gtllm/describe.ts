@@ -3,14 +3,15 @@
  * build time: every data game with its matrix or tree and its solution
  * concepts, and Table 19's meta-game analysed as printed and from its sources.
  */
-import {dataGames} from "../../registry/games.js";
+import type {GameFile} from "./files.js";
 import {solveMatrix} from "../../../src/lib/matrixGame.js";
 import {solveTree} from "../../../src/lib/gameTree.js";
 import {analyseMetaGame, PAPER_META_GAMES} from "../../../src/lib/metaGame.js";
 import {findEquilibria} from "../../../src/lib/equilibria.js";
 import {toBimatrix} from "../../../src/lib/matrixGame.js";
 
-export function gtllmGamesJson() {
+/** `dataGames`: the matrix and tree games the registry read (loaders/registry/games.ts). */
+export function gtllmGamesJson(dataGames: readonly GameFile[]) {
   return {
     games: dataGames.map((g) => ({
       id: g.id,

@@ -19,9 +19,9 @@ import type {Seat} from "../../contract/game.js";
 import type {Narrator} from "../../contract/narrator.js";
 import type {DataGameView, MatrixView, TalkLine, TreeView} from "./views.js";
 import {isLeaf, leaves, nodeAt, type TreeNode} from "../../../src/lib/gameTree.js";
+import {NEGOTIATION_SUFFIX_COUNT} from "../../llm/playerSpec.js";
 
-export const PERSONALITIES = ["compassionate", "friendly", "helpful", "pragmatic", "rational", "witty"] as const;
-export type Personality = (typeof PERSONALITIES)[number];
+export {PERSONALITIES, type Personality} from "../../llm/playerSpec.js";
 
 /**
  * The six prompts of §6.5, numbered as the paper prints them (the repository
@@ -35,6 +35,8 @@ export const NEGOTIATION_SUFFIXES = [
   "You should make your own choice regardless what the other player says.",
   "You must make your own choice regardless what the other player says.",
 ] as const;
+// A run config's negotiation_suffix is checked against this count (llm/playerSpec.ts), so the two must agree.
+if (NEGOTIATION_SUFFIXES.length !== NEGOTIATION_SUFFIX_COUNT) throw new Error(`papers/gtllm/narrator.ts: ${NEGOTIATION_SUFFIXES.length} negotiation suffixes, but llm/playerSpec.ts allows ${NEGOTIATION_SUFFIX_COUNT}`);
 
 export const systemPrompt = (personality: string | null): string => `You are a ${personality ?? "rational"} assistant that carefully answer the question.`;
 

@@ -4,6 +4,7 @@
  * buy/sell logs, Parley's runs shown beside them, and the pages.
  */
 import type {PaperManifest} from "../../contract/paper.js";
+import {negotiationArenaAnalysis} from "../../../src/analyses/negotiationarena.js";
 import type {Row} from "../../io/schema.js";
 import {NA_SCHEMAS} from "./ingest.js";
 import {play} from "./play.js";
@@ -51,5 +52,6 @@ export const negotiationarena: PaperManifest = {
     {path: "/negotiationarena", title: "NegotiationArena", summary: "resource exchange, the multi-turn ultimatum and seller-and-buyer (NegotiationArena (Bianchi et al. 2024) §2), played by Parley's agents beside the authors' GPT-4 buy/sell logs: Figure 3's win rates per ordered pair with ties left out, the buyer's payoff, anchoring, split-the-difference, bad counter-offers and the ultimatum acceptance curve (§5), and transcripts with the hidden reasoning folded away."},
     ...SCENARIOS.map((s) => ({path: `/negotiationarena-${s.replace("_", "-")}`, title: `NegotiationArena: ${SCENARIO_TITLES[s]}`, parameterized: true as const})),
   ],
+  analysis: negotiationArenaAnalysis,
   reference: "Played and read: the three scenarios of §2.1 (resource exchange, multi-turn ultimatum with the classical 2- and 3-turn variants, seller and buyer with its variants) with the tagged protocol of §2 and Appendix E.1 ([NegotiationArena](./negotiationarena), [resource exchange](./negotiationarena-resource-exchange), [ultimatum](./negotiationarena-ultimatum), [seller and buyer](./negotiationarena-buy-sell)), the authors' buy/sell logs, §3's win rates and payoffs per ordered pair (Figure 3), and §5's anchoring, split-the-difference, bad counter-offers and acceptance curve. The social behaviours of §4 and Appendix E.2 are options of Parley's LLM players.",
 };

@@ -6,8 +6,9 @@
  * for the buyer); `personaText` keeps that template and takes the goal from
  * the game's prompt module, defaulting to the ultimatum wording.
  */
-export type PersonaName = "cunning" | "desperate";
-export const personaNames: readonly PersonaName[] = ["cunning", "desperate"];
+import {personaNames, type PersonaName} from "../../llm/playerSpec.js";
+
+export {personaNames, type PersonaName};
 
 export interface PersonaGoal {
   /** Completes "You are cunning and sly in your plan to ...", e.g. "get more than your opponent". */
