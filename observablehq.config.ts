@@ -14,7 +14,7 @@ export default {
   globalStylesheets: [],
   // One section per paper, from the papers' manifests (loaders/papers/<paper>/index.ts), then the pages across papers.
   pages: [
-    ...papers.map((p) => ({name: p.citation.short, pages: p.pages.map((page) => ({name: page.title, path: page.path}))})),
+    ...papers.map((p) => ({name: p.citation.short, pages: [{name: "Overview", path: `/papers/${p.id}`}, ...p.pages.map((page) => ({name: page.title, path: page.path}))]})),
     {
       name: "Across papers",
       pages: [
@@ -30,7 +30,8 @@ export default {
   // A site icon inline (no request, so no /favicon.ico 404 on a visitor's first page).
   head: `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%234269d0'/%3E%3Ctext x='8' y='12' font-size='11' text-anchor='middle' fill='white' font-family='sans-serif'%3EP%3C/text%3E%3C/svg%3E">`,
   // Pages made by a parameterized page (src/glee-[family].md, src/negotiationarena-[scenario].md: Framework's parameterized routes), as the manifests mark them.
-  dynamicPaths: papers.flatMap((p) => p.pages.filter((page) => page.parameterized).map((page) => page.path)),
+  // Each paper's overview (src/papers/[paper].md.ts) too.
+  dynamicPaths: [...papers.map((p) => `/papers/${p.id}`), ...papers.flatMap((p) => p.pages.filter((page) => page.parameterized).map((page) => page.path))],
   footer: "Parley: language agents in economic games. Built offline with Observable Framework.",
   search: false,
   linkify: false,

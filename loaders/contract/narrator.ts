@@ -9,7 +9,7 @@
  */
 import type {GameObservation} from "./game.js";
 import type {ChatMessage} from "../llm/types.js";
-import type {PersonaName} from "../llm/playerSpec.js";
+import type {PersonaName} from "../llm/playerOptions.js";
 
 /** A reply read by a narrator that has its own format (NegotiationArena's tags rather than JSON). */
 export interface ParsedTurn {

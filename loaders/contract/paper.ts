@@ -169,4 +169,10 @@ export interface PaperManifest<F extends DataGameFile = never> {
    * parity test.
    */
   analysis?: Analysis;
+  /**
+   * A run config (a path in the project, e.g. beside the manifest) that the
+   * paper's overview page (/papers/<paper>) plays when the site is built and
+   * answers every measure over, for a paper with no pages of its own.
+   */
+  sampleRun?: string;
 }

@@ -10,14 +10,21 @@
  */
 import type {PaperManifest} from "../contract/paper.js";
 import type {GameFile} from "./gtllm/files.js";
-import {glee} from "./glee/index.js";
-import {gamabench} from "./gamabench/index.js";
-import {gtllm} from "./gtllm/index.js";
-import {econarena} from "./econarena/index.js";
-import {negotiationarena} from "./negotiationarena/index.js";
+/**
+ * One line per paper: its folder's manifest (loaders/papers/<paper>/index.ts,
+ * whose default export is the paper's PaperManifest). Imported here, all at
+ * once, when the list is first read.
+ */
+const manifests = await Promise.all([
+  import("./glee/index.js"),
+  import("./gamabench/index.js"),
+  import("./gtllm/index.js"),
+  import("./econarena/index.js"),
+  import("./negotiationarena/index.js"),
+]);
 
 /** Typed by the matrix and tree games' file (the one format of games written as data). */
-export const papers: readonly PaperManifest<GameFile>[] = [glee, gamabench, gtllm, econarena, negotiationarena];
+export const papers: readonly PaperManifest<GameFile>[] = manifests.map((m) => m.default as PaperManifest<GameFile>);
 
 /** The paper with this id; throws naming the known ids. */
 export function paper(id: string): PaperManifest<GameFile> {

@@ -38,3 +38,5 @@ export const econarena: PaperManifest = {
   analysis: econarenaAnalysis,
   reference: "Playable: the beauty contest and the second-price sealed-bid auction (§3.1, Appendix A.1), plus the first-price and English auctions it names, in the melee, rational, senior, chain-of-thought and history environments (§4, prompts of Appendix B), with built-in strategies and LLM players; the measures of §3.2 and Appendix A.3 on the [Economics Arena](./econarena) page (Tables 1–2 layouts, Figures 1b, 2b, 3, 4 and 5) and by `parley econarena-stats`.\n",
 };
+
+export default econarena;

@@ -40,3 +40,5 @@ export const gamabench: PaperManifest = {
   analysis: gamabenchAnalysis,
   reference: "Playable: the eight games of §3 with the paper's vanilla parameters and generalisation grids, built-in strategies and LLM players (prompts of Appendix C); read from its raw results and scored as Appendix E does ([gamma-Bench leaderboard](./gamabench): Tables 1, 2, 3, 5 and Figure 2).",
 };
+
+export default gamabench;

@@ -45,3 +45,5 @@ export const glee: PaperManifest = {
   analysis: gleeAnalysis,
   reference: "Playable: bargaining, negotiation and persuasion (§2, Table 1) with every built-in agent and LLM players (prompts of Appendix D.2). Pages: [bargaining](./glee-bargaining), [negotiation](./glee-negotiation), [persuasion](./glee-persuasion), [what moves the outcome](./glee-regression) (§3, Tables 2–3, Appendix F), [model pairs and the meta-game](./glee-pairs) (Figures 1, 21–23, footnote 13), [humans vs LLM](./glee-human) (§4, Appendix E).",
 };
+
+export default glee;

@@ -19,9 +19,9 @@ import type {Seat} from "../../contract/game.js";
 import type {Narrator} from "../../contract/narrator.js";
 import type {DataGameView, MatrixView, TalkLine, TreeView} from "./views.js";
 import {isLeaf, leaves, nodeAt, type TreeNode} from "../../../src/lib/gameTree.js";
-import {NEGOTIATION_SUFFIX_COUNT} from "../../llm/playerSpec.js";
+import {NEGOTIATION_SUFFIX_COUNT} from "../../llm/playerOptions.js";
 
-export {PERSONALITIES, type Personality} from "../../llm/playerSpec.js";
+export {PERSONALITIES, type Personality} from "../../llm/playerOptions.js";
 
 /**
  * The six prompts of §6.5, numbered as the paper prints them (the repository

@@ -55,3 +55,5 @@ export const negotiationarena: PaperManifest = {
   analysis: negotiationArenaAnalysis,
   reference: "Played and read: the three scenarios of §2.1 (resource exchange, multi-turn ultimatum with the classical 2- and 3-turn variants, seller and buyer with its variants) with the tagged protocol of §2 and Appendix E.1 ([NegotiationArena](./negotiationarena), [resource exchange](./negotiationarena-resource-exchange), [ultimatum](./negotiationarena-ultimatum), [seller and buyer](./negotiationarena-buy-sell)), the authors' buy/sell logs, §3's win rates and payoffs per ordered pair (Figure 3), and §5's anchoring, split-the-difference, bad counter-offers and acceptance curve. The social behaviours of §4 and Appendix E.2 are options of Parley's LLM players.",
 };
+
+export default negotiationarena;

@@ -6,7 +6,7 @@
  * for the buyer); `personaText` keeps that template and takes the goal from
  * the game's prompt module, defaulting to the ultimatum wording.
  */
-import {personaNames, type PersonaName} from "../../llm/playerSpec.js";
+import {personaNames, type PersonaName} from "../../llm/playerOptions.js";
 
 export {personaNames, type PersonaName};
 
