@@ -11,11 +11,10 @@ import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {spawn, spawnSync, type ChildProcess} from "node:child_process";
 import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from "node:fs";
-import {createServer} from "node:net";
 import {tmpdir} from "node:os";
 import {dirname, join} from "node:path";
 import type {Browser} from "playwright-core";
-import {root} from "../support/cli.js";
+import {freePort, root} from "../support/cli.js";
 import {startFakeLlm, type FakeLlmServer} from "../support/fakeLlm.js";
 import {launch, settle, visit} from "./harness.js";
 import type {StaticServer} from "../../loaders/site/serve.js";
@@ -48,14 +47,6 @@ function parley(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{code: num
   child.stdout!.on("data", (c) => (stdout += c));
   child.stderr!.on("data", (c) => (stderr += c));
   return new Promise((resolve) => child.on("close", (code) => (children.delete(child), resolve({code, stdout, stderr}))));
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const {port} = server.address() as {port: number};
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 before(async () => {

@@ -6,21 +6,12 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {mkdirSync, readdirSync, renameSync, rmSync, writeFileSync} from "node:fs";
-import {createServer} from "node:net";
 import {hostname} from "node:os";
 import {join} from "node:path";
 import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
-import {parley, scratch, startParley} from "../support/cli.js";
+import {freePort, parley, scratch, startParley} from "../support/cli.js";
 
 const {dir: tempDir} = scratch("parley-dev-watch-");
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const {port} = server.address() as {port: number};
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Asks for `url` until `ok` accepts its JSON (or gives up after `tries` half-seconds); returns the last JSON. */
 async function until<T>(url: string, ok: (value: T) => boolean, tries = 240): Promise<T | null> {

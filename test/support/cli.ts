@@ -2,6 +2,7 @@
  * The `parley` command line as a child process, and scratch state that a
  * test file cleans up after itself: the helpers the process-level tests share.
  */
+import {createServer} from "node:net";
 import {after} from "node:test";
 import {spawn, type ChildProcess} from "node:child_process";
 import {mkdtempSync, rmSync} from "node:fs";
@@ -58,4 +59,13 @@ export function scratch(prefix: string): {dir(): string; keep(server: {close(): 
     },
     keep: (server) => void servers.push(server),
   };
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago, for a server a test starts. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const {port} = server.address() as {port: number};
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
