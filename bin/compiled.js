@@ -14,7 +14,7 @@
  * Plain JavaScript on purpose: it runs before anything can compile TypeScript.
  */
 import {createHash, randomBytes} from "node:crypto";
-import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync} from "node:fs";
 import {readFile} from "node:fs/promises";
 import {join, relative, resolve} from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
@@ -142,10 +142,26 @@ async function build(cacheDir, key, entry) {
   }
   // Commands imported dynamically are entry points of their own chunks too; the entry is the one we asked for.
   const built = Object.keys(result.metafile.outputs).find((o) => result.metafile.outputs[o].entryPoint === entry);
+  linkPackages(cacheDir, key.root);
   const manifest = {key, entry: join(dirName, relative(outdir, resolve(key.root, built))), inputs};
   writeManifest(cacheDir, manifest);
   removeOldBuilds(cacheDir, dirName);
   return manifest;
+}
+
+/**
+ * Packages stay external, so the chunks import them by name and Node looks
+ * for them in the node_modules folders above the chunk: a cache outside the
+ * project's node_modules (PARLEY_CLI_CACHE) gets a link to it.
+ */
+function linkPackages(cacheDir, root) {
+  const packages = join(root, "node_modules");
+  if (!relative(packages, cacheDir).startsWith("..") || existsSync(join(cacheDir, "node_modules"))) return;
+  try {
+    symlinkSync(packages, join(cacheDir, "node_modules"), "dir");
+  } catch {
+    // Another process linked it meanwhile.
+  }
 }
 
 function removeOldBuilds(cacheDir, keep) {

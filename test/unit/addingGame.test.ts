@@ -55,7 +55,7 @@ test("the README's Prisoner's Dilemma plays through the runner: payoffs, turns a
 
 test("the README's matrix and tree game files, as written there, load with no code and play through the runner", async () => {
   const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-  const section = readme.slice(readme.indexOf("**A matrix or tree game is one JSON file**"), readme.indexOf("Any other game is one file of rules"));
+  const section = readme.slice(readme.indexOf("**A matrix or tree game is one JSON file**"), readme.indexOf("Any other game is code"));
   const files = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
   assert.equal(files.length, 2);
   const dir = mkdtempSync(join(tmpdir(), "parley-readme-games-"));
