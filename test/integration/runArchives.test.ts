@@ -18,7 +18,8 @@ import {withParquetViews} from "../../loaders/io/parquet.js";
 import type {Query} from "../../src/lib/snapshot.js";
 import {prepareGamabench} from "../../src/lib/pages/gamabench.js";
 import {OVERVIEW_SQL, prepareArena} from "../../src/lib/pages/negotiationArena.js";
-import {prepareEconarena, STATS_SQL} from "../../src/lib/pages/econarena.js";
+import {prepareEconarena} from "../../src/lib/pages/econarena.js";
+import {econarenaAnalysis} from "../../src/analyses/econarena.js";
 import {gtllmAnalysis, valuationSummaries} from "../../src/analyses/gtllm.js";
 import {gamabenchAnalysis} from "../../src/analyses/gamabench.js";
 import {measureSQL} from "../../src/analyses/analysis.js";
@@ -146,7 +147,7 @@ test("Economics Arena: /econarena's measures from the archive (rows the page rea
   assert.ok(cli.length > 0);
   const page = await onArchive(dir, ["games", "players", "turns"], async (query) => {
     await prepareEconarena(query);
-    return query(STATS_SQL);
+    return query(measureSQL(econarenaAnalysis, "stats"));
   });
   assert.deepEqual(canonical(page), canonical(cli));
 });
