@@ -17,7 +17,8 @@ import {runArchive, runsModule} from "../../loaders/ownRuns/runArchives.js";
 import {withParquetViews} from "../../loaders/io/parquet.js";
 import type {Query} from "../../src/lib/snapshot.js";
 import {prepareGamabench} from "../../src/lib/pages/gamabench.js";
-import {OVERVIEW_SQL, prepareArena} from "../../src/lib/pages/negotiationArena.js";
+import {prepareArena} from "../../src/lib/pages/negotiationArena.js";
+import {negotiationArenaAnalysis} from "../../src/analyses/negotiationarena.js";
 import {prepareEconarena} from "../../src/lib/pages/econarena.js";
 import {econarenaAnalysis} from "../../src/analyses/econarena.js";
 import {gtllmAnalysis, valuationSummaries} from "../../src/analyses/gtllm.js";
@@ -106,7 +107,7 @@ test("NegotiationArena: /negotiationarena's pairs from the archive are parley ne
   assert.equal(cli.length, 18);
   const page = await onArchive(dir, ["games"], async (query) => {
     await prepareArena(query);
-    return query(OVERVIEW_SQL);
+    return query(measureSQL(negotiationArenaAnalysis, "labelled-pairs"));
   });
   assert.deepEqual(canonical(page), canonical(cli));
 });
