@@ -14,12 +14,20 @@ import {cellsFromRows, gleeCellsSQL} from "../lib/gleeCells.js";
 import {familyColumns, fitGleeCells} from "../lib/gleeDesign.js";
 import type {OlsFit} from "../lib/olsOneHot.js";
 import {sqlString} from "../lib/sqlText.js";
-import {gleeFamilyFirstView, metricValuesSQL, parameterImpactSQL} from "../lib/pages/gleeFamily.js";
-import {HUMAN_METRICS_SQL, HUMAN_OUTCOMES_SQL, HUMAN_SUMMARY_SQL, gleeHumanFirstView} from "../lib/pages/gleeHuman.js";
-import {agentEffects, defaultBaselineAgent, familyAgents, gleePairsFirstView, gleeRegressionFirstView, marketEffects, metaGameOf, pairEffectsByMetric, regressionAgents} from "../lib/pages/gleeAnalysis.js";
-import {selfGainsByDelta, studyDiscountFirstView} from "../lib/pages/studyDiscount.js";
-import type {Query} from "../lib/snapshot.js";
-import {NothingToMeasure, sqlMeasure, type Analysis, type GameSelector, type Measure, type Parameter, type Params} from "./analysis.js";
+import {GLEE_TURNS_SQL, metricValuesSQL, pairGamesSQL, parameterImpactSQL, seatAgentsSQL} from "../lib/pages/gleeFamily.js";
+import {HUMAN_GAMES_SQL, HUMAN_METRICS_SQL, HUMAN_OUTCOMES_SQL, HUMAN_SUMMARY_SQL, HUMAN_TURNS_SQL} from "../lib/pages/gleeHuman.js";
+import {agentEffects, anyFit, defaultBaselineAgent, familyAgents, marketEffects, metaGameOf, pairEffectsByMetric, regressionAgents, selectedGames} from "../lib/pages/gleeAnalysis.js";
+import {selfGainsByDelta} from "../lib/pages/studyDiscount.js";
+import type {FirstView, Query} from "../lib/snapshot.js";
+import {measureSQL, NothingToMeasure, sqlMeasure, type Analysis, type GameSelector, type Measure, type Parameter, type Params} from "./analysis.js";
+
+/**
+ * The computations behind /glee-regression's, /glee-pairs' and
+ * /study-discount's measures, which those pages ask through `memo` (so
+ * that the build's first view answers them): the same objects the measures
+ * below call.
+ */
+export {agentEffects, anyFit, defaultBaselineAgent, familyAgents, marketEffects, metaGameOf, pairEffectsByMetric, regressionAgents, selectedGames, selfGainsByDelta};
 
 /** Regressions held out by at most this many splits: each refits the model. */
 export const MAX_SPLITS = 1000;
@@ -219,6 +227,68 @@ const measures: Measure[] = [
   },
 ];
 
+/** The questions a family page asks before any input is touched (its inputs' defaults). */
+function familyFirstView(family: GleeFamily): FirstView {
+  return {
+    page: `glee-${family}`,
+    dataset: "glee",
+    tables: ["games", "turns"],
+    async script({query}) {
+      await query(measureSQL(gleeAnalysis, "table-6"));
+      await query(measureSQL(gleeAnalysis, "metric-values", {family, metric: GLEE_METRICS[0], seat: "alice"}));
+      await query(measureSQL(gleeAnalysis, "parameter-impact", {family, parameter: GLEE_PARAMETERS[family][0].column, metric: GLEE_METRICS[0], seat: "alice"}));
+      const [alice] = await query(seatAgentsSQL(family, "alice"));
+      const [bob] = await query(seatAgentsSQL(family, "bob"));
+      if (!alice || !bob) return;
+      const [game] = await query(pairGamesSQL(family), [alice.agent, bob.agent]);
+      if (game) await query(GLEE_TURNS_SQL, [game.game_id]);
+    },
+  };
+}
+
+const firstViews: FirstView[] = [
+  ...GLEE_FAMILIES.map(familyFirstView),
+  {
+    page: "glee-regression",
+    dataset: "glee",
+    tables: ["games"],
+    async script({memo}) {
+      const {agents} = await memo(regressionAgents, null);
+      const selection = {agents, baseline: defaultBaselineAgent(agents)};
+      await memo(selectedGames, selection);
+      await memo(marketEffects, {...selection, family: "bargaining"});
+      await memo(agentEffects, selection);
+      await memo(anyFit, {...selection, family: "bargaining", metric: GLEE_METRICS[0], pairs: false});
+    },
+  },
+  {
+    page: "glee-pairs",
+    dataset: "glee",
+    tables: ["games"],
+    async script({memo}) {
+      const agents = await memo(familyAgents, {family: "bargaining"});
+      await memo(pairEffectsByMetric, {family: "bargaining", agents});
+      await memo(metaGameOf, {family: "bargaining", agents});
+    },
+  },
+  {
+    page: "glee-human",
+    dataset: "glee-human",
+    tables: ["games", "turns"],
+    async script({query}) {
+      for (const name of ["human-summary", "human-metrics", "human-outcomes"]) await query(measureSQL(gleeAnalysis, name));
+      const [first] = await query(HUMAN_GAMES_SQL, ["bargaining"]);
+      if (first) await query(HUMAN_TURNS_SQL, [first.game_id]);
+    },
+  },
+  {
+    page: "study-discount",
+    dataset: "glee",
+    tables: ["games"],
+    script: async ({memo}) => void (await memo(selfGainsByDelta, "paper")),
+  },
+];
+
 export const gleeAnalysis: Analysis = {
   paper: "glee",
   title: "GLEE (Shapira et al. 2024)",
@@ -226,5 +296,5 @@ export const gleeAnalysis: Analysis = {
   inputHint: (dir) => `run "parley run <config.json> --out ${dir}" first`,
   measures,
   defaultMeasure: "metrics",
-  firstViews: [...GLEE_FAMILIES.map(gleeFamilyFirstView), gleeRegressionFirstView, gleePairsFirstView, gleeHumanFirstView, studyDiscountFirstView],
+  firstViews,
 };

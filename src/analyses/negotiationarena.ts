@@ -4,11 +4,13 @@
  * per-scenario pairs with agents labelled by social behaviour (§5), and the
  * irrationality probes of §4–5 (buyer payoffs, price sequences for anchoring
  * and splitting the difference, the ultimatum's acceptance curve and stake
- * shares). The SQL is src/lib/negotiationArena.ts's; this file names it.
+ * shares). The SQL is src/lib/negotiationArena.ts's; this file names it, and
+ * declares the pages' first views.
  */
 import {acceptanceCurveSQL, buyerPayoffSQL, NA_PREFIX, NA_SCENARIOS, pairStatsSQL, priceSequencesSQL, stakeShareSQL, type NaScenario} from "../lib/negotiationArena.js";
-import {negotiationArenaFirstViews, prepareArena, scenarioPairsSQL, tradesSQL} from "../lib/pages/negotiationArena.js";
-import {sqlMeasure, type Analysis, type Measure, type Parameter, type Params} from "./analysis.js";
+import {ARENA_TURNS_SQL, NA_PAGES, prepareArena, scenarioPairsSQL, tradesSQL, transcriptChoicesSQL} from "../lib/pages/negotiationArena.js";
+import type {FirstView, Query} from "../lib/snapshot.js";
+import {measureSQL, sqlMeasure, type Analysis, type Measure, type Parameter, type Params} from "./analysis.js";
 
 const scenarioParameter: Parameter = {name: "scenario", kind: "string", default: "buy_sell", choices: NA_SCENARIOS, description: "the scenario"};
 const scenarioOf = (params: Params) => String(params.scenario) as NaScenario;
@@ -89,6 +91,28 @@ const measures: Measure[] = [
   }),
 ];
 
+/** The measures of each scenario page's own section, after its pairs. */
+const SCENARIO_SECTIONS: Record<NaScenario, readonly string[]> = {buy_sell: ["buyer-payoff", "price-sequences"], ultimatum: ["acceptance", "stake-share"], resource_exchange: ["trades"]};
+
+/** Everything a scenario page asks before any input is touched. */
+async function scenarioScript(query: Query, scenario: NaScenario): Promise<void> {
+  await query(measureSQL(negotiationArenaAnalysis, "scenario-pairs", {scenario}));
+  for (const name of SCENARIO_SECTIONS[scenario]) await query(measureSQL(negotiationArenaAnalysis, name, name === "trades" ? {scenario} : {}));
+  const [first] = await query(transcriptChoicesSQL(scenario));
+  if (first) await query(ARENA_TURNS_SQL, [first.game_id]);
+}
+
+const firstViews: FirstView[] = [
+  {page: "negotiationarena", dataset: "negotiationarena", tables: ["games"], prepare: prepareArena, script: async ({query}) => void (await query(measureSQL(negotiationArenaAnalysis, "labelled-pairs")))},
+  ...Object.entries(NA_PAGES).map(([slug, scenario]): FirstView => ({
+    page: `negotiationarena-${slug}`,
+    dataset: "negotiationarena",
+    tables: ["games", "turns"],
+    prepare: prepareArena,
+    script: ({query}) => scenarioScript(query, scenario),
+  })),
+];
+
 export const negotiationArenaAnalysis: Analysis = {
   paper: "negotiationarena",
   title: "NegotiationArena (Bianchi et al. 2024)",
@@ -96,5 +120,5 @@ export const negotiationArenaAnalysis: Analysis = {
   inputHint: (dir) => `run "parley run <config.json> --out ${dir}" (e.g. data/runs/negotiationarena.json) or "parley ingest negotiationarena <logs> --out ${dir}" first`,
   measures,
   defaultMeasure: "pairs",
-  firstViews: negotiationArenaFirstViews,
+  firstViews,
 };

@@ -1,11 +1,9 @@
 /**
- * Text and transcript lines of the three GLEE family pages. Their SQL lives
- * in src/lib/pages/gleeFamily.ts (shared with the build, which answers the
- * first view ahead of time) and is re-exported here.
+ * Text and transcript lines of the three GLEE family pages. Their measures
+ * are src/analyses/glee.ts's, asked by name; the rest of their SQL (agents,
+ * a pair's games, a game's turns) is src/lib/pages/gleeFamily.ts's.
  */
 import type {GleeFamily} from "../lib/gleeMetrics.js";
-
-export {familyMetricsSQL, metricValuesSQL, expandValues, parameterImpactSQL, seatAgentsSQL, pairGamesSQL} from "../lib/pages/gleeFamily.js";
 
 export interface GleeTurn {
   turn: number;

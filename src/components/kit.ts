@@ -26,7 +26,7 @@ export {openDatabase, type Database, type Row} from "./duckdb.js";
  * has them, else from DuckDB-WASM (see the README's "Fast first views").
  */
 export {pageData, type PageData} from "./pageData.js";
-/** A page's first view (`FirstView`, registered in src/analyses/firstViews.ts) and the named work (`Computation`) it answers at build time. */
+/** A page's first view (`FirstView`, declared by its paper's analysis, src/analyses/<paper>.ts) and the named work (`Computation`) it answers at build time. */
 export type {Computation, FirstView} from "../lib/snapshot.js";
 /** The configured runs (src/generated/runs.js RUNS) beside a page's built-in datasets, and a run's card with its manifest. */
 export {withRuns, DatasetCard, type ConfiguredRun, type PageDataset} from "./runDatasets.js";

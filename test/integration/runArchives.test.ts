@@ -16,10 +16,13 @@ import {datasetsConfig} from "../../loaders/projectConfig.js";
 import {runArchive, runsModule} from "../../loaders/ownRuns/runArchives.js";
 import {withParquetViews} from "../../loaders/io/parquet.js";
 import type {Query} from "../../src/lib/snapshot.js";
-import {prepareGamabench, SUMMARY_SQL} from "../../src/lib/pages/gamabench.js";
-import {OVERVIEW_SQL, prepareArena} from "../../src/lib/pages/negotiationArena.js";
-import {prepareEconarena, STATS_SQL} from "../../src/lib/pages/econarena.js";
+import {prepareGamabench} from "../../src/lib/pages/gamabench.js";
+import {prepareArena} from "../../src/lib/pages/negotiationArena.js";
+import {negotiationArenaAnalysis} from "../../src/analyses/negotiationarena.js";
+import {prepareEconarena} from "../../src/lib/pages/econarena.js";
+import {econarenaAnalysis} from "../../src/analyses/econarena.js";
 import {gtllmAnalysis, valuationSummaries} from "../../src/analyses/gtllm.js";
+import {gamabenchAnalysis} from "../../src/analyses/gamabench.js";
 import {measureSQL} from "../../src/analyses/analysis.js";
 import {gtllmStatsSQL} from "../../src/lib/gtllm.js";
 import {dondStatsSQL, dondBeliefSQL} from "../../src/lib/dond.js";
@@ -90,7 +93,7 @@ test("gamma-Bench: /gamabench's scores from the archive are parley gamabench-sco
   const cli = JSON.parse(json(await parley(["gamabench-scores", join(root, "runs", "gb")]))) as Record<string, Record<string, {mean: number; sd: number; runs: number}>>;
   const summary = await onArchive(dir, ["games", "turns"], async (query) => {
     await prepareGamabench(query);
-    return query(SUMMARY_SQL);
+    return query(measureSQL(gamabenchAnalysis, "summary"));
   });
   const page = summary.map((r) => ({model: r.model, game: r.game, mean: r.mean, sd: r.sd, runs: Number(r.runs)}));
   const expected = Object.entries(cli).flatMap(([model, games]) => Object.entries(games).map(([game, s]) => ({model, game, mean: s.mean, sd: s.sd, runs: s.runs})));
@@ -104,7 +107,7 @@ test("NegotiationArena: /negotiationarena's pairs from the archive are parley ne
   assert.equal(cli.length, 18);
   const page = await onArchive(dir, ["games"], async (query) => {
     await prepareArena(query);
-    return query(OVERVIEW_SQL);
+    return query(measureSQL(negotiationArenaAnalysis, "labelled-pairs"));
   });
   assert.deepEqual(canonical(page), canonical(cli));
 });
@@ -145,7 +148,7 @@ test("Economics Arena: /econarena's measures from the archive (rows the page rea
   assert.ok(cli.length > 0);
   const page = await onArchive(dir, ["games", "players", "turns"], async (query) => {
     await prepareEconarena(query);
-    return query(STATS_SQL);
+    return query(measureSQL(econarenaAnalysis, "stats"));
   });
   assert.deepEqual(canonical(page), canonical(cli));
 });

@@ -1,21 +1,18 @@
 /**
- * What /gamabench asks its tables (gamma-Bench's and Parley's games and
- * turns), and its first view. `prepareGamabench` creates the score table the
- * other questions read; the build and the page's DuckDB both run it first.
+ * What /gamabench needs besides the SQL of its measures (src/analyses/gamabench.ts,
+ * where the page asks them by name and its first view is declared):
+ * `prepareGamabench`, which creates the score table the measures read (the
+ * build, the page's DuckDB and `parley stats` run it first), the order of
+ * the models, and the round-by-round computation behind the measure "rounds".
  */
-import {GAMABENCH_MODELS, gamabenchViews, gameScoresSQL, roundSummarySQL, runOverallSQL, summarySQL} from "../gamabench.js";
-import type {Computation, FirstView, Query, Row} from "../snapshot.js";
+import {GAMABENCH_MODELS, gamabenchViews, gameScoresSQL, roundSummarySQL} from "../gamabench.js";
+import type {Computation, Query, Row} from "../snapshot.js";
 
 /** Views with every score column (gamabenchViews) and the table `scores`: one row per game file with its score. */
 export async function prepareGamabench(query: Query): Promise<void> {
   const views = await gamabenchViews(query);
   await query(`CREATE OR REPLACE TABLE scores AS ${gameScoresSQL(views.games, views.turns)}`);
 }
-
-export const SCORES_SQL = `SELECT * FROM scores`;
-export const SUMMARY_SQL = summarySQL("scores");
-/** One model's overall score per run (bind the model). */
-export const RUN_OVERALL_SQL = `SELECT run, overall FROM (${runOverallSQL("scores")}) WHERE model = ?`;
 
 /** The paper's models in its order, then any other (Parley's strategies) by name. */
 export function orderedModels(summary: Row[]): string[] {
@@ -38,7 +35,7 @@ export interface RunCharts {
   pirate: {game: Row; votes: Row[]} | null;
 }
 
-/** One model's run: its games, Figure 2's round-by-round data and the pirate game's votes (Table 3). */
+/** One model's run: its games, Figure 2's round-by-round data and the pirate game's votes (Table 3); reads gamabenchViews' views. */
 export const runCharts: Computation<{model: string; run: number}, RunCharts> = {
   name: "gamabench/run",
   async compute(query, {model, run}) {
@@ -56,20 +53,5 @@ export const runCharts: Computation<{model: string; run: number}, RunCharts> = {
       ? {game: pirateGame, votes: await query(`SELECT round, seat, position, allocation, choice FROM turns WHERE game_id = ? AND action = 'vote' ORDER BY turn`, [pirateGame.game_id])}
       : null;
     return {games, charts, pirate};
-  },
-};
-
-export const gamabenchFirstView: FirstView = {
-  page: "gamabench",
-  dataset: "gamabench",
-  tables: ["games", "turns"],
-  prepare: prepareGamabench,
-  async script({query, memo}) {
-    await query(SCORES_SQL);
-    const models = orderedModels(await query(SUMMARY_SQL));
-    const model = defaultModel(models);
-    if (!model) return;
-    await query(RUN_OVERALL_SQL, [model]);
-    await memo(runCharts, {model, run: 1});
   },
 };

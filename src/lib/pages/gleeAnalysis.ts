@@ -11,6 +11,9 @@
  * parameters and players, not per game), fitted by fitGleeCells, which gives
  * the row-level fit's numbers. So a million-game run costs what its cells
  * cost, in the build (native DuckDB) and in the page (DuckDB-WASM).
+ *
+ * src/analyses/glee.ts names them as measures, declares the pages' first
+ * views, and is where the pages take them from.
  */
 import {gleeRegressionRowsSQL} from "../gleeRows.js";
 import type {GleeConventions} from "../gleeMetrics.js";
@@ -20,7 +23,7 @@ import {findEquilibria, type EquilibriaResult} from "../equilibria.js";
 import {marketTable, agentTable, type MarketRow, type AgentRow} from "../gleeTables.js";
 import type {CoefRow, DroppedLevel, HoldoutRmse} from "../olsOneHot.js";
 import type {HashSplitOptions} from "../hashSplits.js";
-import type {Computation, FirstView, Query} from "../snapshot.js";
+import type {Computation, Query} from "../snapshot.js";
 import {sqlString as literal} from "../sqlText.js";
 
 /** Held-out RMSE of "Any fit": Table 9's 20 splits of 80/20, assigned by hashing game ids (hashSplits.ts). */
@@ -163,30 +166,5 @@ export const metaGameOf: Computation<{family: GleeFamily; agents: string[]}, {ga
     const game = metaGameOfFits(fit(alice, "alice_self_gain"), fit(bob, "bob_self_gain"), alice);
     const result: EquilibriaResult = game.rows.length && game.cols.length ? findEquilibria(game) : {pure: [], mixed: [], method: "support-enumeration", complete: true, eliminated: {rows: [], cols: []}, support_pairs: 0};
     return {game, result};
-  },
-};
-
-export const gleeRegressionFirstView: FirstView = {
-  page: "glee-regression",
-  dataset: "glee",
-  tables: ["games"],
-  async script({memo}) {
-    const {agents} = await memo(regressionAgents, null);
-    const selection = {agents, baseline: defaultBaselineAgent(agents)};
-    await memo(selectedGames, selection);
-    await memo(marketEffects, {...selection, family: "bargaining"});
-    await memo(agentEffects, selection);
-    await memo(anyFit, {...selection, family: "bargaining", metric: GLEE_METRICS[0], pairs: false});
-  },
-};
-
-export const gleePairsFirstView: FirstView = {
-  page: "glee-pairs",
-  dataset: "glee",
-  tables: ["games"],
-  async script({memo}) {
-    const agents = await memo(familyAgents, {family: "bargaining"});
-    await memo(pairEffectsByMetric, {family: "bargaining", agents});
-    await memo(metaGameOf, {family: "bargaining", agents});
   },
 };

@@ -1,10 +1,12 @@
 /**
  * What the three GLEE family pages ask their tables (the simulated
- * tournament's games and turns), and their first views. Parameter and metric
- * names are checked against fixed lists before they reach SQL.
+ * tournament's games and turns): the SQL of the measures "metric-values"
+ * and "parameter-impact" of src/analyses/glee.ts, which the pages ask by
+ * name there, and besides them the agents, one pair's games and one game's
+ * turns. The first views are declared in src/analyses/glee.ts. Parameter
+ * and metric names are checked against fixed lists before they reach SQL.
  */
-import {GLEE_METRICS, GLEE_PARAMETERS, gleeMetricsSQL, gleeStatsSQL, type GleeConventions, type GleeFamily, type GleeMetric} from "../gleeMetrics.js";
-import type {FirstView} from "../snapshot.js";
+import {GLEE_METRICS, GLEE_PARAMETERS, gleeMetricsSQL, type GleeConventions, type GleeFamily, type GleeMetric} from "../gleeMetrics.js";
 
 const checkMetric = (m: string): GleeMetric => {
   if (!(GLEE_METRICS as readonly string[]).includes(m)) throw new Error(`unknown metric ${m}`);
@@ -65,22 +67,3 @@ ORDER BY config_id, repetition, game_id LIMIT 2000`;
 
 /** One game's turns (bind the game id). */
 export const GLEE_TURNS_SQL = `SELECT turn, round, player, action, alice_gain, bob_gain, price, claim, quality, message, decision, reasoning, rule_break, rule_break_reason FROM turns WHERE game_id = ? ORDER BY turn`;
-
-/** The questions a family page asks before any input is touched (its inputs' defaults). */
-export function gleeFamilyFirstView(family: GleeFamily): FirstView {
-  return {
-    page: `glee-${family}`,
-    dataset: "glee",
-    tables: ["games", "turns"],
-    async script({query}) {
-      await query(gleeStatsSQL("games", "turns"));
-      await query(metricValuesSQL(family, GLEE_METRICS[0], "alice"));
-      await query(parameterImpactSQL(family, GLEE_PARAMETERS[family][0].column, GLEE_METRICS[0], "alice"));
-      const [alice] = await query(seatAgentsSQL(family, "alice"));
-      const [bob] = await query(seatAgentsSQL(family, "bob"));
-      if (!alice || !bob) return;
-      const [game] = await query(pairGamesSQL(family), [alice.agent, bob.agent]);
-      if (game) await query(GLEE_TURNS_SQL, [game.game_id]);
-    },
-  };
-}

@@ -1,6 +1,11 @@
-/** What /glee-human asks its tables (GLEE human-vs-LLM games and turns), and its first view. */
+/**
+ * What /glee-human asks its tables (GLEE human-vs-LLM games and turns): the
+ * SQL of the measures "human-summary", "human-metrics" and "human-outcomes"
+ * of src/analyses/glee.ts, which the page asks by name there, and besides
+ * them one family's games and one game's turns. The first view is declared
+ * in src/analyses/glee.ts.
+ */
 import {gleeMetricsSQL} from "../gleeMetrics.js";
-import type {FirstView} from "../snapshot.js";
 
 /** Who played which side: games, rounds, agreement and gains per M, per family and seating. */
 export const HUMAN_SUMMARY_SQL = `
@@ -25,16 +30,3 @@ export const HUMAN_GAMES_SQL = `SELECT game_id, alice_agent, bob_agent, money, r
 
 /** One game's turns (bind the game id). */
 export const HUMAN_TURNS_SQL = `SELECT turn, round, player, role, action, alice_gain, bob_gain, price, claim, quality, message, decision FROM turns WHERE game_id = ? ORDER BY turn`;
-
-export const gleeHumanFirstView: FirstView = {
-  page: "glee-human",
-  dataset: "glee-human",
-  tables: ["games", "turns"],
-  async script({query}) {
-    await query(HUMAN_SUMMARY_SQL);
-    await query(HUMAN_METRICS_SQL);
-    await query(HUMAN_OUTCOMES_SQL);
-    const [first] = await query(HUMAN_GAMES_SQL, ["bargaining"]);
-    if (first) await query(HUMAN_TURNS_SQL, [first.game_id]);
-  },
-};

@@ -1,11 +1,14 @@
 /**
- * What the NegotiationArena pages ask their tables (games, turns of the
- * negotiationarena dataset: Parley's runs and the authors' buy/sell logs),
- * and their first views: /negotiationarena and one per scenario page
- * (/negotiationarena-<scenario>).
+ * What the NegotiationArena pages (/negotiationarena and one per scenario,
+ * /negotiationarena-<scenario>) ask their tables (games, turns of the
+ * negotiationarena dataset: Parley's runs and the authors' buy/sell logs):
+ * the view `arena` their measures read, the SQL of the measures
+ * "scenario-pairs" and "trades" (the pages ask every measure by name of
+ * src/analyses/negotiationarena.ts, where their first views are declared),
+ * and besides them the transcripts.
  */
-import {acceptanceCurveSQL, buyerPayoffSQL, labelledGamesSQL, NA_PREFIX, pairStatsSQL, priceSequencesSQL, stakeShareSQL, type NaScenario} from "../negotiationArena.js";
-import type {FirstView, Query} from "../snapshot.js";
+import {labelledGamesSQL, NA_PREFIX, pairStatsSQL, type NaScenario} from "../negotiationArena.js";
+import type {Query} from "../snapshot.js";
 
 /** The scenario pages' URL names and the scenario each shows. */
 export const NA_PAGES: Record<string, NaScenario> = {"resource-exchange": "resource_exchange", ultimatum: "ultimatum", "buy-sell": "buy_sell"};
@@ -14,9 +17,6 @@ export const NA_PAGES: Record<string, NaScenario> = {"resource-exchange": "resou
 export async function prepareArena(query: Query): Promise<void> {
   await query(`CREATE OR REPLACE VIEW arena AS ${labelledGamesSQL("games")}`);
 }
-
-/** Every scenario and ordered pair, without the injected offers of the acceptance test. */
-export const OVERVIEW_SQL = pairStatsSQL("arena", "injected_offer IS NULL");
 
 const gameOf = (scenario: NaScenario) => `${NA_PREFIX}${scenario}`;
 
@@ -34,29 +34,3 @@ export const transcriptChoicesSQL = (scenario: NaScenario): string => `SELECT ga
 
 /** One game's messages (bind the game id). */
 export const ARENA_TURNS_SQL = `SELECT turn, seat, action, trade, message, reasoning, rule_break, rule_break_reason FROM turns WHERE game_id = ? ORDER BY turn`;
-
-/** The scenario-specific sections' questions. */
-export const BUYER_PAYOFF_SQL = buyerPayoffSQL("arena");
-export const PRICE_SEQUENCES_SQL = priceSequencesSQL("arena", "turns");
-export const ACCEPTANCE_SQL = acceptanceCurveSQL("arena");
-export const STAKE_SHARE_SQL = stakeShareSQL("arena");
-
-/** Everything a scenario page asks before any input is touched. */
-export async function scenarioScript(query: Query, scenario: NaScenario): Promise<void> {
-  await query(scenarioPairsSQL(scenario));
-  const sections = {buy_sell: [BUYER_PAYOFF_SQL, PRICE_SEQUENCES_SQL], ultimatum: [ACCEPTANCE_SQL, STAKE_SHARE_SQL], resource_exchange: [tradesSQL(scenario)]}[scenario];
-  for (const sql of sections) await query(sql);
-  const [first] = await query(transcriptChoicesSQL(scenario));
-  if (first) await query(ARENA_TURNS_SQL, [first.game_id]);
-}
-
-export const negotiationArenaFirstViews: FirstView[] = [
-  {page: "negotiationarena", dataset: "negotiationarena", tables: ["games"], prepare: prepareArena, script: async ({query}) => void (await query(OVERVIEW_SQL))},
-  ...Object.entries(NA_PAGES).map(([slug, scenario]): FirstView => ({
-    page: `negotiationarena-${slug}`,
-    dataset: "negotiationarena",
-    tables: ["games", "turns"],
-    prepare: prepareArena,
-    script: ({query}) => scenarioScript(query, scenario),
-  })),
-];
