@@ -38,15 +38,38 @@ function copyProject(): string {
   return dir;
 }
 
+/**
+ * `parley <args>` of the copied project as a child process in a process
+ * group of its own, so that stopping it also stops what it started (the
+ * preview server of `parley dev`, which holds the child's output pipes).
+ */
+function launchParley(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", join(project, "loaders/cli/main.ts"), ...args], {cwd: project, env: {...process.env, ...env}, detached: true, stdio: ["ignore", "pipe", "pipe"]});
+  children.add(child);
+  child.on("close", () => children.delete(child));
+  return child;
+}
+
+/** Stops a child started by `launchParley` and what it started, and waits until it has closed. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (!children.has(child)) return; // closed: it and everything holding its output are gone
+  const closed = new Promise((resolve) => child.on("close", resolve));
+  try {
+    process.kill(-child.pid!, "SIGTERM");
+  } catch {
+    // Already gone.
+  }
+  await closed;
+}
+
 /** `parley <args>` of the copied project, run in it. */
 function parley(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{code: number | null; stdout: string; stderr: string}> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(project, "loaders/cli/main.ts"), ...args], {cwd: project, env: {...process.env, ...env}, stdio: ["ignore", "pipe", "pipe"]});
-  children.add(child);
+  const child = launchParley(args, env);
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (c) => (stdout += c));
   child.stderr!.on("data", (c) => (stderr += c));
-  return new Promise((resolve) => child.on("close", (code) => (children.delete(child), resolve({code, stdout, stderr}))));
+  return new Promise((resolve) => child.on("close", (code) => resolve({code, stdout, stderr})));
 }
 
 before(async () => {
@@ -61,7 +84,7 @@ before(async () => {
 });
 
 after(async () => {
-  children.forEach((c) => c.kill("SIGKILL"));
+  await Promise.all([...children].map(stop));
   await llm?.close();
   if (project) rmSync(project, {recursive: true, force: true});
 });
@@ -117,8 +140,7 @@ test("a parley play study seats a person at it against the LLM", async () => {
     attention_check: {sentence: "Type sdkot below.", answer: "sdkot"}, completion_code: "DONE-7",
     conditions: [{id: "alice", game: "textbook/prisoners", human_seat: "alice", opponent, quiz: []}],
   }));
-  const child = spawn(process.execPath, ["--import", "tsx", join(project, "loaders/cli/main.ts"), "play", "--config", config, "--out", join(project, "study"), "--port", "0"], {cwd: project, stdio: ["ignore", "pipe", "pipe"]});
-  children.add(child);
+  const child = launchParley(["play", "--config", config, "--out", join(project, "study"), "--port", "0"]);
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (c) => (stderr += c));
@@ -141,13 +163,12 @@ test("a parley play study seats a person at it against the LLM", async () => {
   state = await api("/move", {action: {type: "move", choice: "D"}});
   assert.notEqual(state.step, "game", JSON.stringify(state));
   assert.match(JSON.stringify(state), /DONE-7/);
-  child.kill("SIGINT");
+  await stop(child);
 });
 
 test("/play offers the game against its agents, and its overview page shows the measure over the sample run", async () => {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", join(project, "loaders/cli/main.ts"), "dev", "--port", String(port)], {cwd: project, stdio: ["ignore", "pipe", "pipe"]});
-  children.add(child);
+  const child = launchParley(["dev", "--port", String(port)]);
   let browser: Browser | null = null;
   try {
     const server = {url: `http://127.0.0.1:${port}`} as StaticServer;
@@ -179,6 +200,6 @@ test("/play offers the game against its agents, and its overview page shows the 
     assert.deepEqual(overview.problems, []);
   } finally {
     await browser?.close();
-    child.kill("SIGINT");
+    await stop(child);
   }
 });
