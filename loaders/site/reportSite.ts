@@ -127,7 +127,7 @@ export function unlinkMissingPages(source: string, kept: ReadonlySet<string>): s
 /** Copies what the pages import (components, shared code, style) and the kept data loaders into the scratch root. */
 function copySupport(root: string, pages: PageEntry[]): void {
   const src = join(projectRoot, "src");
-  for (const dir of ["components", "lib"]) cpSync(join(src, dir), join(root, dir), {recursive: true});
+  for (const dir of ["components", "lib", "analyses"]) cpSync(join(src, dir), join(root, dir), {recursive: true});
   cpSync(join(src, "style.css"), join(root, "style.css"));
   // The matrix and tree games' descriptions are read from the game files, not from runs.
   mkdirSync(join(root, "data"), {recursive: true});
