@@ -1,4 +1,4 @@
-/** Seed 002 Table 9 as a chart: each outcome rate against difficulty, most difficult on the left. */
+/** Game-theoretic LLM workflows (Hua et al. 2024) Table 9 as a chart: each outcome rate against difficulty, most difficult on the left. */
 import * as Plot from "@observablehq/plot";
 import type {DondStatsRow} from "../lib/dond.js";
 

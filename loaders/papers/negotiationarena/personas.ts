@@ -17,7 +17,7 @@ export interface PersonaGoal {
   desperate: string;
 }
 
-/** Seed 001, "Cunning - Ultimatum" and "Desperate - Ultimatum". */
+/** NegotiationArena (Bianchi et al. 2024), appendix "Cunning - Ultimatum" and "Desperate - Ultimatum". */
 export const ultimatumGoal: PersonaGoal = {cunning: "get more than your opponent", desperate: "get more dollars"};
 
 export function personaText(name: PersonaName, goal: PersonaGoal = ultimatumGoal): string {
