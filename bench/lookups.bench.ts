@@ -5,12 +5,13 @@
  * The pages read one pair's games and one game's turns by row group
  * (src/lib/lookups.ts, HTTP Range requests), not the whole tables.
  *
- *   npm run bench -- lookups            the default build (test/browser/harness.ts defaultBuild)
+ *   npm run bench -- lookups            the site built on the configured datasets
  *   PARLEY_BENCH_DIST=<dist> [PARLEY_BENCH_DATASET=<label>] npm run bench -- lookups
  */
 import type {Browser, Page} from "playwright-core";
 import {serveStatic} from "../loaders/site/serve.js";
-import {defaultBuild, launch, settle} from "../test/browser/harness.js";
+import {datasetsConfig} from "../loaders/projectConfig.js";
+import {buildInto, launch, settle} from "../test/browser/harness.js";
 
 interface Pick {
   what: string;
@@ -60,7 +61,7 @@ export async function measurePicks(browser: Browser, url: string): Promise<Pick[
 }
 
 export default async function (): Promise<void> {
-  const dist = process.env.PARLEY_BENCH_DIST ?? (await defaultBuild());
+  const dist = process.env.PARLEY_BENCH_DIST ?? (await buildInto(datasetsConfig().dir ?? "/nonexistent"));
   const server = await serveStatic(dist);
   const browser = await launch();
   try {

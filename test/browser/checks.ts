@@ -6,7 +6,8 @@ import {after, before} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser, Locator, Page} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
-import {defaultBuild, launch, settle, visit} from "./harness.js";
+import {openSite, settle, visit, type Site} from "./harness.js";
+import type {FixtureSite} from "../support/fixtureSite.js";
 
 /** The text of a select's chosen option (Inputs.select's option values are indices). */
 export const chosen = (select: Locator): Promise<string> => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? "");
@@ -82,24 +83,18 @@ export interface TestSite {
   dist: string;
   server: StaticServer;
   browser: Browser;
+  fixture: FixtureSite;
 }
 
-/**
- * The site a browser test file works on: built (or PARLEY_TEST_DIST, a site
- * built before, for working on a test), served on loopback, with Chromium;
- * opened before the file's tests and closed after them.
- */
+/** The fixture site a browser test file works on, served with Chromium: opened before the file's tests and closed after them. */
 export function testSite(): TestSite {
   const site = {} as TestSite;
+  let opened: Site | undefined;
   before(async () => {
-    site.dist = await defaultBuild();
-    site.server = await serveStatic(site.dist);
-    site.browser = await launch();
+    opened = await openSite();
+    Object.assign(site, opened);
   });
-  after(async () => {
-    await site.browser?.close();
-    await site.server?.close();
-  });
+  after(() => opened?.close());
   return site;
 }
 

@@ -1,5 +1,5 @@
 // /compare and /ratings as a researcher shares them, in headless Chromium on
-// one real build whose configuration holds two small GLEE runs that differ
+// the fixture site (test/support/fixtureSite.ts), whose configuration holds two small GLEE runs that differ
 // in one player (fair → rubinstein) and in the seed: a copied URL restores
 // each page's view; charts download as SVG and PNG and tables as CSV; a
 // section waiting for data says so and a missing file gives an error that
@@ -7,23 +7,19 @@
 // line `parley compare A B` gives.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync, writeFileSync} from "node:fs";
-import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
-import {scratch, parley} from "../support/cli.js";
-import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
-import {datasetsConfig} from "../../loaders/projectConfig.js";
-import {buildSite} from "../../loaders/site/build.js";
-import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
-import {launch, settle, visit, screenshot} from "./harness.js";
+import {parley} from "../support/cli.js";
+import {FIXTURE_RUNS} from "../support/fixtureSite.js";
+import type {StaticServer} from "../../loaders/site/serve.js";
+import {openSite, settle, visit, screenshot, type Site} from "./harness.js";
 import {chosen, download, errorsOf, heldBackPage, parseCsv, parseSvg, pngSize, restoresView, withoutFile} from "./checks.js";
 
-const {dir: tempDir} = scratch("parley-compare-ratings-");
-const RUN_A = "Small A";
-const RUN_B = "Small B";
+const RUN_A = FIXTURE_RUNS.a.name;
+const RUN_B = FIXTURE_RUNS.b.name;
 let dirA: string;
 let dirB: string;
 let dist: string;
+let site: Site;
 let browser: Browser;
 let server: StaticServer;
 
@@ -33,27 +29,14 @@ const ok = (r: {code: number | null; stdout: string; stderr: string}) => {
 };
 
 before(async () => {
-  const dir = tempDir();
-  // Run A: fair and greedy, seed 3; run B: rubinstein for fair, seed 4 (8 games each).
-  const configA = writeSmallGleeConfig(tempDir(), 3);
-  const configB = join(tempDir(), "small-b.json");
-  writeFileSync(configB, JSON.stringify({...JSON.parse(readFileSync(configA, "utf8")), players: ["rubinstein", "greedy"], seed: 4}));
-  dirA = join(dir, "runs", "a");
-  dirB = join(dir, "runs", "b");
-  ok(await parley(["run", configA, "--out", dirA]));
-  ok(await parley(["run", configB, "--out", dirB]));
-  const configFile = join(dir, "parley.config.json");
-  writeFileSync(configFile, JSON.stringify({datasets: datasetsConfig().dir ?? undefined, runs: [{path: "runs/a", name: RUN_A}, {path: "runs/b", name: RUN_B}]}, null, 2));
-  dist = process.env.PARLEY_TEST_DIST ?? join(dir, "dist");
-  if (!process.env.PARLEY_TEST_DIST) assert.equal(await buildSite({...process.env, PARLEY_CONFIG: configFile, PARLEY_DIST: dist}), 0, "site build");
-  server = await serveStatic(dist);
-  browser = await launch();
+  // The fixture site's runs A (fair and greedy, seed 3) and B (rubinstein for fair, seed 4), 8 games each.
+  site = await openSite();
+  ({browser, server, dist} = site);
+  dirA = site.fixture.runs.a;
+  dirB = site.fixture.runs.b;
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => site?.close());
 
 const rowsOf = async (page: Page) => Promise.all((await page.locator("main table tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim()).filter(Boolean)));
 
@@ -79,7 +62,7 @@ test("a copied URL restores /ratings' pool, weighting and draws", async () => {
   await restoresView({browser, server},
     "/ratings",
     async (page) => {
-      await page.getByLabel("gamma-Bench", {exact: false}).uncheck();
+      await page.getByRole("checkbox", {name: /^gamma-Bench \(models and/}).uncheck();
       await page.getByLabel(RUN_B).check();
       await page.getByLabel("Every comparison once").check();
     },

@@ -3,15 +3,15 @@
 // show a hostile message as literal text with the hidden reasoning folded apart.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
-import {existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync} from "node:fs";
+import {existsSync} from "node:fs";
 import {join} from "node:path";
 import type {Browser} from "playwright-core";
 import type {StaticServer} from "../../loaders/site/serve.js";
 import {datasetsConfig} from "../../loaders/projectConfig.js";
-import {openSite, scratchDatasets, screenshot, visit, type Site} from "./harness.js";
+import {HOSTILE_ARENA} from "../support/fixtureSite.js";
+import {openSite, screenshot, visit, type Site} from "./harness.js";
 
-const hostile = "<img src=x onerror=alert(1)> 45 ZUP, final offer";
-const secret = "my real limit is 60 <b>do not tell</b>";
+const {message: hostile, secret} = HOSTILE_ARENA;
 const source = datasetsConfig().dir;
 const hasGamabench = !!source && existsSync(join(source, "gamabench"));
 let site: Site;
@@ -19,28 +19,8 @@ let browser: Browser;
 let server: StaticServer;
 
 before(async () => {
-  const datasets = scratchDatasets({"negotiationarena/": ""});
-  const arena = join(datasets, "negotiationarena");
-  mkdirSync(arena);
-  const real = source ? join(source, "negotiationarena") : "";
-  if (real && existsSync(real)) for (const run of readdirSync(real)) symlinkSync(join(real, run), join(arena, run));
-  const res = (r: Record<string, number>) => ({_type: "resource", _value: r});
-  const goal = (kind: string, x: number) => ({_type: "goal", _value: {_type: kind, _value: {_type: "valuation", _value: {X: x}}}});
-  const game = {
-    class: "BuySellGame",
-    run_epoch_time_ms: "0000000000001",
-    iterations: 10,
-    players: [{model: "red-model", agent_name: "Player RED"}, {model: "blue-model", agent_name: "Player BLUE"}],
-    game_state: [
-      {current_iteration: "START", turn: "None", settings: {player_goals: [goal("seller_goal", 40), goal("buyer_goal", 60)], player_initial_resources: [res({X: 1}), res({ZUP: 100})], player_social_behaviour: ["", ""]}},
-      {current_iteration: 1, turn: 0, player_public_info_dict: {message: hostile, "player answer": "PROPOSAL", "newly proposed trade": {_type: "trade", _value: {RED: res({X: 1}), BLUE: res({ZUP: 45})}}}, player_private_info_dict: {reason: "start at 45"}},
-      {current_iteration: 2, turn: 1, player_public_info_dict: {message: "deal", "player answer": "ACCEPT", "newly proposed trade": "NONE"}, player_private_info_dict: {reason: secret}},
-      {current_iteration: "END", turn: "None", summary: {}},
-    ],
-  };
-  mkdirSync(join(arena, "0000000000001"));
-  writeFileSync(join(arena, "0000000000001", "game_state.json"), JSON.stringify(game));
-  site = await openSite(datasets);
+  // The fixture site: NegotiationArena's real runs plus one buy/sell game with a hostile message and hidden reasoning.
+  site = await openSite();
   ({browser, server} = site);
 });
 

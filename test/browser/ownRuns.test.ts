@@ -1,8 +1,8 @@
 // A researcher's own study, start to finish: a small GLEE study with an LLM
 // player (a fake OpenAI server on loopback) and two built-in agents,
-// `parley runs add` into a scratch copy of the config (the repository's
-// parley.config.json is never touched), a site build with that config, and
-// in headless Chromium the run is selectable on /glee-bargaining,
+// `parley runs add` into the fixture site's config (test/support/fixtureSite.ts:
+// the repository's parley.config.json is never touched), the site built with
+// that config, and in headless Chromium the run is selectable on /glee-bargaining,
 // /glee-regression, /glee-pairs and /compare, where the numbers shown equal
 // `parley metrics`, `parley regress` and `parley compare` on the run directory.
 // Beside it, in the same build, runs of other games played by built-in agents:
@@ -12,35 +12,28 @@
 // and /dond-beliefs.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync, writeFileSync} from "node:fs";
-import {join} from "node:path";
+import {readFileSync} from "node:fs";
 import type {Page} from "playwright-core";
-import {scratch, parley} from "../support/cli.js";
-import {startFakeLlm} from "../support/fakeLlm.js";
-import {gleeBot} from "../support/gleeBot.js";
-import {datasetsConfig} from "../../loaders/projectConfig.js";
-import {buildSite} from "../../loaders/site/build.js";
-import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
-import {launch, settle, visit, screenshot} from "./harness.js";
+import {parley} from "../support/cli.js";
+import {FIXTURE_PRICE, FIXTURE_RUNS} from "../support/fixtureSite.js";
+import type {StaticServer} from "../../loaders/site/serve.js";
+import {openSite, settle, visit, screenshot, type Site} from "./harness.js";
 import {gameLabel} from "../../src/lib/gamabench.js";
 import type {Browser} from "playwright-core";
 
-const {dir: tempDir, keep} = scratch("parley-own-runs-");
-const NAME = "My study";
-const DESCRIPTION = "fake-mini against fair and greedy";
-const LABEL = `${NAME} — ${DESCRIPTION}`;
-let env: NodeJS.ProcessEnv;
+const {study: STUDY, gamabench, negotiationarena, dond} = FIXTURE_RUNS;
+const LABEL = `${STUDY.name} — ${STUDY.description}`;
+let site: Site;
 let study: string;
 /** The other games' runs, by what they hold: directory and dataset label. */
 const others = {
-  gamabench: {label: "Strategies mini — two gamma-Bench games", config: {game: ["gamabench/guessing", "gamabench/divide_dollar"], players: ["equilibrium", "random"], lineups: "self", games_per_lineup: 2, seed: 3}, dir: ""},
-  negotiationarena: {label: "Arena mini — ultimatum and buy/sell", config: {game: ["negotiationarena/ultimatum", "negotiationarena/buy_sell"], players: ["rational", "split-difference", "random"], lineups: "all", games_per_lineup: 3, seed: 3}, dir: ""},
-  dond: {label: "Deals mini — greedy and fair on the 50 points", config: {game: "dond/negotiation", grid: "full", players: ["greedy", "fair"], lineups: "all", seed: 1}, dir: ""},
+  gamabench: {label: `${gamabench.name} — ${gamabench.description}`, dir: ""},
+  negotiationarena: {label: `${negotiationarena.name} — ${negotiationarena.description}`, dir: ""},
+  dond: {label: `${dond.name} — ${dond.description}`, dir: ""},
 };
 let browser: Browser;
 let server: StaticServer;
-/** The price table of the scratch config: /ratings plots the LLM player's rating against its cost per game. */
-const PRICE = {input_per_million: 2, output_per_million: 8, as_of: "2026-11-01"};
+const PRICE = FIXTURE_PRICE;
 
 const json = (r: {code: number | null; stdout: string; stderr: string}) => {
   assert.equal(r.code, 0, r.stderr);
@@ -48,46 +41,21 @@ const json = (r: {code: number | null; stdout: string; stderr: string}) => {
 };
 
 before(async () => {
-  const dir = tempDir();
-  const llm = await startFakeLlm("openai", gleeBot());
-  keep(llm);
-  const config = join(dir, "study.json");
-  writeFileSync(config, JSON.stringify({
-    family: "bargaining",
-    grid: {delta_a: [0.9, 0.95], delta_b: [0.8, 0.9], money: [1000], horizon: [12], complete_information: [true], messages: [true]},
-    players: [{id: "fake-mini", provider: "openai", model: "fake-mini", base_url: llm.baseURL, api_key_env: "PARLEY_FAKE_KEY", temperature: 1, max_tokens: 400, persona: null}, "fair", "greedy"],
-    pairs: "all", games_per_pair: 1, seed: 5, concurrency: 4,
-  }));
-  study = join(dir, "runs", "study");
-  const played = JSON.parse(json(await parley(["run", config, "--out", study], {PARLEY_FAKE_KEY: "sk-test-not-a-secret"})));
-  assert.equal(played.games, 36);
-  // A scratch config beside the run (the same datasets directory as the project's), edited by `parley runs add`.
-  const configFile = join(dir, "parley.config.json");
-  writeFileSync(configFile, JSON.stringify({datasets: datasetsConfig().dir ?? undefined, runs: ["runs/missing"], prices: {"openai/fake-mini": PRICE}}, null, 2));
-  env = {PARLEY_CONFIG: configFile};
-  const added = await parley(["runs", "add", study, "--name", NAME, "--description", DESCRIPTION], env);
-  assert.equal(added.code, 0, added.stderr);
-  const written = JSON.parse(readFileSync(configFile, "utf8"));
-  assert.deepEqual(written.runs, ["runs/missing", {path: "runs/study", name: NAME, description: DESCRIPTION}]);
-  assert.deepEqual(written.prices, {"openai/fake-mini": PRICE}, "runs add keeps the other keys");
-  for (const [id, run] of Object.entries(others)) {
-    const file = join(dir, `${id}.json`);
-    writeFileSync(file, JSON.stringify({run_id: id, ...run.config}));
-    run.dir = join(dir, "runs", id);
-    json(await parley(["run", file, "--out", run.dir]));
-    const [name, description] = run.label.split(" — ");
-    assert.equal((await parley(["runs", "add", run.dir, "--name", name, "--description", description], env)).code, 0);
-  }
-  const dist = join(dir, "dist");
-  const code = await buildSite({...process.env, ...env, PARLEY_DIST: dist});
-  assert.equal(code, 0, "site build (a missing run is reported, not fatal)");
-  server = await serveStatic(dist);
-  browser = await launch();
+  site = await openSite();
+  ({browser, server} = site);
+  study = site.fixture.runs.study;
+  for (const id of ["gamabench", "negotiationarena", "dond"] as const) others[id].dir = site.fixture.runs[id];
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
+after(() => site?.close());
+
+test("the study was played (36 games) and parley runs add wrote it to the config, keeping its other keys", async () => {
+  const metrics = json(await parley(["metrics", study])).trim().split("\n");
+  assert.equal(metrics.length, 36);
+  const written = JSON.parse(readFileSync(site.fixture.config, "utf8"));
+  assert.equal(written.runs[0], "runs/missing");
+  assert.deepEqual(written.runs[1], {path: "runs/study", name: STUDY.name, description: STUDY.description});
+  assert.deepEqual(written.prices, {"openai/fake-mini": PRICE}, "runs add keeps the other keys");
 });
 
 const open = async (path: string, query: Record<string, string>) => {

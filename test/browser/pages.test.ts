@@ -1,54 +1,50 @@
-// Builds the site, serves it on loopback and opens every page in headless Chromium.
-import {after, before, test} from "node:test";
+// Opens every page of the fixture site (test/support/fixtureSite.ts), and of the site built with no datasets, in headless Chromium.
+import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync} from "node:fs";
-import {join} from "node:path";
 import type {Browser} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
-import {datasetsConfig} from "../../loaders/projectConfig.js";
-import {buildInto, openSite, scratchDatasets, screenshot, sitePages, visit, type Site} from "./harness.js";
+import {HOSTILE_DOND} from "../support/fixtureSite.js";
+import {openSite, screenshot, sitePages, visit, type Site} from "./harness.js";
 
-const hostile = "<img src=x onerror=alert(1)> can i have the hats ?";
 let site: Site;
 let browser: Browser;
 let server: StaticServer;
 let hostileGame = "";
 
 before(async () => {
-  // The real validation split (when configured) plus one dialogue whose text is HTML.
-  const datasets = scratchDatasets({"dealornodeal/val.txt": ""});
-  const real = datasetsConfig().dir && join(datasetsConfig().dir!, "dealornodeal/val.txt");
-  const realText = real && existsSync(real) ? readFileSync(real, "utf8") : "";
-  const fixture = readFileSync(new URL("../fixtures/dond/hand.txt", import.meta.url), "utf8").split("\n").slice(2, 4).join("\n");
-  mkdirSync(join(datasets, "dealornodeal"));
-  writeFileSync(join(datasets, "dealornodeal/val.txt"), realText + fixture + "\n");
-  hostileGame = `dond-${realText.split("\n").filter(Boolean).length + 1}`;
-  site = await openSite(datasets);
+  // The fixture site: the real validation split (when configured) plus one dialogue whose text is HTML.
+  site = await openSite();
   ({browser, server} = site);
+  hostileGame = site.fixture.hostileDondGame;
 });
 
 after(() => site?.close());
 
-for (const path of sitePages()) {
-  test(`page ${path} renders with no error and no request beyond loopback`, async () => {
-    const {page, problems} = await visit(browser, server, path);
-    await screenshot(page, path.slice(1) || "index");
-    const errors = await page.locator(".observablehq--error").allTextContents();
-    // The site icon is inline, so no visitor's browser asks for /favicon.ico (a 404 logged as a console error).
-    const icon = await page.locator('link[rel="icon"]').getAttribute("href");
-    await page.context().close();
-    assert.deepEqual(problems, []);
-    assert.deepEqual(errors, []);
-    assert.match(icon ?? "", /^data:image\/svg\+xml,/);
-  });
-}
+// Pages at a time: a visit mostly waits (for requests, DuckDB, a quiet DOM), each in a browser context of its own.
+const AT_ONCE = 4;
+
+describe("every page", {concurrency: AT_ONCE}, () => {
+  for (const path of sitePages()) {
+    test(`page ${path} renders with no error and no request beyond loopback`, async () => {
+      const {page, problems} = await visit(browser, server, path);
+      await screenshot(page, path.slice(1) || "index");
+      const errors = await page.locator(".observablehq--error").allTextContents();
+      // The site icon is inline, so no visitor's browser asks for /favicon.ico (a 404 logged as a console error).
+      const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+      await page.context().close();
+      assert.deepEqual(problems, []);
+      assert.deepEqual(errors, []);
+      assert.match(icon ?? "", /^data:image\/svg\+xml,/);
+    });
+  }
+});
 
 test("the Deal-or-No-Deal page shows rates and a dialogue's HTML as literal text", async () => {
   const {page, problems, dialogs} = await visit(browser, server, `/dond?game=${hostileGame}`);
   await screenshot(page, "dond-hostile-transcript");
   const transcript = page.locator(".parley-transcript");
   assert.equal(await transcript.locator("img").count(), 0, "no element was created from the utterance");
-  assert.ok((await transcript.textContent())!.includes(hostile), "the utterance shows as text");
+  assert.ok((await transcript.textContent())!.includes(HOSTILE_DOND), "the utterance shows as text");
   const lines = await page.locator("svg [aria-label=line] path").count();
   assert.equal(lines, 4, "the chart draws one line per rate");
   const cells = await page.locator("table").first().locator("tbody tr").count();
@@ -58,13 +54,14 @@ test("the Deal-or-No-Deal page shows rates and a dialogue's HTML as literal text
   assert.deepEqual(problems, []);
 });
 
-test("with no datasets, every page still renders and the Deal-or-No-Deal page says how to add the data", async () => {
-  const empty = scratchDatasets({"dealornodeal/val.txt": ""});
-  for (const name of readdirSync(empty)) rmSync(join(empty, name));
-  const dist = await buildInto(empty);
-  const bare = await serveStatic(dist);
-  try {
-    for (const path of sitePages()) {
+describe("with no datasets", {concurrency: AT_ONCE}, () => {
+  let bare: StaticServer;
+  before(async () => {
+    bare = await serveStatic(site.fixture.emptyDist);
+  });
+  after(() => bare?.close());
+  for (const path of sitePages()) {
+    test(`page ${path} still renders${path === "/dond" ? ", and says how to add Deal or No Deal's data" : ""}`, async () => {
       const {page, problems} = await visit(browser, bare, path);
       if (path === "/dond") {
         await screenshot(page, "dond-no-dataset");
@@ -76,9 +73,7 @@ test("with no datasets, every page still renders and the Deal-or-No-Deal page sa
       await page.context().close();
       assert.deepEqual(problems, [], `page ${path}`);
       assert.deepEqual(errors, [], `page ${path}`);
-    }
-  } finally {
-    await bare.close();
+    });
   }
 });
 

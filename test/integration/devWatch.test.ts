@@ -10,6 +10,7 @@ import {hostname} from "node:os";
 import {join} from "node:path";
 import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
 import {freePort, parley, scratch, startParley} from "../support/cli.js";
+import {withSiteTree} from "../support/fixtureSite.js";
 
 const {dir: tempDir} = scratch("parley-dev-watch-");
 
@@ -51,23 +52,26 @@ test("parley dev shows a configured run's finished games while it runs, then its
   const configFile = join(dir, "parley.config.json");
   writeFileSync(configFile, JSON.stringify({runs: [name]}));
 
-  const port = await freePort();
-  const {child, done} = startParley(["dev", "--port", String(port)], {PARLEY_CONFIG: configFile}, 600_000);
-  try {
-    const url = `http://127.0.0.1:${port}/_file/data/runs/${name}/run.json`;
-    const first = await until<Info>(url, (i) => i.total === 5);
-    assert.deepEqual([first?.total, first?.running, first?.games], [5, true, [{game: "glee/bargaining", games: 5}]]);
-    // Three more games finish.
-    for (const file of readdirSync(later)) renameSync(join(later, file), join(checkpoints, file));
-    const more = await until<Info>(url, (i) => i.total === 8);
-    assert.deepEqual([more?.total, more?.running], [8, true]);
-    // The run ends: the lock is released and the tables and manifest written (as the finished run left them).
-    rmSync(join(run, ".parley", "lock"));
-    assert.equal((await parley(["run", config, "--out", run, "--resume"])).code, 0);
-    const ended = await until<Info>(url, (i) => !i.running);
-    assert.deepEqual([ended?.total, ended?.running], [8, false]);
-  } finally {
-    child.kill("SIGINT");
-    await done;
-  }
+  // The preview rewrites the site tree's generated files: not while a test process builds the site.
+  await withSiteTree(async () => {
+    const port = await freePort();
+    const {child, done} = startParley(["dev", "--port", String(port)], {PARLEY_CONFIG: configFile}, 600_000);
+    try {
+      const url = `http://127.0.0.1:${port}/_file/data/runs/${name}/run.json`;
+      const first = await until<Info>(url, (i) => i.total === 5);
+      assert.deepEqual([first?.total, first?.running, first?.games], [5, true, [{game: "glee/bargaining", games: 5}]]);
+      // Three more games finish.
+      for (const file of readdirSync(later)) renameSync(join(later, file), join(checkpoints, file));
+      const more = await until<Info>(url, (i) => i.total === 8);
+      assert.deepEqual([more?.total, more?.running], [8, true]);
+      // The run ends: the lock is released and the tables and manifest written (as the finished run left them).
+      rmSync(join(run, ".parley", "lock"));
+      assert.equal((await parley(["run", config, "--out", run, "--resume"])).code, 0);
+      const ended = await until<Info>(url, (i) => !i.running);
+      assert.deepEqual([ended?.total, ended?.running], [8, false]);
+    } finally {
+      child.kill("SIGINT");
+      await done;
+    }
+  });
 });

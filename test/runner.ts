@@ -1,0 +1,60 @@
+/**
+ * Runs the test files of one tier, or of all three, on every core:
+ *
+ *   npm run test:unit          test/unit: pure functions, no process, no DuckDB
+ *   npm run test:integration   test/integration: the command line, native DuckDB, servers on loopback
+ *   npm run test:browser       test/browser: the fixture site in headless Chromium
+ *   npm test                   the type check, the layer check, then all three
+ *
+ * Each file runs in a process of its own (Node's test runner), as many at
+ * once as there are cores. With the browser tier, the fixture site
+ * (test/support/fixtureSite.ts) starts building at once, beside the other
+ * tiers' files; the browser files wait for it. Files start longest first, so
+ * the cores finish together.
+ */
+import {randomUUID} from "node:crypto";
+import {availableParallelism} from "node:os";
+import {readdirSync} from "node:fs";
+import {join} from "node:path";
+import {pathToFileURL} from "node:url";
+import {run} from "node:test";
+import {spec} from "node:test/reporters";
+import {fixtureSite} from "./support/fixtureSite.js";
+
+const TIERS = ["unit", "integration", "browser"] as const;
+type Tier = (typeof TIERS)[number];
+
+/**
+ * Files that take minutes, longest first, as measured on two cores: the
+ * runner starts them before the rest. A file not listed starts after them.
+ */
+const LONG_FIRST = [
+  "browser/ownRuns.test.ts",
+  "browser/glee-analysis.test.ts",
+];
+
+function files(tiers: readonly Tier[]): string[] {
+  const all = tiers.flatMap((tier) => readdirSync(join(import.meta.dirname, tier)).filter((f) => f.endsWith(".test.ts")).sort().map((f) => `${tier}/${f}`));
+  const rank = (f: string) => (LONG_FIRST.includes(f) ? LONG_FIRST.indexOf(f) : LONG_FIRST.length);
+  return all.sort((a, b) => rank(a) - rank(b)).map((f) => join(import.meta.dirname, f));
+}
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((t) => !TIERS.includes(t as Tier));
+if (unknown.length) {
+  process.stderr.write(`test/runner.ts: unknown tier ${unknown.join(", ")} (expected ${TIERS.join(", ")})\n`);
+  process.exit(2);
+}
+const tiers = asked.length ? (asked as Tier[]) : TIERS;
+
+// A name for this run: a fixture build that fails is not tried again by each browser file.
+process.env.PARLEY_TEST_RUN ??= randomUUID();
+// Every test process loads the guard that keeps test/unit pure (it acts in unit files only).
+process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${pathToFileURL(join(import.meta.dirname, "support/unitGuard.mjs")).href}`].filter(Boolean).join(" ");
+const fixture = tiers.includes("browser") ? fixtureSite() : null;
+// Its failure is the browser files' to report; this only keeps it from going unhandled.
+fixture?.catch(() => {});
+
+const stream = run({files: files(tiers), concurrency: Math.max(2, availableParallelism())});
+stream.on("test:fail", () => (process.exitCode = 1));
+stream.compose(new spec()).pipe(process.stdout);

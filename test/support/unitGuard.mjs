@@ -1,0 +1,35 @@
+/**
+ * Keeps test/unit pure: loaded into every test process by test/runner.ts,
+ * it acts in a unit test file's process only, where starting a process or
+ * opening a native DuckDB database throws, naming what to do instead. Plain JavaScript:
+ * it loads before tsx.
+ */
+import {createRequire, syncBuiltinESMExports} from "node:module";
+
+const file = process.argv.find((arg) => /[\\/]test[\\/]unit[\\/][^\\/]+\.test\.ts$/.test(arg));
+if (file) {
+  const advice = "unit tests are pure (no process, no DuckDB): move this test to test/integration";
+  const require = createRequire(import.meta.url);
+  const childProcess = require("node:child_process");
+  for (const name of ["spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync", "fork"]) {
+    childProcess[name] = () => {
+      throw new Error(`${file}: child_process.${name}: ${advice}`);
+    };
+  }
+  syncBuiltinESMExports();
+  // Loading DuckDB's module is allowed (some modules a unit test imports load it); opening a database is not.
+  const Module = require("node:module");
+  const load = Module._load;
+  Module._load = function (request, ...rest) {
+    const loaded = load.call(this, request, ...rest);
+    if (request === "@duckdb/node-api" && loaded?.DuckDBInstance && !loaded.DuckDBInstance.guarded) {
+      for (const name of ["create", "fromCache"]) {
+        loaded.DuckDBInstance[name] = () => {
+          throw new Error(`${file}: DuckDBInstance.${name}: ${advice}`);
+        };
+      }
+      loaded.DuckDBInstance.guarded = true;
+    }
+    return loaded;
+  };
+}
