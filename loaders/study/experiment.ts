@@ -114,7 +114,7 @@ export const EXPERIMENT_KEYS: readonly ConfigKey[] = [
 
 export const CONDITION_KEYS: readonly ConfigKey[] = [
   {key: "id", type: ID_TYPE, default: "required", meaning: "the condition's id"},
-  {key: "game", type: "one game id", default: "required", meaning: "the game played (Reference: tables lists the games)"},
+  {key: "game", type: "one game id", default: "required", meaning: "the game played (`parley games` lists them)"},
   {key: "params", type: "an object of parameter -> one value", default: "{}: every parameter at its default", meaning: "the game's parameters (each game's are listed below)"},
   {key: "n_players", type: "an integer within the game's seats", default: "the game's default number of seats", meaning: "seats in the game"},
   {key: "human_seat", type: "a seat number, or a seat name where the game names seats", default: "0", meaning: "the person's seat"},
