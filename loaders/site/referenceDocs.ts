@@ -21,7 +21,7 @@
 import type {ConfigKey} from "../io/configKeys.js";
 import type {Column, TableSchema} from "../io/schema.js";
 import type {GameDef, ParamSpec} from "../contract/game.js";
-import {commandUsage, helpText, HELP_NAMES, type CommandUsage} from "../usage/commands.js";
+import {commandUsage, HELP_NAMES, type CommandUsage} from "../usage/commands.js";
 import {RUN_CONFIG_KEYS} from "../runner/runConfigKeys.js";
 import {LLM_PLAYER_FIELDS} from "../llm/playerSpec.js";
 import {ATTENTION_CHECK_KEYS, CONDITION_KEYS, EXPERIMENT_KEYS, QUIZ_KEYS} from "../study/experiment.js";
@@ -148,9 +148,6 @@ export function cliReference(): string {
   ].join("\n\n");
   return `${front(pageNamed("/reference/cli"), intro)}\n${entries.map(([name, c]) => commandSection(name, c)).join("\n\n")}\n`;
 }
-
-/** The text `parley help` prints, for tests that compare it with the command line's. */
-export const cliHelpText = helpText;
 
 // ---------------------------------------------------------------- configuration
 
