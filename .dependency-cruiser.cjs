@@ -26,6 +26,11 @@ const LAYERS = [
     why: "building, previewing and serving the site and reports: it shows configured runs, datasets and run results, so it sits above all of them",
   },
   {
+    name: "usage",
+    path: "^loaders/usage/",
+    why: "each command's usage text: `parley help` prints it and the site's Reference (/reference/cli) shows it, so it sits below both and imports none of the commands' code",
+  },
+  {
     name: "ownRuns",
     path: "^loaders/ownRuns/",
     why: "the runs configured in parley.config.json: their state and the archives pages read; they read the dataset catalog and run manifests",

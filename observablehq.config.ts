@@ -4,6 +4,7 @@
 // by the scripts that run Framework (OBSERVABLE_TELEMETRY_DISABLE=true).
 // Framework loads this file through tsx, so it reads the list of papers like the command line does.
 import {papers} from "./loaders/papers/index.js";
+import {REFERENCE_INDEX, REFERENCE_PAGES} from "./loaders/site/referencePages.js";
 
 export default {
   title: "Parley",
@@ -23,6 +24,8 @@ export default {
         {name: "Study: self-gain and patience", path: "/study-discount"},
       ],
     },
+    // Generated from the code when the site is built (loaders/site/referenceDocs.ts; pages src/reference/*.md.ts); not the bibliography, "References" below.
+    {name: "Reference", pages: [REFERENCE_INDEX, ...REFERENCE_PAGES].map((p) => ({name: p.name, path: p.path}))},
     {name: "Play a game", path: "/play"},
     {name: "Datasets", path: "/datasets"},
     {name: "References", path: "/references"},

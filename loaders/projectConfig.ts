@@ -11,8 +11,21 @@
 import {existsSync, readFileSync} from "node:fs";
 import {dirname, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
+import type {ConfigKey} from "./io/configKeys.js";
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * The keys of parley.config.json, each read where it is used: "datasets"
+ * here, "runs" by loaders/ownRuns/configuredRuns.ts (RUN_ENTRY_KEYS),
+ * "prices" by loaders/runner/cost.ts (PRICE_FIELDS). The site's Reference
+ * (/reference/config) prints this table.
+ */
+export const PROJECT_CONFIG_KEYS: readonly ConfigKey[] = [
+  {key: "datasets", type: "a directory path string, relative to the config file", default: "none: every dataset reports itself absent (the PARLEY_DATASETS environment variable takes precedence)", meaning: "the raw-datasets directory the site's datasets are read from"},
+  {key: "runs", type: "a list of run entries: a directory path string (globs allowed) or an object (keys below)", default: "none", meaning: "your own runs (parley run or parley ingest output), shown by the site beside the built-in datasets; `parley runs add` writes them"},
+  {key: "prices", type: 'an object of "<provider>/<model>" -> price (keys below)', default: "none: no costs are computed", meaning: "what LLM calls cost, in US dollars, for the runs' spend and `parley run --max-cost`"},
+];
 
 export interface DatasetsConfig {
   dir: string | null;

@@ -1,26 +1,24 @@
 /**
  * The `parley` command line. Each command lives in loaders/cli/commands/ and
- * exports `run(argv) -> exit code`, its usage line in a small module beside
- * it; commands/index.ts lists them with their usage lines, and a command's
- * module is loaded only when it runs.
+ * exports `run(argv) -> exit code`; its usage line is a small module in
+ * loaders/usage/ (listed, in `parley help`'s order, by loaders/usage/commands.ts,
+ * which the site's Reference reads too); commands/index.ts adds how to load
+ * each command, and a command's module is loaded only when it runs.
  */
 import {commands, isCommand} from "./commands/index.js";
+import {helpText, HELP_NAMES} from "../usage/commands.js";
 import {UsageError} from "./commands/args.js";
 import {DuplicateKeyError} from "../io/duplicateKey.js";
 import {printable} from "../io/printable.js";
 
-function help(): string {
-  return ["usage: parley <command> [options]", "", ...Object.values(commands).map((c) => `  parley ${c.usage}`)].join("\n");
-}
-
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === "help" || name === "--help" || name === "-h") {
-    process.stdout.write(help() + "\n");
+  if (!name || HELP_NAMES.includes(name)) {
+    process.stdout.write(helpText() + "\n");
     return name ? 0 : 2;
   }
   if (!isCommand(name)) {
-    process.stderr.write(`${printable(`parley: unknown command "${name}"`)}\n\n${help()}\n`);
+    process.stderr.write(`${printable(`parley: unknown command "${name}"`)}\n\n${helpText()}\n`);
     return 2;
   }
   try {

@@ -8,26 +8,42 @@ import type {GameDef, ParamSpec, ParamValue, Params} from "./game.js";
 /** 1e12 rather than 1000000000000 or 1e+12. */
 export const short = (x: number): string => (Math.abs(x) >= 1e6 && Number.isInteger(Math.log10(Math.abs(x))) ? x.toExponential().replace("e+", "e") : String(x).replace("e+", "e"));
 
-/** Why `value` is not a value of parameter `spec`, or null. */
-export function paramValueError(spec: ParamSpec, value: unknown): string | null {
+/** The values parameter `spec` takes, in the words of its error ("a number in (0, 1]"); the site's Reference prints it too. */
+export function paramDomain(spec: ParamSpec): string {
   switch (spec.type) {
     case "boolean":
-      return typeof value === "boolean" ? null : `expected true or false, got ${JSON.stringify(value)}`;
+      return "true or false";
     case "choice":
-      return spec.values!.includes(value as ParamValue) ? null : `expected one of ${spec.values!.map((a) => JSON.stringify(a)).join(", ")}, got ${JSON.stringify(value)}`;
+      return `one of ${spec.values!.map((a) => JSON.stringify(a)).join(", ")}`;
     case "horizon":
-      if (value === "inf" && spec.allowInfinite) return null;
-      if (typeof value === "number" && Number.isInteger(value) && value >= (spec.min ?? 1) && value <= (spec.max ?? 1e6)) return null;
-      return `expected a positive integer up to ${spec.max ?? 1e6}${spec.allowInfinite ? ' or "inf"' : ""}, got ${JSON.stringify(value)}`;
+      return `a positive integer up to ${spec.max ?? 1e6}${spec.allowInfinite ? ' or "inf"' : ""}`;
     case "integer":
     case "number": {
       const lo = spec.min ?? -Infinity, hi = spec.max ?? Infinity;
       const what = spec.type === "integer" ? "an integer" : "a number";
-      const range = `${spec.exclusiveMin ? "(" : "["}${short(lo)}, ${short(hi)}${spec.exclusiveMax ? ")" : "]"}`;
+      return `${what} in ${spec.exclusiveMin ? "(" : "["}${short(lo)}, ${short(hi)}${spec.exclusiveMax ? ")" : "]"}`;
+    }
+  }
+}
+
+/** Why `value` is not a value of parameter `spec`, or null. */
+export function paramValueError(spec: ParamSpec, value: unknown): string | null {
+  switch (spec.type) {
+    case "boolean":
+      return typeof value === "boolean" ? null : `expected ${paramDomain(spec)}, got ${JSON.stringify(value)}`;
+    case "choice":
+      return spec.values!.includes(value as ParamValue) ? null : `expected ${paramDomain(spec)}, got ${JSON.stringify(value)}`;
+    case "horizon":
+      if (value === "inf" && spec.allowInfinite) return null;
+      if (typeof value === "number" && Number.isInteger(value) && value >= (spec.min ?? 1) && value <= (spec.max ?? 1e6)) return null;
+      return `expected ${paramDomain(spec)}, got ${JSON.stringify(value)}`;
+    case "integer":
+    case "number": {
+      const lo = spec.min ?? -Infinity, hi = spec.max ?? Infinity;
       const ok =
         typeof value === "number" && Number.isFinite(value) && (spec.type !== "integer" || Number.isInteger(value)) &&
         (spec.exclusiveMin ? value > lo : value >= lo) && (spec.exclusiveMax ? value < hi : value <= hi);
-      return ok ? null : `expected ${what} in ${range}, got ${typeof value === "number" ? short(value) : JSON.stringify(value)}`;
+      return ok ? null : `expected ${paramDomain(spec)}, got ${typeof value === "number" ? short(value) : JSON.stringify(value)}`;
     }
   }
 }

@@ -19,6 +19,8 @@
  */
 import {providers, type Provider, type Sampling} from "./types.js";
 import {defaultMaxResponseBytes} from "./httpFetch.js";
+import {defaultLimits} from "./limiter.js";
+import {keyNames, type ConfigKey} from "../io/configKeys.js";
 
 import {NEGOTIATION_SUFFIX_COUNT, PERSONALITIES, personaNames, type PersonaName, type Personality} from "./playerOptions.js";
 
@@ -69,12 +71,6 @@ export const defaultKeyEnv: Record<Provider, string> = {
   gemini: "GEMINI_API_KEY",
 };
 
-const fields = new Set([
-  "id", "provider", "model", "base_url", "api_key_env", "temperature", "max_tokens", "top_p", "seed", "persona",
-  "chain_of_thought", "personality", "negotiation_suffix", "workflow", "timeout_ms", "max_retries", "max_concurrency", "requests_per_minute", "max_response_bytes",
-  "max_retry_wait_ms",
-]);
-
 /**
  * The range of every numeric setting. Bounds are sane rather than
  * permissive: every millisecond value must fit a Node timer (at most
@@ -95,6 +91,48 @@ const ranges = {
 } as const;
 
 export const defaultMaxRetryWaitMs = 60_000;
+
+/** What a numeric setting may be, in the words of its error. */
+function rangeText(k: keyof typeof ranges): string {
+  const {min, max, integer} = ranges[k];
+  const range = k === "top_p" ? "in (0, 1]" : `from ${min} to ${max}`;
+  return `${integer ? "an integer" : "a number"} ${range}`;
+}
+
+/** The defaults of the numeric settings that have one. */
+export const LLM_PLAYER_DEFAULTS = {max_tokens: 400, timeout_ms: 60_000, max_retries: 6, max_response_bytes: defaultMaxResponseBytes, max_retry_wait_ms: defaultMaxRetryWaitMs} as const;
+
+const oneOf = (names: readonly string[]) => `one of ${names.map((n) => JSON.stringify(n)).join(", ")}`;
+
+/**
+ * The fields of an LLM player object: the one table `parseLlmPlayerSpec`
+ * checks a player's fields against (in this order in its error) and the
+ * site's Reference (/reference/config) prints.
+ */
+export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
+  {key: "id", type: "a non-empty string, not a built-in agent's id", default: "required", meaning: "the player's id, by which lineups name it (its cache and limits go with it)"},
+  {key: "provider", type: oneOf(providers), default: "required", meaning: "which API the player calls (an OpenAI-compatible server is \"openai\" with a base_url)"},
+  {key: "model", type: "a non-empty string", default: "required", meaning: "the model as the provider names it"},
+  {key: "base_url", type: "null, or a URL starting with http:// or https://", default: "null: the provider's own endpoint", meaning: "another endpoint, e.g. a local Ollama or vLLM server"},
+  {key: "api_key_env", type: "null, or an environment variable name", default: `the provider's variable (${Object.values(defaultKeyEnv).join(", ")}) without base_url, none with it`, meaning: "the environment variable holding the key (the key itself never goes in a config)"},
+  {key: "temperature", type: rangeText("temperature"), default: "null: not sent, the provider's default applies", meaning: "sampling temperature"},
+  {key: "max_tokens", type: rangeText("max_tokens"), default: String(LLM_PLAYER_DEFAULTS.max_tokens), meaning: "longest answer, in tokens"},
+  {key: "top_p", type: rangeText("top_p"), default: "null: not sent", meaning: "nucleus sampling"},
+  {key: "seed", type: rangeText("seed"), default: "null: not sent", meaning: "the provider's sampling seed, where it has one"},
+  {key: "persona", type: `null or ${oneOf(personaNames)}`, default: "null", meaning: "NegotiationArena (Bianchi et al. 2024) §4's behavioural persona"},
+  {key: "chain_of_thought", type: "true or false", default: "false", meaning: 'ask for step-by-step reasoning in a "reasoning" field before the answer (stored, never shown to the opponent)'},
+  {key: "personality", type: `null or ${oneOf(PERSONALITIES)}`, default: 'null: "rational"', meaning: "matrix and tree games: the system prompt's personality (Hua et al. 2024 §6.3)"},
+  {key: "negotiation_suffix", type: `null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT}`, default: "null", meaning: "matrix and tree games: which of the prompts of Hua et al. 2024 §6.5 ends every action prompt"},
+  {key: "workflow", type: "true or false", default: "false", meaning: "play with the game's workflow (Hua et al. 2024 §4.4, §5.2), in games that have one"},
+  {key: "timeout_ms", type: rangeText("timeout_ms"), default: String(LLM_PLAYER_DEFAULTS.timeout_ms), meaning: "timeout of each HTTP attempt"},
+  {key: "max_retries", type: rangeText("max_retries"), default: String(LLM_PLAYER_DEFAULTS.max_retries), meaning: "HTTP retries on 429, 5xx, timeouts and dropped connections"},
+  {key: "max_concurrency", type: rangeText("max_concurrency"), default: `null: ${defaultLimits.maxConcurrency}`, meaning: "requests in flight to this endpoint (provider + base_url), shared by every player using it"},
+  {key: "requests_per_minute", type: rangeText("requests_per_minute"), default: defaultLimits.requestsPerMinute === null ? "null: no limit" : `null: ${defaultLimits.requestsPerMinute}`, meaning: "requests started per minute to this endpoint, shared by every player using it"},
+  {key: "max_response_bytes", type: rangeText("max_response_bytes"), default: String(LLM_PLAYER_DEFAULTS.max_response_bytes), meaning: "largest reply body read, after decompression; a larger one fails the attempt (retryable)"},
+  {key: "max_retry_wait_ms", type: rangeText("max_retry_wait_ms"), default: String(LLM_PLAYER_DEFAULTS.max_retry_wait_ms), meaning: "longest wait a Retry-After may impose before the next attempt"},
+];
+
+const fields = new Set(keyNames(LLM_PLAYER_FIELDS));
 
 /** True when a run-config player entry is an LLM player object rather than a built-in agent id. */
 export function isLlmPlayerConfig(value: unknown): value is Record<string, unknown> {
@@ -120,8 +158,7 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     if (v === undefined || v === null) return def;
     const {min, max, integer} = ranges[k];
     if (typeof v !== "number" || !Number.isFinite(v) || (integer && !Number.isInteger(v)) || v < min || v > max) {
-      const range = k === "top_p" ? "in (0, 1]" : `from ${min} to ${max}`;
-      throw new Error(`${where}.${k}: expected ${integer ? "an integer" : "a number"} ${range}, got ${JSON.stringify(v)}`);
+      throw new Error(`${where}.${k}: expected ${rangeText(k)}, got ${JSON.stringify(v)}`);
     }
     return v;
   };
@@ -161,17 +198,17 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     base_url,
     api_key_env,
     temperature: num("temperature", null),
-    max_tokens: num("max_tokens", 400),
+    max_tokens: num("max_tokens", LLM_PLAYER_DEFAULTS.max_tokens),
     top_p: num("top_p", null),
     seed: num("seed", null),
     persona: persona as PersonaName | null,
     chain_of_thought: cot,
-    timeout_ms: num("timeout_ms", 60_000),
-    max_retries: num("max_retries", 6),
+    timeout_ms: num("timeout_ms", LLM_PLAYER_DEFAULTS.timeout_ms),
+    max_retries: num("max_retries", LLM_PLAYER_DEFAULTS.max_retries),
     max_concurrency: num("max_concurrency", null),
     requests_per_minute: num("requests_per_minute", null),
-    max_response_bytes: num("max_response_bytes", defaultMaxResponseBytes),
-    max_retry_wait_ms: num("max_retry_wait_ms", defaultMaxRetryWaitMs),
+    max_response_bytes: num("max_response_bytes", LLM_PLAYER_DEFAULTS.max_response_bytes),
+    max_retry_wait_ms: num("max_retry_wait_ms", LLM_PLAYER_DEFAULTS.max_retry_wait_ms),
   };
 }
 

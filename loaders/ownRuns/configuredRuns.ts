@@ -27,6 +27,7 @@ import {basename, dirname, isAbsolute, join, relative, resolve, sep} from "node:
 import {configFilePath, readConfigFile} from "../projectConfig.js";
 import {writeFileAtomic} from "../io/atomic.js";
 import {isRunDirectory} from "../io/runTables.js";
+import {keyNames, type ConfigKey} from "../io/configKeys.js";
 
 export interface RunEntry {
   /** Shown in dataset selectors. */
@@ -57,7 +58,15 @@ export interface RunsConfig {
 }
 
 const ENTRY_SHAPE = 'a directory path string or {"path": "...", "name": "...", "description": "..."}';
-const ENTRY_KEYS = new Set(["path", "name", "description"]);
+/** The keys of an entry of "runs" given as an object: the table readRuns checks entries against and the site's Reference prints. */
+export const RUN_ENTRY_KEYS: readonly ConfigKey[] = [
+  {key: "path", type: "a non-empty directory path, relative to the config file; *, ? and [...] in a segment are globs matching directories", default: "required", meaning: "the run's directory, written by parley run or parley ingest"},
+  {key: "name", type: "a non-empty string, unique among the runs", default: "the directory's name", meaning: "the run's name in dataset selectors (a glob matching several directories names each by its directory)"},
+  {key: "description", type: "a string", default: "none", meaning: "shown with the run"},
+];
+const ENTRY_KEYS = new Set(keyNames(RUN_ENTRY_KEYS));
+/** `"path", "name" and "description"`. */
+const ENTRY_KEY_LIST = ((names: string[]) => `${names.slice(0, -1).map((n) => JSON.stringify(n)).join(", ")} and ${JSON.stringify(names.at(-1))}`)(keyNames(RUN_ENTRY_KEYS));
 
 /** One line naming the config file and the entry: `parley.config.json: runs[2] "runs/x": directory not found`. */
 export function formatRunProblem(problem: RunProblem, file: string): string {
@@ -171,7 +180,7 @@ export function readRuns(env: NodeJS.ProcessEnv = process.env): RunsConfig {
     const {path, name, description} = entry as Record<string, unknown>;
     const unknown = Object.keys(entry).filter((k) => !ENTRY_KEYS.has(k));
     if (typeof path !== "string" || !path) return bad(`"path" must be a non-empty directory path string; got ${JSON.stringify(path ?? null)}`);
-    if (unknown.length) return bad(`unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (an entry has "path", "name" and "description")`, path);
+    if (unknown.length) return bad(`unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (an entry has ${ENTRY_KEY_LIST})`, path);
     if (name !== undefined && (typeof name !== "string" || !name.trim())) return bad(`"name" must be a non-empty string; got ${JSON.stringify(name)}`, path);
     if (description !== undefined && typeof description !== "string") return bad(`"description" must be a string; got ${JSON.stringify(description)}`, path);
     const globbed = path.split(/[\\/]/).some(hasGlob);

@@ -14,6 +14,7 @@ import {join, resolve} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {writeFileAtomic} from "../io/atomic.js";
 import {promptLog} from "../llm/promptLog.js";
+import type {ConfigKey} from "../io/configKeys.js";
 
 export interface Price {
   input_per_million: number;
@@ -22,6 +23,15 @@ export interface Price {
 }
 
 export type PriceTable = Map<string, Price>;
+
+/** The fields every price must have: US dollars per million tokens. */
+const RATE_FIELDS = ["input_per_million", "output_per_million"] as const;
+
+/** The fields of a price in "prices": the ones readPrices checks, as the site's Reference prints them. */
+export const PRICE_FIELDS: readonly ConfigKey[] = [
+  ...RATE_FIELDS.map((key) => ({key, type: "a number ≥ 0", default: "required", meaning: `US dollars per million ${key.split("_")[0]} tokens`})),
+  {key: "as_of", type: "a date string", default: "none", meaning: "when the prices were read"},
+];
 
 export const priceKey = (provider: string, model: string): string => `${provider}/${model}`;
 
@@ -40,7 +50,7 @@ export function readPrices(env: NodeJS.ProcessEnv = process.env): PriceTable {
   if (!config.prices || typeof config.prices !== "object" || Array.isArray(config.prices)) throw new Error(`${path}: "prices" must be an object {"<provider>/<model>": {"input_per_million": ..., "output_per_million": ...}}`);
   for (const [key, value] of Object.entries(config.prices as Record<string, unknown>)) {
     const v = value as Record<string, unknown>;
-    for (const field of ["input_per_million", "output_per_million"]) {
+    for (const field of RATE_FIELDS) {
       const n = v?.[field];
       if (typeof n !== "number" || !Number.isFinite(n) || n < 0) throw new Error(`${path}: prices["${key}"].${field}: expected a number ≥ 0 (US dollars per million tokens), got ${JSON.stringify(n)}`);
     }

@@ -29,6 +29,8 @@
  *   concurrency (default 8), max_attempts (default 3: answers per decision
  *   before the game's rule-break fallback), run_id (default: the file name),
  *   description.
+ * The keys, their aliases and defaults are a table (runConfigKeys.ts) that
+ * the site's Reference prints too.
  * Errors name the offending key, e.g. `grid.delta_a[1]`.
  */
 import type {GameDef, ParamSpec, ParamValue} from "../contract/game.js";
@@ -43,10 +45,15 @@ import {paramValueError} from "../contract/params.js";
 import {lineups as planLineups} from "./grid.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../llm/playerSpec.js";
 import {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
+import {RUN_CONFIG_KEYS, RUN_DEFAULTS} from "./runConfigKeys.js";
+import {keyNames} from "../io/configKeys.js";
 
 export {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
 
-const KEYS = ["game", "family", "grid", "n_players", "players", "lineups", "pairs", "games_per_lineup", "games_per_pair", "seed", "concurrency", "max_attempts", "run_id", "description"];
+/** The keys a config may have (runConfigKeys.ts, which the site's Reference prints too). */
+const KEYS = keyNames(RUN_CONFIG_KEYS);
+/** Keys that are another name of a key: [alias, key]. */
+const ALIASES = RUN_CONFIG_KEYS.flatMap((k) => (k.aliasOf ? [[k.key, k.aliasOf] as const] : []));
 
 /** Parameter combinations one game of a run may have. */
 const MAX_CONFIGURATIONS = 1_000_000;
@@ -278,7 +285,7 @@ function checkGames(config: RunConfig, lineupKey: string, gridKey: (spec: GameRu
 export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
   if (!isObject(raw)) throw new ConfigError(`config: expected a JSON object`);
   for (const key of Object.keys(raw)) if (!KEYS.includes(key)) fail(key, `unknown key; expected one of ${KEYS.join(", ")}`);
-  for (const [alias, name] of [["pairs", "lineups"], ["games_per_pair", "games_per_lineup"]]) {
+  for (const [alias, name] of ALIASES) {
     if (raw[alias] !== undefined && raw[name] !== undefined) fail(alias, `give either "${alias}" or "${name}", not both`);
   }
 
@@ -286,7 +293,7 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
   const {players, llm_players} = parsePlayers(raw);
   const {lineupKey, lineups, lineupsByGame} = parseAllLineups(raw, specs, players, llm_players);
 
-  const seed = raw.seed ?? 0;
+  const seed = raw.seed ?? RUN_DEFAULTS.seed;
   if (typeof seed !== "number" || !Number.isInteger(seed)) fail("seed", `expected an integer, got ${JSON.stringify(seed)}`);
   if (seed < LIMITS.seed.min || seed > LIMITS.seed.max) fail("seed", `expected an integer in [${LIMITS.seed.min}, ${LIMITS.seed.max}], got ${seed}`);
   const runId = raw.run_id ?? fallbackRunId;
@@ -303,10 +310,10 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     llm_players,
     lineups,
     ...(lineupsByGame && {lineups_by_game: lineupsByGame}),
-    games_per_lineup: integer(raw, perKey, 1, 1, LIMITS.games_per_lineup.max),
+    games_per_lineup: integer(raw, perKey, RUN_DEFAULTS.games_per_lineup, 1, LIMITS.games_per_lineup.max),
     seed,
-    concurrency: integer(raw, "concurrency", 8, 1, LIMITS.concurrency.max),
-    max_attempts: integer(raw, "max_attempts", 3, 1, LIMITS.max_attempts.max),
+    concurrency: integer(raw, "concurrency", RUN_DEFAULTS.concurrency, 1, LIMITS.concurrency.max),
+    max_attempts: integer(raw, "max_attempts", RUN_DEFAULTS.max_attempts, 1, LIMITS.max_attempts.max),
   };
   checkGames(config, lineupKey, (spec) => (keyedByGame ? `grid.${keyOf(spec.def)}` : "grid"));
   return config;

@@ -21,18 +21,7 @@ import {answerOverRuns} from "../analyses/overRuns.js";
 import {parseRunConfig} from "../runner/runConfig.js";
 import {writeTournament} from "../runner/tournament.js";
 import {projectRoot} from "../projectConfig.js";
-
-/** Text from manifests, games and answers, as HTML text (never markup). */
-export const escapeHtml = (text: unknown): string =>
-  String(text).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]!);
-
-/** An HTML table of `rows` under `columns` (every cell escaped). */
-export function htmlTable(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)) : typeof v === "object" ? JSON.stringify(v) : String(v));
-  const head = columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("");
-  const body = rows.map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(cell(v))}</td>`).join("")}</tr>`).join("\n");
-  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
-}
+import {escapeHtml, htmlTable} from "./markup.js";
 
 type Paper = ReturnType<typeof paperNamed>;
 

@@ -47,6 +47,7 @@ import {llmPlays} from "../llm/llmPlayer.js";
 import {hasWorkflow} from "../registry/workflows.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../llm/playerSpec.js";
 import {checkParamValue, ConfigError} from "../runner/runConfig.js";
+import {keyNames, type ConfigKey} from "../io/configKeys.js";
 
 export interface QuizQuestion {
   question: string;
@@ -88,8 +89,58 @@ export interface Experiment {
   conditions: Condition[];
 }
 
-const KEYS = ["id", "title", "description", "consent", "instructions", "attention_check", "quiz", "completion_code", "conditions", "max_attempts"];
-const CONDITION_KEYS = ["id", "game", "params", "n_players", "human_seat", "opponent", "opponents", "instructions", "quiz"];
+/** The default of max_attempts, as the validator fills it in. */
+const DEFAULT_MAX_ATTEMPTS = 3;
+const ID_TYPE = 'letters, digits, ".", "_" or "-" (at most 64), starting with a letter or digit';
+
+/**
+ * The keys of an experiment, of one of its conditions, of its attention
+ * check and of a quiz question: the tables `parseExperiment` checks keys
+ * against (in this order in its errors) and the site's Reference
+ * (/reference/config) prints.
+ */
+export const EXPERIMENT_KEYS: readonly ConfigKey[] = [
+  {key: "id", type: ID_TYPE, default: "required", meaning: "the experiment's id (`parley play` writes into play-<id> unless --out is given)"},
+  {key: "title", type: "a non-empty string", default: "required", meaning: "what participants see as the study's title"},
+  {key: "description", type: "a string", default: "none", meaning: "free text about the experiment (not shown to participants)"},
+  {key: "consent", type: "a non-empty string", default: "required", meaning: "the consent text participants agree to before anything else"},
+  {key: "instructions", type: "a non-empty string or a list of non-empty strings (paragraphs); {name} is the condition's parameter name", default: "required, unless every condition gives its own", meaning: "the instructions before the game"},
+  {key: "attention_check", type: "null or an object (keys below)", default: "null: none", meaning: "a sentence asking for a code word, hidden among the instructions and typed into a box at their end (GLEE, App. E)"},
+  {key: "quiz", type: "a list of questions (keys below)", default: "[]: no quiz", meaning: "comprehension questions after the game"},
+  {key: "completion_code", type: '4 to 64 letters, digits, "_" or "-", or "random"', default: "required", meaning: 'the code shown to those who pass ("random": one code per participant, kept in the participants table)'},
+  {key: "conditions", type: "a non-empty list of conditions (keys below), ids unique", default: "required", meaning: "the conditions participants are assigned to"},
+  {key: "max_attempts", type: "an integer from 1 to 20", default: String(DEFAULT_MAX_ATTEMPTS), meaning: "answers to one decision before the game's rule-break fallback, as in a run config"},
+];
+
+export const CONDITION_KEYS: readonly ConfigKey[] = [
+  {key: "id", type: ID_TYPE, default: "required", meaning: "the condition's id"},
+  {key: "game", type: "one game id", default: "required", meaning: "the game played (`parley games` lists them)"},
+  {key: "params", type: "an object of parameter -> one value", default: "{}: every parameter at its default", meaning: "the game's parameters (each game's are listed below)"},
+  {key: "n_players", type: "an integer within the game's seats", default: "the game's default number of seats", meaning: "seats in the game"},
+  {key: "human_seat", type: "a seat number, or a seat name where the game names seats", default: "0", meaning: "the person's seat"},
+  {key: "opponent", type: "a built-in agent id or an LLM player object", default: 'give "opponent" or "opponents"', meaning: "the agent in every seat but the person's"},
+  {key: "opponents", type: "a list, one per seat but the person's, in seat order: built-in agent ids, LLM player objects, or the ids of LLM players defined earlier in the file", default: 'give "opponent" or "opponents"', meaning: "the agents of the other seats"},
+  {key: "instructions", type: "as the experiment's", default: "the experiment's", meaning: "this condition's instructions, replacing the experiment's"},
+  {key: "quiz", type: "as the experiment's", default: "the experiment's", meaning: "this condition's quiz, replacing the experiment's"},
+];
+
+export const ATTENTION_CHECK_KEYS: readonly ConfigKey[] = [
+  {key: "sentence", type: "a non-empty string that contains the answer", default: "required", meaning: "the sentence inserted among the instruction paragraphs"},
+  {key: "answer", type: "a non-empty string", default: "required", meaning: "the code word (case, surrounding spaces and quotes ignored)"},
+  {key: "position", type: "null or a paragraph index ≥ 0", default: "null: the middle", meaning: "the paragraph the sentence is inserted before"},
+  {key: "on_fail", type: '"stop" or "play"', default: '"stop"', meaning: '"stop": the participant is told and does not play (GLEE); "play": plays, and the game is marked excluded'},
+];
+
+export const QUIZ_KEYS: readonly ConfigKey[] = [
+  {key: "question", type: "a non-empty string", default: "required", meaning: "the question ({name} is a parameter of the condition's game)"},
+  {key: "options", type: "2 to 10 distinct non-empty strings", default: "required", meaning: "the choices"},
+  {key: "answer", type: "an index into options", default: "required", meaning: "the correct option"},
+];
+
+const KEYS = keyNames(EXPERIMENT_KEYS);
+const CONDITION_NAMES = keyNames(CONDITION_KEYS);
+const ATTENTION_NAMES = keyNames(ATTENTION_CHECK_KEYS);
+const QUIZ_NAMES = keyNames(QUIZ_KEYS);
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
@@ -122,7 +173,7 @@ function parseQuiz(v: unknown, key: string): QuizQuestion[] {
   return v.map((q, i) => {
     const k = `${key}[${i}]`;
     if (!isObject(q)) fail(k, `expected {question, options, answer}, got ${JSON.stringify(q)}`);
-    for (const name of Object.keys(q)) if (!["question", "options", "answer"].includes(name)) fail(`${k}.${name}`, `unknown key; expected question, options, answer`);
+    for (const name of Object.keys(q)) if (!QUIZ_NAMES.includes(name)) fail(`${k}.${name}`, `unknown key; expected ${QUIZ_NAMES.join(", ")}`);
     const question = text(q, "question", `${k}.`);
     const options = q.options;
     if (!Array.isArray(options) || options.length < 2 || options.length > 10 || !options.every((o) => typeof o === "string" && o.trim())) {
@@ -141,7 +192,7 @@ function parseAttention(v: unknown): AttentionCheck | null {
   if (v === undefined || v === null) return null;
   const key = "attention_check";
   if (!isObject(v)) fail(key, `expected {sentence, answer, position?, on_fail?}, got ${JSON.stringify(v)}`);
-  for (const name of Object.keys(v)) if (!["sentence", "answer", "position", "on_fail"].includes(name)) fail(`${key}.${name}`, `unknown key; expected sentence, answer, position, on_fail`);
+  for (const name of Object.keys(v)) if (!ATTENTION_NAMES.includes(name)) fail(`${key}.${name}`, `unknown key; expected ${ATTENTION_NAMES.join(", ")}`);
   const sentence = text(v, "sentence", `${key}.`);
   const answer = text(v, "answer", `${key}.`).trim();
   if (!sentence.includes(answer)) fail(`${key}.sentence`, `does not contain the answer ${JSON.stringify(answer)}, so no participant could know it`);
@@ -210,7 +261,7 @@ function opponentLabel(seats: readonly string[]): string {
 function parseCondition(raw: unknown, i: number, base: {instructions: string[] | null; quiz: QuizQuestion[]}, llms: Map<string, {spec: LlmPlayerSpec; key: string}>): Condition {
   const key = `conditions[${i}]`;
   if (!isObject(raw)) fail(key, `expected an object {id, game, params, human_seat, opponent or opponents}, got ${JSON.stringify(raw)}`);
-  for (const name of Object.keys(raw)) if (!CONDITION_KEYS.includes(name)) fail(`${key}.${name}`, `unknown key; expected one of ${CONDITION_KEYS.join(", ")}`);
+  for (const name of Object.keys(raw)) if (!CONDITION_NAMES.includes(name)) fail(`${key}.${name}`, `unknown key; expected one of ${CONDITION_NAMES.join(", ")}`);
   const id = identifier(raw, "id", `${key}.`);
   const gameId = raw.game;
   const found = typeof gameId === "string" ? matchGames(gameId) : [];
@@ -285,7 +336,7 @@ export function parseExperiment(raw: unknown): Experiment {
   const attention_check = parseAttention(raw.attention_check);
   const code = raw.completion_code;
   if (typeof code !== "string" || !/^[A-Za-z0-9_-]{4,64}$/.test(code)) fail("completion_code", `expected a code of 4 to 64 letters, digits, "_" or "-", or "random", got ${JSON.stringify(code)}`);
-  const maxAttempts = raw.max_attempts ?? 3;
+  const maxAttempts = raw.max_attempts ?? DEFAULT_MAX_ATTEMPTS;
   if (typeof maxAttempts !== "number" || !Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 20) fail("max_attempts", `expected an integer from 1 to 20, got ${JSON.stringify(maxAttempts)}`);
   const base = {
     instructions: raw.instructions === undefined ? null : paragraphs(raw.instructions, "instructions"),

@@ -9,7 +9,7 @@
 import {compareAgents, compareRuns} from "../../../src/lib/compare.js";
 import type {SeatRow} from "../../../src/lib/ratingsData.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
-import {usage} from "./compare.usage.js";
+import {usage} from "../../usage/compare.usage.js";
 import {seatRows} from "./seats.js";
 import {runWarnings} from "../../../src/lib/manifestDiff.js";
 import {readManifest} from "../../runner/manifest.js";

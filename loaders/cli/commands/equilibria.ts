@@ -9,7 +9,7 @@ import {findEquilibria} from "../../../src/lib/equilibria.js";
 import {checkBimatrix} from "../../../src/lib/bimatrix.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath} from "./inputs.js";
-import {usage} from "./equilibria.usage.js";
+import {usage} from "../../usage/equilibria.usage.js";
 
 /**
  * Support enumeration costs about 10 µs per support pair here; a million

@@ -11,7 +11,7 @@ import {join} from "node:path";
 import {runTableFiles} from "../../io/runTables.js";
 import type {SqlRow} from "../../io/duckdb.js";
 import {parse, UsageError} from "./args.js";
-import {usage} from "./export.usage.js";
+import {usage} from "../../usage/export.usage.js";
 import {outputDir, withRunInputs} from "./inputs.js";
 import {seatRows} from "./seats.js";
 

@@ -8,7 +8,7 @@ import {lockOutput, OutputLocked} from "../../io/outputLock.js";
 import {parse, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../../io/printable.js";
-import {usage} from "./ingest.usage.js";
+import {usage} from "../../usage/ingest.usage.js";
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ingest", argv, {out: {type: "string"}, strict: {type: "boolean", default: false}});

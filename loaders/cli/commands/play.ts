@@ -11,7 +11,7 @@
  */
 import {existsSync, readFileSync} from "node:fs";
 import {join} from "node:path";
-import {usage} from "./play.usage.js";
+import {usage} from "../../usage/play.usage.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
 import {projectRoot} from "../../projectConfig.js";

@@ -9,7 +9,7 @@ import {rateAgents} from "../../../src/lib/ratings.js";
 import {ratedGames, seatMetaGame, type SeatRow} from "../../../src/lib/ratingsData.js";
 import {seatRows} from "./seats.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
-import {usage} from "./ratings.usage.js";
+import {usage} from "../../usage/ratings.usage.js";
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ratings", argv, {

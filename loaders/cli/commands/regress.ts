@@ -20,7 +20,7 @@ import type {HashSplitOptions} from "../../../src/lib/hashSplits.js";
 import {GLEE_CONVENTIONS, type GleeConventions} from "../../../src/lib/gleeMetrics.js";
 import {familyWhere, MAX_SPLITS, regressionReport} from "../../../src/analyses/glee.js";
 import {choiceOption, intOption, parse, printJson, UsageError} from "./args.js";
-import {usage} from "./regress.usage.js";
+import {usage} from "../../usage/regress.usage.js";
 
 
 /**

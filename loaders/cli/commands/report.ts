@@ -9,7 +9,7 @@ import {existsSync, readdirSync, statSync} from "node:fs";
 import {join, resolve} from "node:path";
 import {parse, printJson, UsageError} from "./args.js";
 import {outputDir} from "./inputs.js";
-import {usage} from "./report.usage.js";
+import {usage} from "../../usage/report.usage.js";
 import {readStudyRuns, StudyRunError} from "../../site/reportRuns.js";
 import {buildReport, ReportBuildFailed} from "../../site/reportSite.js";
 

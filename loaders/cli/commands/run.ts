@@ -17,7 +17,7 @@ import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../../io/printable.js";
 import {lockOutput, OutputLocked} from "../../io/outputLock.js";
 import {signalExitCode, watchInterrupts} from "../../runner/interrupt.js";
-import {usage, CONFIRM_ABOVE} from "./run.usage.js";
+import {usage, CONFIRM_ABOVE} from "../../usage/run.usage.js";
 
 import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, type Shard} from "../../runner/shard.js";
 import {runFingerprint} from "../../runner/resume.js";

@@ -10,7 +10,7 @@ import {addRun, formatRunProblem, readRuns, RunConfigError} from "../../ownRuns/
 import {describeRun, type RunDescription} from "../../ownRuns/describe.js";
 import {parse, printJson, UsageError} from "./args.js";
 import {printable} from "../../io/printable.js";
-import {usage} from "./runs.usage.js";
+import {usage} from "../../usage/runs.usage.js";
 
 /** A path as the user would type it from here: relative inside the working directory, else absolute. */
 const shown = (path: string) => {

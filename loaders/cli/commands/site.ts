@@ -10,7 +10,7 @@ import {buildSite, previewSite} from "../../site/build.js";
 import {serveStatic} from "../../site/serve.js";
 import {intOption, parse, UsageError} from "./args.js";
 import {inputPath} from "./inputs.js";
-import {serveUsage} from "./site.usage.js";
+import {serveUsage} from "../../usage/site.usage.js";
 
 export async function build(): Promise<number> {
   return buildSite();

@@ -19,13 +19,13 @@ import {printableJson} from "../../io/printable.js";
 import {csvRows} from "../../io/csvRows.js";
 import {choiceOption, intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath} from "./inputs.js";
-import {usage} from "./stats.usage.js";
-import {usage as dondStatsUsage} from "./dondStats.usage.js";
-import {usage as gamabenchScoresUsage} from "./gamabenchScores.usage.js";
-import {usage as econarenaStatsUsage} from "./econarenaStats.usage.js";
-import {usage as negotiationarenaStatsUsage} from "./negotiationarenaStats.usage.js";
-import {usage as gtllmStatsUsage} from "./gtllmStats.usage.js";
-import {usage as gleeMetricsUsage} from "./gleeMetrics.usage.js";
+import {usage} from "../../usage/stats.usage.js";
+import {usage as dondStatsUsage} from "../../usage/dondStats.usage.js";
+import {usage as gamabenchScoresUsage} from "../../usage/gamabenchScores.usage.js";
+import {usage as econarenaStatsUsage} from "../../usage/econarenaStats.usage.js";
+import {usage as negotiationarenaStatsUsage} from "../../usage/negotiationarenaStats.usage.js";
+import {usage as gtllmStatsUsage} from "../../usage/gtllmStats.usage.js";
+import {usage as gleeMetricsUsage} from "../../usage/gleeMetrics.usage.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

@@ -1,6 +1,7 @@
 /**
  * `parley play`: the usage line, kept apart from the command's code so that
- * `parley help` (commands/index.ts) lists it without loading the command.
+ * `parley help` (./commands.ts) lists it without loading the command and the
+ * site's Reference (/reference/cli) shows it.
  */
 export const usage =
   "play [--config <experiment.json>] [--port N] [--host H] [--out DIR]   experiment server: people play LLM players in the browser (GLEE's human study, App. E);\n" +

@@ -1,8 +1,9 @@
 /**
  * `parley ingest`: the usage line, kept apart from the command's code so that
- * `parley help` (commands/index.ts) lists it without loading the command.
+ * `parley help` (./commands.ts) lists it without loading the command and the
+ * site's Reference (/reference/cli) shows it.
  */
-import {adapters} from "../../ingest/adapters.js";
+import {adapters} from "../ingest/adapters.js";
 
 export const usage =
   `ingest <adapter> <path> --out <dir> [--strict]   read outside logs into Parquet (adapters: ${Object.keys(adapters).join(", ")})\n` +

@@ -1,6 +1,7 @@
 /**
  * `parley stats`: the usage line, kept apart from the command's code so that
- * `parley help` (commands/index.ts) lists it without loading the command.
+ * `parley help` (./commands.ts) lists it without loading the command and the
+ * site's Reference (/reference/cli) shows it.
  */
 export const usage =
   "stats <paper> <dir...> [--measure M] [--format json|jsonl|csv] [--<parameter> <value> ...]   a measure of a paper's analysis (src/analyses/<paper>.ts)\n" +

@@ -1,5 +1,6 @@
 /**
  * `parley dond-stats`: the usage line, kept apart from the command's code so that
- * `parley help` (commands/index.ts) lists it without loading the command.
+ * `parley help` (./commands.ts) lists it without loading the command and the
+ * site's Reference (/reference/cli) shows it.
  */
 export const usage = "dond-stats <dir> [--cumulative]                  agreement / envy-free / Pareto rates per difficulty (JSON)";

@@ -1,6 +1,7 @@
 /**
  * `parley runs`: the usage line, kept apart from the command's code so that
- * `parley help` (commands/index.ts) lists it without loading the command.
+ * `parley help` (./commands.ts) lists it without loading the command and the
+ * site's Reference (/reference/cli) shows it.
  */
 export const usage =
   "runs add <dir> [--name N] [--description D]      add a run directory (parley run or ingest output; globs allowed) to \"runs\" in parley.config.json\n" +

@@ -1,5 +1,6 @@
 /**
  * `parley compare`: the usage line, kept apart from the command's code so that
- * `parley help` (commands/index.ts) lists it without loading the command.
+ * `parley help` (./commands.ts) lists it without loading the command and the
+ * site's Reference (/reference/cli) shows it.
  */
 export const usage = "compare <dirA> <dirB> [--rename X=Y] | <dir ...> --agents A --agents B   paired differences, t and permutation tests, Holm (JSON)";
