@@ -1,7 +1,7 @@
 /**
  * Which module may import which: `npm run lint:deps` (part of `npm test`)
  * checks the rules below with dependency-cruiser and fails on any break.
- * README's architecture section draws the same layers.
+ * The Guide's architecture page (src/guide/architecture.md) draws the same layers.
  *
  * Type-only imports count as well (`tsPreCompilationDeps`): a type import
  * still ties one layer to another's shape, and a cycle of types is a cycle a

@@ -2,19 +2,47 @@
  * `npm run bench`: runs every bench/*.bench.ts (or those whose names contain
  * the arguments) one after another and prints their figures. A bench module
  * exports `default async function (): Promise<void>` that prints its own lines.
+ *
+ * `--append` also appends what they printed to bench/RESULTS.md as a new
+ * section: the date, the commit, the machine and its load (bench/results.ts).
  */
-import {readdirSync} from "node:fs";
+import {appendFileSync, readdirSync} from "node:fs";
 import {dirname, join} from "node:path";
 import {fileURLToPath} from "node:url";
+import {currentCommit, load, resultsSection, thisMachine} from "./results.js";
 
 const dir = dirname(fileURLToPath(import.meta.url));
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const append = args.includes("--append");
+const filters = args.filter((a) => a !== "--append");
 const files = readdirSync(dir)
   .filter((f) => f.endsWith(".bench.ts"))
   .filter((f) => !filters.length || filters.some((x) => f.includes(x)))
   .sort();
+
+// Everything the benches print on stdout, kept for RESULTS.md while it is printed as usual.
+let printed = "";
+if (append) {
+  const write = process.stdout.write.bind(process.stdout) as (...a: unknown[]) => boolean;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    printed += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    return write(chunk, ...rest);
+  }) as typeof process.stdout.write;
+}
+
+const started = new Date();
+const loadStart = load();
 for (const file of files) {
   console.log(`\n## ${file.replace(".bench.ts", "")}`);
   const mod = await import(join(dir, file));
   await mod.default();
+}
+
+if (append) {
+  const results = join(dir, "RESULTS.md");
+  const benches = files.map((f) => f.replace(".bench.ts", ""));
+  const command = `npm run bench -- ${[...filters, "--append"].join(" ")}`;
+  const section = resultsSection({date: started, commit: currentCommit(join(dir, "..")), benches: filters.length ? benches : [], command, machine: thisMachine(), loadStart, loadEnd: load(), output: printed});
+  appendFileSync(results, section);
+  process.stderr.write(`npm run bench: appended the figures to ${results}\n`);
 }

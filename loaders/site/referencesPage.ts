@@ -15,7 +15,7 @@ toc: false
 
 # References
 
-The papers Parley is built from, and where their games, data and measures appear here. Pages, the command line (\`parley games\`, \`parley agents\`) and the README cite them by short name, first author and year, with the section or table.
+The papers Parley is built from, and where their games, data and measures appear here. Pages, the command line (\`parley games\`, \`parley agents\`) and the Guide cite them by short name, first author and year, with the section or table.
 `;
 
 /** One paper's entry: the citation in full, then its reference paragraph. */

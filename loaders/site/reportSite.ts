@@ -74,8 +74,8 @@ export function pageDatasets(source: string): Set<string> {
 
 /**
  * The report's pages, in the site's order: the analyses of the study's
- * games; the project's own analysis pages (`src/study-*.md`, see "Your own
- * pages" in the README) whose datasets are all in the study; the References page.
+ * games; the project's own analysis pages (`src/study-*.md`, see the Guide's
+ * "Writing a page", src/guide/pages.md) whose datasets are all in the study; the References page.
  */
 export function reportPages(runs: readonly StudyRun[], readSource: (file: string) => string = (file) => readFileSync(join(projectRoot, "src", file), "utf8")): PageEntry[] {
   const games = [...new Set(runs.flatMap((r) => r.games))];

@@ -4,7 +4,7 @@
  * computation over such SQL's rows (a fit, equilibria), with their
  * parameters, and the pages' first views. Everything that shows a measure
  * looks it up by name: the pages (`measureSQL`, `answerMeasure`),
- * `parley stats <paper>`, the build's first views (src/analyses/firstViews.ts)
+ * `parley stats <paper>`, the build's first views (loaders/registry/firstViews.ts)
  * and the test that native DuckDB and DuckDB-WASM answer each alike.
  *
  * Browser-safe: no DOM, no Node API, nothing of loaders/.

@@ -6,7 +6,7 @@
  * Everything here is re-exported from the module that defines it (nothing is
  * reimplemented), so your page computes exactly what the site's pages and
  * the `parley` commands compute. The worked example is src/study-discount.md;
- * the README's "Your own pages" walks through it. Pages named
+ * the Guide's "Writing a page" (src/guide/pages.md) walks through it. Pages named
  * `src/study-*.md` are picked up as studies. Keep these offline rules: import
  * Plot and Inputs from node_modules (`import * as Plot from
  * "@observablehq/plot"`), pass Parquet attachments as `.href`, build DOM
@@ -23,7 +23,7 @@
 export {openDatabase, type Database, type Row} from "./duckdb.js";
 /**
  * `pageData({first, tables})`: answers from a build-time snapshot when it
- * has them, else from DuckDB-WASM (see the README's "Fast first views").
+ * has them, else from DuckDB-WASM (see the Guide's "Adding an analysis", First views).
  */
 export {pageData, type PageData} from "./pageData.js";
 /** A page's first view (`FirstView`, declared by its paper's analysis, src/analyses/<paper>.ts) and the named work (`Computation`) it answers at build time. */

@@ -27,8 +27,8 @@
  *
  * Conventions: the above is `paper`, the default. `glee-code` reproduces
  * GLEE's published analysis code (analyze/metrics.py in eilamshapira/GLEE,
- * commit 790e356), which departs from §2 in three places (README, "GLEE's
- * code conventions"): (a) a bargaining game without a deal is scored as a
+ * commit 790e356), which departs from §2 in three places (src/guide/glee.md,
+ * "GLEE's code conventions"): (a) a bargaining game without a deal is scored as a
  * deal on p = 0 in its last round (analyze/configs.py:90 at a6cba1e sets both
  * gains to 0; metrics.py:305-312 apply the deal formulas), so fairness 0 and Bob's
  * self-gain and the efficiency δ_B^(t−1); (b) negotiation efficiency ignores

@@ -4,7 +4,7 @@
  * GLEE (Shapira et al. 2024 §3, Appendix F): each coefficient is the effect of a level
  * relative to its feature's baseline level.
  *
- * Conventions (also in the README):
+ * Conventions (also in the Guide, src/guide/glee.md, "Regressions"):
  * - Design: an intercept plus one 0/1 column per non-baseline level of each
  *   feature. The baseline is the requested level when the data has it;
  *   otherwise the most frequent level (the first in level order among

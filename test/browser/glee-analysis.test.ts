@@ -138,7 +138,7 @@ test("/compare: paired differences of two agents with intervals and Holm-correct
   await page.context().close();
 });
 
-test("/study-discount (the README's worked example): its table, drawn from the build's first view with no table fetched, equals the shared SQL in native DuckDB on the same Parquet file, with t intervals; GLEE's code formulas are asked of DuckDB-WASM", async () => {
+test("/study-discount (the Guide's worked example): its table, drawn from the build's first view with no table fetched, equals the shared SQL in native DuckDB on the same Parquet file, with t intervals; GLEE's code formulas are asked of DuckDB-WASM", async () => {
   const {readdirSync} = await import("node:fs");
   const {join} = await import("node:path");
   const {withParquetViews} = await import("../../loaders/io/parquet.js");

@@ -1,4 +1,4 @@
-// The README's "Adding a game" example, as written there, plays through the one runner.
+// The Guide's "Adding a game" examples (src/guide/adding-a-game.md), as written there, play through the one runner.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import type {GameDef, GameState} from "../../loaders/contract/game.js";
@@ -39,7 +39,7 @@ const prisoners: GameDef = {
   start: () => new PrisonersState(),
 };
 
-test("the README's Prisoner's Dilemma plays through the runner: payoffs, turns and a rule break", async () => {
+test("a coded Prisoner's Dilemma plays through the runner: payoffs, turns and a rule break", async () => {
   const defect = {act: () => ({action: {type: "move", choice: "D"}})};
   let calls = 0;
   const clumsy = {act: () => ({action: {type: "move", choice: ++calls === 1 ? "maybe" : "C"}})};
@@ -53,10 +53,9 @@ test("the README's Prisoner's Dilemma plays through the runner: payoffs, turns a
   assert.match(String(turns[0].rule_break_reason), /choice: expected one of "C", "D", got "maybe"/);
 });
 
-test("the README's matrix and tree game files, as written there, load with no code and play through the runner", async () => {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-  const section = readme.slice(readme.indexOf("**A matrix or tree game is one JSON file**"), readme.indexOf("Any other game is code"));
-  const files = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
+test("the Guide's matrix and tree game files, as written there, load with no code and play through the runner", async () => {
+  const page = readFileSync(new URL("../../src/guide/adding-a-game.md", import.meta.url), "utf8");
+  const files = [...page.matchAll(/```json file=data\/games\/\S+\n([\s\S]*?)```/g)].map((m) => m[1]);
   assert.equal(files.length, 2);
   const dir = mkdtempSync(join(tmpdir(), "parley-readme-games-"));
   try {

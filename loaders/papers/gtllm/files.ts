@@ -1,6 +1,6 @@
 /**
  * Matrix and tree games written as data: one JSON file per game in
- * data/games/ (README, "Adding a game"). Each file is checked here; a file
+ * data/games/ (the Guide's "Adding a game", src/guide/adding-a-game.md). Each file is checked here; a file
  * that is not a valid game is left out with one line naming the file, the
  * line (for JSON syntax) or key, and what was expected, and every other game
  * still loads.

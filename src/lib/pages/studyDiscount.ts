@@ -1,6 +1,6 @@
 /**
  * The question the worked example src/study-discount.md asks its games
- * table (README, "Your own pages"), the computation behind the measure
+ * table (the Guide's "Writing a page"), the computation behind the measure
  * "self-gain-by-discount" of src/analyses/glee.ts, where the page asks it
  * and where its first view is declared: the build answers it for the
  * default formulas in native DuckDB, so the page draws before DuckDB-WASM
