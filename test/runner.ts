@@ -15,7 +15,7 @@
 import {randomUUID} from "node:crypto";
 import {availableParallelism} from "node:os";
 import {readdirSync} from "node:fs";
-import {join} from "node:path";
+import {join, relative} from "node:path";
 import {pathToFileURL} from "node:url";
 import {run} from "node:test";
 import {spec} from "node:test/reporters";
@@ -29,8 +29,21 @@ type Tier = (typeof TIERS)[number];
  * runner starts them before the rest. A file not listed starts after them.
  */
 const LONG_FIRST = [
+  "integration/firstViews.test.ts",
+  "integration/gleeAnalysisCells.test.ts",
+  "integration/analyses-parity.test.ts",
+  "integration/guideExamples.test.ts",
+  "browser/pages.test.ts",
   "browser/ownRuns.test.ts",
   "browser/glee-analysis.test.ts",
+  "browser/laterPages.test.ts",
+  "browser/compareRatings.test.ts",
+  "browser/playStudy.test.ts",
+  "browser/report.test.ts",
+  "browser/newPaper.test.ts",
+  "browser/shareAndExport.test.ts",
+  "browser/play.test.ts",
+  "browser/ingestPages.test.ts",
 ];
 
 function files(tiers: readonly Tier[]): string[] {
@@ -55,6 +68,26 @@ const fixture = tiers.includes("browser") ? fixtureSite() : null;
 // Its failure is the browser files' to report; this only keeps it from going unhandled.
 fixture?.catch(() => {});
 
-const stream = run({files: files(tiers), concurrency: Math.max(2, availableParallelism())});
+// More files than cores: a browser test mostly waits (for pages to settle), a process's start for its imports.
+const stream = run({files: files(tiers), concurrency: Number(process.env.PARLEY_TEST_CONCURRENCY) || availableParallelism() + 1});
 stream.on("test:fail", () => (process.exitCode = 1));
-stream.compose(new spec()).pipe(process.stdout);
+const output = stream.compose(new spec());
+output.pipe(process.stdout);
+output.on("end", () => printSlowest(7));
+
+// When each file's first and last test event came: the slowest files, printed after the summary.
+const seen = new Map<string, {first: number; last: number}>();
+for (const event of ["test:dequeue", "test:pass", "test:fail"] as const) {
+  stream.on(event, (data: {file?: string}) => {
+    if (!data.file) return;
+    const now = performance.now();
+    const times = seen.get(data.file) ?? {first: now, last: now};
+    times.last = now;
+    seen.set(data.file, times);
+  });
+}
+
+function printSlowest(count: number): void {
+  const slowest = [...seen].map(([file, t]) => ({file: relative(import.meta.dirname, file), seconds: (t.last - t.first) / 1000})).sort((a, b) => b.seconds - a.seconds).slice(0, count);
+  process.stdout.write(`\nslowest files (first to last test event, seconds):\n${slowest.map((f) => `  ${f.seconds.toFixed(1).padStart(6)}  ${f.file}`).join("\n")}\n`);
+}

@@ -16,6 +16,7 @@ import {spawn, spawnSync} from "node:child_process";
 import {parley, root, scratch, type Done} from "../support/cli.js";
 import {startFakeLlm, type FakeRequest, type Reply} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
+import {withSiteTree} from "../support/fixtureSite.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {launch, screenshot, visit} from "./harness.js";
@@ -29,6 +30,7 @@ let server: StaticServer;
 let browser: Browser;
 let built: Done;
 let srcBefore: string[];
+let srcAfter: string[];
 
 // The report builds offline: in a network namespace with no network when this runs as root (as CI does), else as is.
 const offline = spawnSync("unshare", ["-n", "true"]).status === 0;
@@ -70,8 +72,12 @@ before(async () => {
   }));
   const played = await parley(["run", config, "--out", runDir, "--quiet"], {PARLEY_FAKE_KEY: KEY});
   assert.equal(played.code, 0, played.stderr);
-  srcBefore = listing(join(root, "src"));
-  built = await report([runDir, "--out", siteDir, "--title", "A small GLEE study"]);
+  // With no other test process building or previewing the project's site meanwhile.
+  await withSiteTree(async () => {
+    srcBefore = listing(join(root, "src"));
+    built = await report([runDir, "--out", siteDir, "--title", "A small GLEE study"]);
+    srcAfter = listing(join(root, "src"));
+  });
   assert.equal(built.code, 0, built.stderr);
   server = await serveStatic(siteDir);
   browser = await launch();
@@ -90,7 +96,7 @@ function walk(dir: string): string[] {
 }
 
 test("the report holds the study's pages only, and no key; the repository's src/ is untouched", () => {
-  assert.deepEqual(listing(join(root, "src")), srcBefore);
+  assert.deepEqual(srcAfter, srcBefore);
   const summary = JSON.parse(built.stdout);
   // The project's own analysis page on GLEE games (src/study-discount.md) comes with them.
   assert.deepEqual(summary.pages, ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]);

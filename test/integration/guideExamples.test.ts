@@ -8,8 +8,10 @@
 //                     `#SBATCH --array=a-b` lines is a Slurm job array and runs
 //                     once per task with SLURM_ARRAY_TASK_ID and _COUNT set;
 //                     `server`: a server, started, asked for the URL it prints,
-//                     then stopped; `skip-test`: not run, counted (at most
-//                     MAX_SKIPPED, each saying why in its first line)
+//                     then stopped; `downloads=play`: run after records of
+//                     games played on /play are saved to ~/Downloads;
+//                     `skip-test`: not run, counted (at most MAX_SKIPPED,
+//                     each saying why in its first line)
 //   json              `file=<path>`: written there (after a parse); `check=<kind>`:
 //                     given to the validator the command line uses (run-config,
 //                     experiment, llm-player, game-file, parley-config, source)
@@ -48,6 +50,8 @@ import {readRuns} from "../../loaders/ownRuns/configuredRuns.js";
 import {datasetsConfig} from "../../loaders/projectConfig.js";
 import {readSource} from "../../loaders/datasets/sources.js";
 import {withDuckDB} from "../../loaders/io/duckdb.js";
+import {nodeEngine} from "../../loaders/study/engine.js";
+import {startSession, type PlaySpec} from "../../loaders/study/session.js";
 
 const GUIDE = join(root, "src/guide");
 /** Blocks that may stay unrun (each says why); more means the Guide shows instructions nobody checks. */
@@ -370,6 +374,23 @@ async function runJob(block: Block): Promise<void> {
   }
 }
 
+/**
+ * What a person's browser holds after playing on /play (`downloads=play`):
+ * the records its "Download record" links save, made by the same session
+ * code the page bundles, in ~/Downloads under the names the page gives them.
+ */
+async function downloadPlayRecords(): Promise<void> {
+  const downloads = join(baseEnv.HOME!, "Downloads");
+  mkdirSync(downloads, {recursive: true});
+  const play = async (spec: PlaySpec, choose: (legal: {type: string}[]) => Record<string, unknown>) => {
+    const session = await startSession(spec, nodeEngine);
+    for (let p = session.pending(); p; p = session.pending()) assert.ok("ok" in (await session.submit(choose(p.legal))));
+    writeFileSync(join(downloads, `parley-play-${spec.game_id}.json`), JSON.stringify(session.record()));
+  };
+  await play({game: "glee/bargaining", params: {money: 100}, seats: ["rubinstein", "human"], seed: 1, game_id: "play-bargaining-1"}, () => ({type: "decision", decision: "accept"}));
+  await play({game: "gamabench/guessing", params: {rounds: 2}, seats: ["human", "level-1", "level-2"], seed: 4, game_id: "play-guessing-1"}, () => ({type: "choose", amount: 30}));
+}
+
 interface Tally {
   ran: number;
   shown: number;
@@ -391,6 +412,7 @@ async function runBlock(block: Block): Promise<"ran" | "shown" | "skipped"> {
     case "sh":
     case "bash":
     case "shell":
+      if (attrs.downloads === "play") await downloadPlayRecords();
       if (attrs.file !== undefined) writeBlock(block);
       else if (attrs.server !== undefined) await runServer(block);
       else await runShell(block);
