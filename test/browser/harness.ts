@@ -144,6 +144,8 @@ const QUIET_FOR = `(() => {
  * DuckDB's wasm and running queries make neither requests nor mutations.
  */
 export async function settle(page: Page, quietMs = 400, timeoutMs = 60_000): Promise<void> {
+  // A page opened without visit(): requests begun before this call are not counted, so wait longer for quiet, as before.
+  if (!inFlight.has(page)) quietMs = Math.max(quietMs, 1000);
   const requests = trackRequests(page);
   const start = performance.now();
   let networkQuietSince = start;
