@@ -13,7 +13,7 @@ import {datasetEntry, locateDataset} from "../../loaders/datasets/catalog.js";
 import {withParquetViews} from "../../loaders/io/parquet.js";
 import {ANALYSES} from "../../loaders/registry/analyses.js";
 import {withDefaults, type Measure} from "../../src/analyses/analysis.js";
-import {openWasm} from "../support/wasmDuckDB.js";
+import {openWasm, type WasmDatabase} from "../support/wasmDuckDB.js";
 import {rounded} from "../support/firstViewParity.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "parley-analyses-parity-"));
@@ -24,16 +24,16 @@ const measures = ANALYSES.flatMap((analysis) => analysis.measures.map((measure) 
 /** Answers through JSON, as pages and `parley stats` receive them. */
 const viaJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
-async function answers(measure: Measure, dir: string): Promise<{native: unknown; wasm: unknown}> {
+/**
+ * Native DuckDB's answer (a database per measure, as `parley stats` opens
+ * one) and DuckDB-WASM's, from `wasm`: one database per dataset holding its
+ * tables, as a page's measures share the page's database.
+ */
+async function answers(measure: Measure, dir: string, wasm: WasmDatabase): Promise<{native: unknown; wasm: unknown}> {
   const tables = Object.fromEntries(measure.tables.map((t) => [t, join(dir, `${t}.parquet`)]));
   const params = withDefaults(measure);
   const native = await withParquetViews(tables, (db) => measure.answer((sql, args) => db.query(sql, args), params));
-  const wasmDb = await openWasm(tables);
-  try {
-    return {native: viaJson(native), wasm: viaJson(await measure.answer((sql, args) => wasmDb.query(sql, args), params))};
-  } finally {
-    wasmDb.close();
-  }
+  return {native: viaJson(native), wasm: viaJson(await measure.answer((sql, args) => wasm.query(sql, args), params))};
 }
 
 const isEmpty = (value: unknown) => (Array.isArray(value) ? value.length === 0 : value !== null && typeof value === "object" && Object.keys(value).length === 0);
@@ -44,10 +44,17 @@ for (const dataset of [...new Set(measures.map((m) => m.measure.dataset))]) {
   test(`every measure shown on dataset ${dataset}'s pages: DuckDB-WASM's answer equals native DuckDB's`, {skip: present ? false : `${dataset} is not in the datasets directory`}, async () => {
     const dir = mkdtempSync(join(scratch, `${dataset}-`));
     await writeDataset(dataset, dir);
-    for (const {analysis, measure} of measures.filter((m) => m.measure.dataset === dataset)) {
-      const {native, wasm} = await answers(measure, dir);
-      assert.ok(!isEmpty(native), `${analysis.paper}/${measure.name}: an answer to compare`);
-      assert.deepEqual(rounded(wasm), rounded(native), `${analysis.paper}/${measure.name}`);
+    const mine = measures.filter((m) => m.measure.dataset === dataset);
+    const tables = [...new Set(mine.flatMap((m) => m.measure.tables))];
+    const wasmDb = await openWasm(Object.fromEntries(tables.map((t) => [t, join(dir, `${t}.parquet`)])));
+    try {
+      for (const {analysis, measure} of mine) {
+        const {native, wasm} = await answers(measure, dir, wasmDb);
+        assert.ok(!isEmpty(native), `${analysis.paper}/${measure.name}: an answer to compare`);
+        assert.deepEqual(rounded(wasm), rounded(native), `${analysis.paper}/${measure.name}`);
+      }
+    } finally {
+      wasmDb.close();
     }
   });
 }
