@@ -198,9 +198,17 @@ export class Study {
     void this.games.begin(p);
   }
 
-  /** The person's move: `{error}` when refused (nothing changed), else null. */
-  async move(p: Participant, action: unknown): Promise<{error: string; failed: boolean} | null> {
+  /**
+   * The person's move: `{error}` when refused (nothing changed), else null.
+   * `after`, when the page gives it, is the number of its moves the page had
+   * seen received: a move sent again after it was received (a retried
+   * request, a second tab) no longer matches and is refused as `stale`.
+   */
+  async move(p: Participant, action: unknown, after?: number): Promise<{error: string; failed: boolean; stale?: true} | null> {
     this.expect(p, "game");
+    if (after !== undefined && after !== p.moves.length) {
+      return {error: `this move was sent after ${after} of your moves, but ${p.moves.length} have been received: the game has moved on (another tab, or the move was sent twice); nothing was changed`, failed: false, stale: true};
+    }
     const done = await this.games.move(p, action);
     return "error" in done ? {error: done.error, failed: done.failed ?? false} : null;
   }

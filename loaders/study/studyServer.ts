@@ -12,7 +12,8 @@
  *   GET  /api/p/<id>             where the participant stands, as JSON
  *   POST /api/p/<id>/consent     {agree: boolean}
  *   POST /api/p/<id>/attention   {answer: string}
- *   POST /api/p/<id>/move        {action}: 200 with the new state, or 422 {error} (nothing changed)
+ *   POST /api/p/<id>/move        {action, after?}: 200 with the new state, or 422 {error} (nothing changed);
+ *                                409 when `after` (the moves the page had seen received) is behind: a move sent twice
  *   POST /api/p/<id>/retry       rebuild a game whose LLM endpoint failed
  *   POST /api/p/<id>/quiz        {answers: number[]}
  * Admin (token): GET /admin, /admin/progress.json, /admin/tables.tar, and
@@ -129,8 +130,10 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
         break;
       case "move": {
         if (!("action" in body)) throw new Refusal(400, "expected {action: your move}");
-        const refused = await study.move(p, body.action);
-        if (refused) return json(res, 422, {...refused, state: await study.view(p)});
+        const after = body.after;
+        if (after !== undefined && !(Number.isSafeInteger(after) && (after as number) >= 0)) throw new Refusal(400, "after: expected the number of your moves the page has seen received");
+        const refused = await study.move(p, body.action, after as number | undefined);
+        if (refused) return json(res, refused.stale ? 409 : 422, {...refused, state: await study.view(p)});
         break;
       }
       case "retry":

@@ -95,7 +95,7 @@ export async function startStudy(config: string, out: string, extra: string[] = 
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (c) => (stderr += c));
-  const info = await new Promise<{url: string; admin_link: string}>((resolve, reject) => {
+  const info = await new Promise<{url: string}>((resolve, reject) => {
     child.stdout!.on("data", (c) => {
       stdout += c;
       const end = stdout.indexOf("\n}");
@@ -103,7 +103,8 @@ export async function startStudy(config: string, out: string, extra: string[] = 
     });
     child.on("close", (code) => reject(new Error(`parley play exited with ${code}: ${stderr}`)));
   });
-  return {child, url: info.url, admin: info.admin_link, stderr: () => stderr, done};
+  // The admin token comes from the environment, so the server does not print it: the link is made here.
+  return {child, url: info.url, admin: `${info.url}/admin?token=${encodeURIComponent(ADMIN_TOKEN)}`, stderr: () => stderr, done};
 }
 
 /** Writes `config` into `dir` (study.json) and starts the server on it, tables in <dir>/out. */
