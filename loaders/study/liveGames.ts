@@ -176,6 +176,18 @@ export class LiveGames {
     if (this.sessions.get(p.id) === s) this.sessions.delete(p.id);
   }
 
+  /** Replays `p`'s saved moves and hands the finished game on (a record that could not be read); why not, or null. */
+  async rebuild(p: Participant): Promise<string | null> {
+    try {
+      const session = await this.session(p);
+      if (!session.finished()) return session.error ?? "the saved moves do not finish the game";
+      await this.settle(p, session);
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
   /** Starts `p`'s game (its first decision, and the opponent's turns before it, are under way once this resolves). */
   async begin(p: Participant): Promise<void> {
     await this.session(p).catch(() => {});

@@ -23,7 +23,7 @@ import {resolveApiKey} from "../../llm/secrets.js";
 import {checkSharedLimits, answerDefining} from "../../runner/llmPlayers.js";
 import {fingerprint} from "../../runner/checkpoint.js";
 import {lockOutput, OutputLocked} from "../../io/outputLock.js";
-import {writeFileAtomic} from "../../io/atomic.js";
+import {writeFileDurable} from "../../io/atomic.js";
 import {isLoopbackHost, newToken, tokenProblem} from "../../study/access.js";
 import {studyAssets} from "../../study/assets.js";
 import {Study} from "../../study/study.js";
@@ -63,12 +63,14 @@ async function claimState(state: string, experiment: Experiment, file: string): 
   const path = join(state, "experiment-fingerprint");
   const print = gamesFingerprint(experiment);
   if (existsSync(path)) {
-    if (readFileSync(path, "utf8").trim() !== print) {
+    const recorded = readFileSync(path, "utf8").trim();
+    if (!recorded) throw new UsageError(`parley play: ${path}: empty (a write cut short by a crash?); if ${file} is unchanged since this --out was started, delete it and start again`);
+    if (recorded !== print) {
       throw new UsageError(`parley play: ${file}: the conditions (games, parameters, seats or opponents) differ from those this --out was started with, so saved games could not be replayed; use another --out for a changed experiment`);
     }
     return;
   }
-  await writeFileAtomic(path, print + "\n");
+  writeFileDurable(path, print + "\n");
 }
 
 /** The token in environment variable `name` (checked: strong enough), or null when it is unset or empty. */
@@ -122,6 +124,8 @@ export async function run(argv: string[]): Promise<number> {
       // A participant file of another experiment or condition, or one that does not parse: one line naming it.
       throw new UsageError(`parley play: ${(error as Error).message}`);
     }
+    // State files that could not be read were set aside: one line each. Games whose records were among them are replayed first.
+    for (const line of [...study.problems, ...(await study.rebuildRecords())]) process.stderr.write(printable(`parley play: ${line}`) + "\n");
     // The tables as the saved state has them (a server killed before its last write catches up here).
     await study.tablesChanged();
     server = await startStudyServer({study, out, host, port, playToken, adminToken, assets: await studyAssets()});
