@@ -51,3 +51,11 @@ export function redactUrl(text: string): string {
   const shown = url.href;
   return hadCredentials ? shown.replace(/^(https?:\/\/)/i, "$1***@") : shown;
 }
+
+/** `value` (parsed JSON) with every string that is an http(s) URL passed through `redactUrl`. */
+export function redactUrls<T>(value: T): T {
+  if (typeof value === "string") return redactUrl(value) as T;
+  if (Array.isArray(value)) return value.map(redactUrls) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactUrls(v)])) as T;
+  return value;
+}
