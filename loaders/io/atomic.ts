@@ -26,7 +26,8 @@ export async function writeAtomic<T>(target: string, write: (tmp: string) => Pro
 }
 
 export function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
-  return writeAtomic(target, (tmp) => writeFileSync(tmp, data));
+  // "wx": the temporary name is random, and a file (or link) already there is never written through.
+  return writeAtomic(target, (tmp) => writeFileSync(tmp, data, {flag: "wx"}));
 }
 
 /**
