@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import {request} from "node:http";
 import {existsSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
+import {networkInterfaces} from "node:os";
 import {parley, scratch} from "../support/cli.js";
 import {ADMIN_TOKEN, experimentConfig, fakeModel as fakeLlm, PLAY_KEY, startStudy, startStudyIn} from "../support/playStudy.js";
 import {gleeBot} from "../support/gleeBot.js";
@@ -175,6 +176,23 @@ test("guessing is slowed per peer: after 10 wrong admin tokens or unknown partic
   assert.equal(unknown[11], 429);
   assert.equal((await call(`${server.url}/api/p/${id}`)).status, 429, "a known link waits as well while the peer is paused");
   assert.ok(!/\n\s+at /.test(server.stderr()), server.stderr());
+  server.child.kill("SIGTERM");
+  await server.done;
+});
+
+test("exposed with --host: an access token from the environment is not printed, and wrong ones pause the peer too", async (t) => {
+  const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+  if (!outside) return t.skip("no non-loopback IPv4 interface on this machine");
+  const llm = await fakeModel();
+  const token = "play-token-from-the-environment-0123";
+  const {server} = await startStudyIn(tempDir(), experimentConfig(llm), ["--host", outside], {PARLEY_PLAY_TOKEN: token});
+  assert.ok(!server.stderr().includes(token), server.stderr());
+  assert.match(server.stderr(), /participants: http:\/\/[\d.]+:\d+\/p\/new\?t=\$PARLEY_PLAY_TOKEN$/m);
+  const statuses: number[] = [];
+  for (let i = 0; i < 12; i++) statuses.push((await call(`${server.url}/p/new?t=wrong-${i}`)).status);
+  assert.deepEqual(statuses, [...Array(11).fill(403), 429], String(statuses));
+  assert.equal((await call(`${server.url}/p/new?t=${token}`)).status, 429, "the right token waits too");
+  assert.equal((await call(`${server.url}/p/new?t=${token}`, {headers: {cookie: "parley_play=%"}})).status, 429);
   server.child.kill("SIGTERM");
   await server.done;
 });

@@ -87,9 +87,9 @@ export interface RunningStudy {
 }
 
 /** Starts `parley play --config <config> --out <out>` (port 0 unless `extra` names one) and waits for its URLs. */
-export async function startStudy(config: string, out: string, extra: string[] = []): Promise<RunningStudy> {
+export async function startStudy(config: string, out: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningStudy> {
   const port = extra.includes("--port") ? [] : ["--port", "0"];
-  const {child, done} = startParley(["play", "--config", config, "--out", out, ...port, ...extra], {PARLEY_PLAY_TEST_KEY: PLAY_KEY, PARLEY_ADMIN_TOKEN: ADMIN_TOKEN}, 600_000);
+  const {child, done} = startParley(["play", "--config", config, "--out", out, ...port, ...extra], {PARLEY_PLAY_TEST_KEY: PLAY_KEY, PARLEY_ADMIN_TOKEN: ADMIN_TOKEN, ...env}, 600_000);
   children.add(child);
   child.on("close", () => children.delete(child));
   let stdout = "";
@@ -108,9 +108,9 @@ export async function startStudy(config: string, out: string, extra: string[] = 
 }
 
 /** Writes `config` into `dir` (study.json) and starts the server on it, tables in <dir>/out. */
-export async function startStudyIn(dir: string, config: Record<string, unknown>, extra: string[] = []): Promise<{file: string; out: string; server: RunningStudy}> {
+export async function startStudyIn(dir: string, config: Record<string, unknown>, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{file: string; out: string; server: RunningStudy}> {
   const file = join(dir, "study.json");
   writeFileSync(file, JSON.stringify(config));
   const out = join(dir, "out");
-  return {file, out, server: await startStudy(file, out, extra)};
+  return {file, out, server: await startStudy(file, out, extra, env)};
 }
