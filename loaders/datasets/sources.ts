@@ -103,9 +103,22 @@ export async function fetchSource(id: string, source: DatasetSource, datasetsDir
   const worker = async () => {
     for (let file = queue.shift(); file && !unreachable; file = queue.shift()) {
       const target = join(datasetsDir, file.path);
-      // A file that is a link out of the datasets folder may be read (it may hold the published file), never replaced.
-      const linkedOut = linkOutOf(datasetsDir, target);
-      if (await isVerified(target, file)) {
+      let linkedOut: string | null;
+      let verified: boolean;
+      try {
+        // A file that is a link out of the datasets folder may be read (it may hold the published file), never replaced.
+        linkedOut = linkOutOf(datasetsDir, target);
+        verified = await isVerified(target, file);
+      } catch (error) {
+        // The file or a folder on its way cannot be read (no permission, a loop of links): one line, the other files go on.
+        if (!(error as NodeJS.ErrnoException).code) throw error;
+        summary.failed++;
+        options.problem?.(`${id}: ${file.path}: ${(error as Error).message}`);
+        done++;
+        report();
+        continue;
+      }
+      if (verified) {
         summary.present++;
         summary.bytes += file.size;
       } else if (linkedOut) {
@@ -113,7 +126,8 @@ export async function fetchSource(id: string, source: DatasetSource, datasetsDir
         options.problem?.(`${id}: ${file.path} is a link out of the datasets folder (to ${linkedOut}); not touched`);
       } else if (existsSync(target)) {
         summary.failed++;
-        options.problem?.(`${id}: ${file.path} exists and differs from the published file (size ${statSync(target).size}, expected ${file.size}); delete it to fetch it again`);
+        const size = statSync(target, {throwIfNoEntry: false})?.size;
+        options.problem?.(`${id}: ${file.path} exists and differs from the published file (size ${size ?? "unknown"}, expected ${file.size}); delete it to fetch it again`);
       } else {
         try {
           await download(fileOrigin(file, options.mirror), target, file, {...options.limits, root: datasetsDir, onBytes: (n) => (inFlight.set(file.path, n), report())});
