@@ -320,7 +320,6 @@ class PartWriter {
     private readonly digest: Digest,
     start: number,
     private readonly limit: number,
-    private readonly source: string,
     private readonly expected: Expected,
   ) {
     this.bytes = start;
@@ -330,7 +329,7 @@ class PartWriter {
   write(chunk: Buffer): void {
     if (this.bytes + chunk.length > this.limit) {
       const what = this.expected.newlines === "lf" ? `${this.limit} bytes (twice the ${this.expected.size} expected, were every line end CRLF)` : `the ${this.expected.size} bytes expected`;
-      throw new DownloadError(`${redactUrl(this.source)}: more than ${what}; the download was discarded`);
+      throw new DownloadError(`more than ${what}; the download was discarded`);
     }
     writeSync(this.fd, chunk);
     this.digest.update(chunk);
@@ -346,7 +345,7 @@ async function copyToPart(source: string, part: string, expected: Expected, opti
   // Raw bytes are digested as they are (newlines are checked when the part is normalised into place).
   const digest = new Digest(false);
   const fd = openPart(state, false);
-  const writer = new PartWriter(fd, digest, 0, limit, source, expected);
+  const writer = new PartWriter(fd, digest, 0, limit, expected);
   try {
     for await (const chunk of createReadStream(source)) {
       writer.write(chunk as Buffer);
@@ -354,8 +353,9 @@ async function copyToPart(source: string, part: string, expected: Expected, opti
     }
   } catch (error) {
     closeSync(fd);
-    if (error instanceof DownloadError) rmSync(part, {force: true});
-    throw error;
+    if (!(error instanceof DownloadError)) throw error;
+    rmSync(part, {force: true});
+    throw new DownloadError(`${source}: ${error.message}`);
   }
   closeSync(fd);
   return digest;
@@ -443,7 +443,7 @@ async function fetchRest(url: string, part: string, expected: Expected, options:
     // Written synchronously as each chunk arrives, so every byte received before a cut is in the part
     // (a stream pipeline would drop its buffered writes when the response errors).
     const fd = openPart(state, resumed);
-    const writer = new PartWriter(fd, digest, start, limit, url, expected);
+    const writer = new PartWriter(fd, digest, start, limit, expected);
     let window = 0;
     const perWindow = (limits.minRate * limits.stallMs) / 1000;
     const slow = setInterval(() => {
@@ -511,7 +511,7 @@ function request(url: string, headers: Record<string, string>, limits: TransferL
 /** The one line a failed transfer reports (credentials in the URL left out). */
 function describe(url: string, error: unknown, part: string): DownloadError {
   const shown = redactUrl(url);
-  if (error instanceof DownloadError) return new DownloadError(error.message.startsWith(shown) ? error.message : `${shown}: ${error.message}`, error.unreachable);
+  if (error instanceof DownloadError) return new DownloadError(`${shown}: ${error.message}`, error.unreachable);
   const code = (error as NodeJS.ErrnoException).code;
   if (code && UNREACHABLE.has(code)) {
     const host = new URL(url).host;
