@@ -8,11 +8,11 @@
  * datasets directory, so a mirror URL or directory replaces every file's
  * URL by `<mirror>/<path>`; a datasets directory is itself a mirror.
  */
-import {existsSync, readdirSync, readFileSync, rmdirSync, statSync} from "node:fs";
+import {existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, statSync} from "node:fs";
 import {dirname, isAbsolute, join, resolve, sep} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {UsageError} from "../io/usageError.js";
-import {download, DownloadError, isUrl, isVerified, type Expected} from "../io/download.js";
+import {download, DownloadError, isUrl, isVerified, linkOutOf, type Expected, type TransferLimits} from "../io/download.js";
 
 export interface SourceFile extends Expected {
   /** Path inside the datasets directory, e.g. "dealornodeal/val.txt". */
@@ -79,6 +79,8 @@ export interface FetchOptions {
   progress?: (line: string, final: boolean) => void;
   /** One line per file that could not be fetched. */
   problem?: (line: string) => void;
+  /** Minimum rate, stall window and deadline per file (io/download.ts DEFAULT_LIMITS when absent). */
+  limits?: Partial<TransferLimits>;
 }
 
 /**
@@ -101,15 +103,34 @@ export async function fetchSource(id: string, source: DatasetSource, datasetsDir
   const worker = async () => {
     for (let file = queue.shift(); file && !unreachable; file = queue.shift()) {
       const target = join(datasetsDir, file.path);
-      if (isVerified(target, file)) {
+      let linkedOut: string | null;
+      let verified: boolean;
+      try {
+        // A file that is a link out of the datasets folder may be read (it may hold the published file), never replaced.
+        linkedOut = linkOutOf(datasetsDir, target);
+        verified = await isVerified(target, file);
+      } catch (error) {
+        // The file or a folder on its way cannot be read (no permission, a loop of links): one line, the other files go on.
+        if (!(error as NodeJS.ErrnoException).code) throw error;
+        summary.failed++;
+        options.problem?.(`${id}: ${file.path}: ${(error as Error).message}`);
+        done++;
+        report();
+        continue;
+      }
+      if (verified) {
         summary.present++;
         summary.bytes += file.size;
+      } else if (linkedOut) {
+        summary.failed++;
+        options.problem?.(`${id}: ${file.path} is a link out of the datasets folder (to ${linkedOut}); not touched`);
       } else if (existsSync(target)) {
         summary.failed++;
-        options.problem?.(`${id}: ${file.path} exists and differs from the published file (size ${statSync(target).size}, expected ${file.size}); delete it to fetch it again`);
+        const size = statSync(target, {throwIfNoEntry: false})?.size;
+        options.problem?.(`${id}: ${file.path} exists and differs from the published file (size ${size ?? "unknown"}, expected ${file.size}); delete it to fetch it again`);
       } else {
         try {
-          await download(fileOrigin(file, options.mirror), target, file, {onBytes: (n) => (inFlight.set(file.path, n), report())});
+          await download(fileOrigin(file, options.mirror), target, file, {...options.limits, root: datasetsDir, onBytes: (n) => (inFlight.set(file.path, n), report())});
           summary.fetched++;
           summary.bytes += file.size;
         } catch (error) {
@@ -136,7 +157,9 @@ export async function fetchSource(id: string, source: DatasetSource, datasetsDir
 }
 
 function removeEmptyParents(path: string, top: string): void {
-  for (let dir = dirname(path); dir.startsWith(top + sep) && existsSync(dir) && !readdirSync(dir).length; dir = dirname(dir)) rmdirSync(dir);
+  // lstat: a folder that is a link (refused by download) is not ours to remove, nor is what it points to.
+  const emptyFolder = (dir: string) => lstatSync(dir, {throwIfNoEntry: false})?.isDirectory() && !readdirSync(dir).length;
+  for (let dir = dirname(path); dir.startsWith(top + sep) && emptyFolder(dir); dir = dirname(dir)) rmdirSync(dir);
 }
 
 const megabytes = (bytes: number): string => (bytes / 1e6).toFixed(1);

@@ -25,3 +25,37 @@ export function printable(s: string): string {
 export function printableJson(json: string): string {
   return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/** Query parameters whose values are secrets (signed and token-bearing URLs). */
+const SECRET_PARAM = /^(token|access_token|auth|key|api_key|apikey|password|passwd|secret|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential)$/i;
+
+/**
+ * `text` with the credentials of an http(s) URL left out, for printing: the
+ * user name and password (`http://***@host/`) and the values of query
+ * parameters that carry secrets (`?token=***`). Anything that is not such a
+ * URL is returned as it is.
+ */
+export function redactUrl(text: string): string {
+  if (!/^https?:\/\//i.test(text)) return text;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    // Not parseable: at least no user:password@ part.
+    return text.replace(/^(https?:\/\/)[^/?#]*@/i, "$1***@");
+  }
+  const hadCredentials = url.username !== "" || url.password !== "";
+  url.username = "";
+  url.password = "";
+  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAM.test(name)) url.searchParams.set(name, "***");
+  const shown = url.href;
+  return hadCredentials ? shown.replace(/^(https?:\/\/)/i, "$1***@") : shown;
+}
+
+/** `value` (parsed JSON) with every string that is an http(s) URL passed through `redactUrl`. */
+export function redactUrls<T>(value: T): T {
+  if (typeof value === "string") return redactUrl(value) as T;
+  if (Array.isArray(value)) return value.map(redactUrls) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactUrls(v)])) as T;
+  return value;
+}

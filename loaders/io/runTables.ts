@@ -18,6 +18,20 @@ export interface RunTableFiles {
   partitioned: boolean;
 }
 
+/**
+ * The game id of a `game=<id>` partition folder: <id> percent-decoded, or
+ * as it stands when it is not valid percent-encoding (a folder Parley did
+ * not write: named as it is, never an error that hides the other partitions).
+ */
+export function partitionGame(name: string): string {
+  const encoded = name.slice("game=".length);
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
 /** The Parquet files of `table` in `dir`, optionally only the partitions of games `keep` accepts. */
 export function runTableFiles(dir: string, table: string, keep: (game: string) => boolean = () => true): RunTableFiles {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return {files: [], partitioned: false};
@@ -25,7 +39,7 @@ export function runTableFiles(dir: string, table: string, keep: (game: string) =
   if (existsSync(flat)) return {files: [flat], partitioned: false};
   const shards = recordedShards(dir);
   const files = readdirSync(dir)
-    .filter((name) => name.startsWith("game=") && keep(decodeURIComponent(name.slice("game=".length))))
+    .filter((name) => name.startsWith("game=") && keep(partitionGame(name)))
     .sort()
     .flatMap((name) => partitionFiles(join(dir, name), table, shards));
   return {files, partitioned: true};

@@ -12,7 +12,8 @@
 import {existsSync, readFileSync} from "node:fs";
 import {join, resolve} from "node:path";
 import {projectRoot} from "../projectConfig.js";
-import {writeFileAtomic} from "../io/atomic.js";
+import {writeFileDurable} from "../io/atomic.js";
+import {CheckpointConflict} from "./checkpoint.js";
 import {promptLog} from "../llm/promptLog.js";
 import type {ConfigKey} from "../io/configKeys.js";
 
@@ -88,16 +89,33 @@ export function unpriced(players: readonly CostedPlayer[], prices: PriceTable): 
   return players.filter((p) => !prices.has(priceKey(p.provider, p.model)));
 }
 
-/** Spend of earlier processes of this run (its state directory). */
+/**
+ * Spend of earlier processes of this run (its state directory): 0 when none
+ * was recorded. A record that exists but cannot be read is not taken as 0
+ * (that would hand --max-cost a fresh budget): CheckpointConflict naming it.
+ */
 export function previousSpend(stateDir: string): number {
+  const path = join(stateDir, "spend.json");
+  let text: string;
   try {
-    const v = JSON.parse(readFileSync(join(stateDir, "spend.json"), "utf8")).usd;
-    return typeof v === "number" && Number.isFinite(v) ? v : 0;
-  } catch {
-    return 0;
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw error;
   }
+  let usd: unknown;
+  let reason = 'expected {"usd": <dollars>}';
+  try {
+    usd = (JSON.parse(text) as {usd?: unknown})?.usd;
+  } catch (error) {
+    reason = (error as Error).message;
+  }
+  if (typeof usd === "number" && Number.isFinite(usd) && usd >= 0) return usd;
+  throw new CheckpointConflict(`${path}: not a readable spend record (${reason}); the run's earlier spend is unknown, so --max-cost cannot be kept: write {"usd": <dollars spent>} into it, or delete it to count from zero`);
 }
 
+/** Records the run's spend durably (fsync): a crash leaves the previous record or this one, never an empty file. */
 export function saveSpend(stateDir: string, usd: number): Promise<void> {
-  return writeFileAtomic(join(stateDir, "spend.json"), JSON.stringify({usd}) + "\n");
+  writeFileDurable(join(stateDir, "spend.json"), JSON.stringify({usd}) + "\n");
+  return Promise.resolve();
 }

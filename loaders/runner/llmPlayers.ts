@@ -10,6 +10,7 @@ import {ResponseCache} from "../llm/cache.js";
 import {completerForSpec, type CompleterOptions} from "../llm/complete.js";
 import {llmPlayerDef} from "../llm/llmPlayer.js";
 import type {LlmPlayerSpec} from "../llm/playerSpec.js";
+import {redactUrl} from "../io/printable.js";
 
 export interface LlmSeats {
   specs: Map<string, AgentDef>;
@@ -56,7 +57,7 @@ export function checkSharedLimits(players: readonly LlmPlayerSpec[]): void {
     }
     for (const field of ["max_concurrency", "requests_per_minute"] as const) {
       if (p[field] !== null && first[field] !== null && p[field] !== first[field]) {
-        throw new Error(`players ${first.id} and ${p.id} share the endpoint ${endpoint} but ask for different ${field} (${first[field]} and ${p[field]}); give it once`);
+        throw new Error(`players ${first.id} and ${p.id} share the endpoint ${p.provider} ${p.base_url ? redactUrl(p.base_url) : "default"} but ask for different ${field} (${first[field]} and ${p[field]}); give it once`);
       }
       if (p[field] !== null && first[field] === null) first[field] = p[field];
     }

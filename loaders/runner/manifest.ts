@@ -15,6 +15,7 @@ import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
 import {join, resolve} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {writeFileAtomic} from "../io/atomic.js";
+import {redactUrl, redactUrls} from "../io/printable.js";
 import {promptLog} from "../llm/promptLog.js";
 
 const PACKAGES = ["@observablehq/framework", "@duckdb/node-api", "@duckdb/duckdb-wasm", "openai", "@anthropic-ai/sdk", "@google/genai", "apache-arrow", "parquet-wasm"];
@@ -78,7 +79,8 @@ export function buildManifest(input: ManifestInput): Record<string, unknown> {
   return {
     kind: input.kind,
     parley: {version: readVersion(), commit: gitCommit()},
-    config: input.config,
+    // URLs without their credentials (a base_url with user:password@): the manifest is meant to be shared. The hash is of the file as given.
+    config: redactUrls(input.config),
     config_sha256: sha256(configText),
     ...(input.shard && {shard: input.shard}),
     seed: input.seed ?? null,
@@ -93,7 +95,7 @@ export function buildManifest(input: ManifestInput): Record<string, unknown> {
         id: p.id,
         provider: p.provider,
         model_requested: p.model,
-        base_url: p.base_url ?? null,
+        base_url: p.base_url ? redactUrl(p.base_url) : null,
         models_reported: log ? [...log.reportedModels].sort() : [],
         system_prompts: log ? [...log.systemPrompts].map(([sha, calls]) => ({sha256: sha, calls})).sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1)) : [],
       };

@@ -50,5 +50,11 @@ function spend(dir: string): number | null {
   const state = join(dir, ".parley");
   if (!existsSync(state)) return null;
   const dirs = [state, ...readdirSync(state).filter((n) => n.startsWith("shard=")).map((n) => join(state, n))].filter((d) => existsSync(join(d, "spend.json")));
-  return dirs.length ? dirs.reduce((sum, d) => sum + previousSpend(d), 0) : null;
+  if (!dirs.length) return null;
+  try {
+    return dirs.reduce((sum, d) => sum + previousSpend(d), 0);
+  } catch {
+    // A spend record that cannot be read: the run's spend is unknown (parley run names the file when it resumes).
+    return null;
+  }
 }

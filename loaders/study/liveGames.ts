@@ -46,6 +46,8 @@ export interface GameView {
   /** The game could not go on (an LLM endpoint failed for good); `retry` rebuilds it. */
   failed: boolean;
   over: boolean;
+  /** The person's moves received so far: the page sends it back with a move (`after`), so a resent move is not played twice. */
+  moves: number;
 }
 
 /** Every LLM player's key is read now, so a missing variable stops the server before anyone starts. */
@@ -100,15 +102,27 @@ export class LiveGames {
     return s;
   }
 
-  /** Participants whose finished game has been handed to onFinished (in this process). */
-  private readonly done = new Set<string>();
+  /** Participants whose finished game has been handed to onFinished (in this process), and when that is done. */
+  private readonly done = new Map<string, Promise<void>>();
 
-  /** Once the game is over: its rows are handed on, once per process (a restart hands them on again: saving is idempotent). */
-  private async settle(p: Participant, session: PlaySession): Promise<void> {
+  /**
+   * Once the game is over: its rows are handed on, once per process (a
+   * restart hands them on again: saving is idempotent). Every caller waits
+   * for the same hand-over, so no request answers before the game is saved.
+   */
+  private settle(p: Participant, session: PlaySession): Promise<void> {
     const record = session.finished();
-    if (!record || this.done.has(p.id)) return;
-    this.done.add(p.id);
-    await this.options.onFinished(p, record);
+    if (!record) return Promise.resolve();
+    let saved = this.done.get(p.id);
+    if (!saved) {
+      // A hand-over that failed (the disk full) is tried again by the next request.
+      saved = this.options.onFinished(p, record).catch((error: unknown) => {
+        this.done.delete(p.id);
+        throw error;
+      });
+      this.done.set(p.id, saved);
+    }
+    return saved;
   }
 
   /** The game as the participant's page shows it. */
@@ -118,10 +132,10 @@ export class LiveGames {
     try {
       session = await this.session(p);
     } catch {
-      return {seat: condition.human_seat, seat_name: condition.def.seats.names?.[condition.human_seat] ?? null, pending: null, failed: true, over: false};
+      return {seat: condition.human_seat, seat_name: condition.def.seats.names?.[condition.human_seat] ?? null, pending: null, failed: true, over: false, moves: p.moves.length};
     }
     await this.settle(p, session);
-    return {seat: session.seat, seat_name: condition.def.seats.names?.[session.seat] ?? null, pending: session.pending(), failed: session.error !== null, over: session.finished() !== null};
+    return {seat: session.seat, seat_name: condition.def.seats.names?.[session.seat] ?? null, pending: session.pending(), failed: session.error !== null, over: session.finished() !== null, moves: p.moves.length};
   }
 
   /**
@@ -160,6 +174,18 @@ export class LiveGames {
       // never started
     }
     if (this.sessions.get(p.id) === s) this.sessions.delete(p.id);
+  }
+
+  /** Replays `p`'s saved moves and hands the finished game on (a record that could not be read); why not, or null. */
+  async rebuild(p: Participant): Promise<string | null> {
+    try {
+      const session = await this.session(p);
+      if (!session.finished()) return session.error ?? "the saved moves do not finish the game";
+      await this.settle(p, session);
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
 
   /** Starts `p`'s game (its first decision, and the opponent's turns before it, are under way once this resolves). */

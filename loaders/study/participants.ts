@@ -8,13 +8,19 @@
  * these, the LLM's replies coming back from the response cache), quiz
  * answers and completion code.
  *
+ * Each file is written durably (io/atomic.ts writeFileDurable: fsync of the
+ * file and of the folder around the rename). A file that cannot be read as a
+ * participant (empty after a crash on a filesystem that reordered writes,
+ * cut short, edited by hand) is set aside as `<id>.json.unreadable-<time>`
+ * and named in `problems`; the others are served.
+ *
  * Identifiers are 128 random bits (crypto), never derived from anything a
  * participant tells; a participant's link `/p/<id>` is their only key.
  */
-import {closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync} from "node:fs";
+import {mkdirSync, readdirSync, readFileSync, renameSync} from "node:fs";
 import {randomBytes, randomInt} from "node:crypto";
 import {join} from "node:path";
-import {tempPathFor} from "../io/atomic.js";
+import {writeFileDurable} from "../io/atomic.js";
 import type {Experiment} from "./experiment.js";
 
 /** Where a participant is: each screen in order, and the ends. */
@@ -83,27 +89,39 @@ export function countsAsStarted(p: Participant, now: number): boolean {
   return now - Date.parse(p.assigned_at) < PENDING_MS;
 }
 
-/** Writes `data` to `path` atomically and durably (temp file, fsync, rename). */
-function writeDurable(path: string, data: string): void {
-  const tmp = tempPathFor(path);
+const STEPS: readonly Step[] = ["consent", "instructions", "game", "quiz", "done", "declined", "failed_attention", "failed_quiz"];
+
+/** Why `value` (read from `<id>.json`) is not a participant record, or null. */
+function notAParticipant(value: unknown, name: string): string | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
+  const p = value as Record<string, unknown>;
+  if (typeof p.id !== "string" || !PARTICIPANT_ID.test(p.id) || `${p.id}.json` !== name) return "id: expected the 22-character id the file is named after";
+  if (typeof p.experiment !== "string" || typeof p.condition !== "string") return "experiment, condition: expected text";
+  if (!STEPS.includes(p.step as Step)) return `step: expected one of ${STEPS.join(", ")}`;
+  if (!Number.isSafeInteger(p.seed)) return "seed: expected an integer";
+  if (!Array.isArray(p.moves)) return "moves: expected a list";
+  return null;
+}
+
+/**
+ * Sets the unreadable state file `path` aside (renamed, so it is neither
+ * read again nor lost) and returns the line that says so.
+ */
+export function setAside(path: string, what: string, reason: string, then: string): string {
+  const aside = `${path}.unreadable-${Date.now()}`;
   try {
-    const fd = openSync(tmp, "w");
-    try {
-      writeSync(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
+    renameSync(path, aside);
+    return `${path}: not a readable ${what} (${reason}); set aside as ${aside}, ${then}`;
   } catch (error) {
-    rmSync(tmp, {force: true});
-    throw error;
+    return `${path}: not a readable ${what} (${reason}); it could not be set aside (${(error as Error).message}) and is skipped, ${then}`;
   }
 }
 
 export class ParticipantStore {
   private readonly dir: string;
   private readonly byId = new Map<string, Participant>();
+  /** One line per state file that could not be read (set aside; the others are served). */
+  readonly problems: string[] = [];
 
   /** Opens (or creates) the store in `stateDir`; participants of other experiments there are refused by the caller. */
   constructor(stateDir: string, readonly experiment: Experiment) {
@@ -114,9 +132,13 @@ export class ParticipantStore {
       const path = join(this.dir, name);
       let p: Participant;
       try {
-        p = JSON.parse(readFileSync(path, "utf8")) as Participant;
+        const value: unknown = JSON.parse(readFileSync(path, "utf8"));
+        const problem = notAParticipant(value, name);
+        if (problem) throw new Error(problem);
+        p = value as Participant;
       } catch (error) {
-        throw new Error(`${path}: not a participant record (${(error as Error).message})`);
+        this.problems.push(setAside(path, "participant record", (error as Error).message, "the others are served"));
+        continue;
       }
       if (p.experiment !== experiment.id) throw new Error(`${path}: participant of experiment "${p.experiment}", but this server runs "${experiment.id}"; use another --out for another experiment`);
       if (!experiment.conditions.some((c) => c.id === p.condition)) throw new Error(`${path}: condition "${p.condition}" is not in the experiment config any more; put it back, or use another --out`);
@@ -155,7 +177,7 @@ export class ParticipantStore {
 
   /** Writes `p` (already changed in memory) to its file. */
   save(p: Participant): void {
-    writeDurable(join(this.dir, `${p.id}.json`), JSON.stringify(p) + "\n");
+    writeFileDurable(join(this.dir, `${p.id}.json`), JSON.stringify(p) + "\n");
     this.byId.set(p.id, p);
   }
 }

@@ -142,28 +142,38 @@ export class PlaySession {
   private readonly humanSeat: number;
   private rows: GameRecord | null = null;
   private failure: Error | null = null;
-  /** Resolves when the game next waits for the person or ends. */
-  private settled!: Promise<void>;
-  private wake!: () => void;
+  /**
+   * Everyone waiting for the game to next wait for the person or end. A list,
+   * not one slot: whoever waits is woken, so no caller can take another's
+   * wake-up (a second request once left the first one waiting for ever).
+   */
+  private waiters: (() => void)[] = [];
 
   private constructor(readonly spec: ResolvedSpec, private readonly engine: Engine) {
     this.humanSeat = spec.seats.indexOf(HUMAN);
     this.narration = new Narration(spec.game, engine.narrators[spec.game] ?? null);
     this.human = new HumanSeat(() => this.wake());
-    this.expect();
   }
 
   /** Starts the game and runs the other seats until the person is asked (or the game ends). */
   static async start(spec: PlaySpec, engine: Engine): Promise<PlaySession> {
     const session = new PlaySession(resolveSpec(spec, engine), engine);
+    const asked = session.nextStop();
     session.run();
-    await session.settled;
+    await asked;
     session.throwIfFailed();
     return session;
   }
 
-  private expect(): void {
-    this.settled = new Promise((resolve) => (this.wake = resolve));
+  /** Resolves the next time the game waits for the person or ends (registered before the game is moved on, so the wake-up is not missed). */
+  private nextStop(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private run(): void {
@@ -207,22 +217,19 @@ export class PlaySession {
    */
   async submit(action: unknown): Promise<{ok: true} | {error: string; failed?: boolean}> {
     if (this.failure) return {error: `the game stopped: ${this.failure.message}`, failed: true};
-    const obs = this.human.asked;
-    const waitFor = this.expectNext();
+    // The entry is checked before anything waits: a refused one (nothing is due while the other seats play) is answered at once.
+    const refused = this.human.check(action);
+    if (refused) return {error: refused};
+    const obs = this.human.asked!;
+    const waitFor = this.nextStop();
     const error = this.human.submit(action);
     if (error) return {error};
-    this.narration.answered(obs!, action as Action);
+    this.narration.answered(obs, action as Action);
     this.moves.push(action as Action);
     await waitFor;
     const stopped = this.error;
     if (stopped !== null) return {error: `the game stopped: ${stopped}`, failed: true};
     return {ok: true};
-  }
-
-  /** A fresh promise for the next time the game waits or ends (made before the entry is handed on, so the wake-up is not missed). */
-  private expectNext(): Promise<void> {
-    this.expect();
-    return this.settled;
   }
 
   /** The seat the person plays. */

@@ -83,6 +83,8 @@ export class Study {
   readonly store: ParticipantStore;
   readonly records: GameRecords;
   readonly games: LiveGames;
+  /** One line per state file that could not be read (set aside; the rest is served). */
+  readonly problems: string[];
   private readonly writer: CoalescingWriter;
 
   constructor(options: StudyOptions) {
@@ -90,7 +92,9 @@ export class Study {
     const state = options.state ?? join(out, ".parley", "play");
     this.experiment = experiment;
     this.store = new ParticipantStore(state, experiment);
-    this.records = new GameRecords(state);
+    const rebuildable = (id: string) => (this.store.get(id)?.moves.length ?? 0) > 0;
+    this.records = new GameRecords(state, (id) => (rebuildable(id) ? "the game is rebuilt from the participant's saved moves" : "no participant's saved moves to rebuild it from; it is left out of the tables"));
+    this.problems = [...this.store.problems, ...this.records.problems];
     this.writer = new CoalescingWriter(async () => {
       try {
         await writeStudyTables(out, experiment, this.records, this.store.all());
@@ -114,6 +118,23 @@ export class Study {
         await this.tablesChanged().catch(() => {});
       },
     });
+  }
+
+  /**
+   * Rebuilds the records that could not be read from their participants'
+   * saved moves (the game replayed, the LLM's replies from the response
+   * cache), saving them as a finished game is saved. Returns a line for
+   * each game that could not be rebuilt.
+   */
+  async rebuildRecords(): Promise<string[]> {
+    const failed: string[] = [];
+    for (const id of this.records.unreadable) {
+      const p = this.store.get(id);
+      if (!p?.moves.length) continue;
+      const rebuilt = await this.games.rebuild(p);
+      if (rebuilt) failed.push(`participant ${id}: the game could not be rebuilt (${rebuilt}); it is left out of the tables`);
+    }
+    return failed;
   }
 
   condition(p: Participant): Condition {
@@ -198,9 +219,17 @@ export class Study {
     void this.games.begin(p);
   }
 
-  /** The person's move: `{error}` when refused (nothing changed), else null. */
-  async move(p: Participant, action: unknown): Promise<{error: string; failed: boolean} | null> {
+  /**
+   * The person's move: `{error}` when refused (nothing changed), else null.
+   * `after`, when the page gives it, is the number of its moves the page had
+   * seen received: a move sent again after it was received (a retried
+   * request, a second tab) no longer matches and is refused as `stale`.
+   */
+  async move(p: Participant, action: unknown, after?: number): Promise<{error: string; failed: boolean; stale?: true} | null> {
     this.expect(p, "game");
+    if (after !== undefined && after !== p.moves.length) {
+      return {error: `this move was sent after ${after} of your moves, but ${p.moves.length} have been received: the game has moved on (another tab, or the move was sent twice); nothing was changed`, failed: false, stale: true};
+    }
     const done = await this.games.move(p, action);
     return "error" in done ? {error: done.error, failed: done.failed ?? false} : null;
   }

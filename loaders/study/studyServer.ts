@@ -12,7 +12,8 @@
  *   GET  /api/p/<id>             where the participant stands, as JSON
  *   POST /api/p/<id>/consent     {agree: boolean}
  *   POST /api/p/<id>/attention   {answer: string}
- *   POST /api/p/<id>/move        {action}: 200 with the new state, or 422 {error} (nothing changed)
+ *   POST /api/p/<id>/move        {action, after?}: 200 with the new state, or 422 {error} (nothing changed);
+ *                                409 when `after` (the moves the page had seen received) is behind: a move sent twice
  *   POST /api/p/<id>/retry       rebuild a game whose LLM endpoint failed
  *   POST /api/p/<id>/quiz        {answers: number[]}
  * Admin (token): GET /admin, /admin/progress.json, /admin/tables.tar, and
@@ -24,7 +25,7 @@ import type {AddressInfo} from "node:net";
 import {readdirSync, readFileSync, realpathSync} from "node:fs";
 import {join} from "node:path";
 import {tar} from "../io/tar.js";
-import {bearer, cookie, isLoopbackAddress, isLoopbackHost, isLoopbackHostHeader, sameToken, setCookie} from "./access.js";
+import {bearer, cookie, FailureThrottle, isLoopbackAddress, isLoopbackHost, isLoopbackHostHeader, notAPersonOpeningTheLink, peerOf, RateLimit, sameToken, setCookie} from "./access.js";
 import {PARTICIPANT_ID, type Participant} from "./participants.js";
 import type {Experiment} from "./experiment.js";
 import {StepError, type Study} from "./study.js";
@@ -98,11 +99,26 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return body as Record<string, unknown>;
 }
 
+/** New participants from `/p/new`: per peer 60 at once then 6 a minute; in all 600 at once then 60 a minute. */
+export const NEW_PARTICIPANT_LIMITS = {peer: {burst: 60, perMinute: 6}, all: {burst: 600, perMinute: 60}};
+
 export function startStudyServer(options: StudyServerOptions): Promise<StudyServer> {
   const {study} = options;
   const {experiment, store} = study;
   const exposed = !isLoopbackHost(options.host);
   if (exposed && !options.playToken) throw new Error(`--host ${options.host} exposes the server: an access token is required`);
+
+  // Guessing, slowed per peer: wrong admin tokens, wrong access tokens, unknown participant links (access.ts).
+  const adminFailures = new FailureThrottle();
+  const playFailures = new FailureThrottle();
+  const linkFailures = new FailureThrottle();
+  const newParticipants = new RateLimit(NEW_PARTICIPANT_LIMITS.peer, NEW_PARTICIPANT_LIMITS.all);
+  const seconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+  /** 429 while `peer` is paused by `throttle`: its credential is not even looked at. */
+  const refuseWhilePaused = (throttle: FailureThrottle, peer: string) => {
+    const ms = throttle.paused(peer);
+    if (ms > 0) throw new Refusal(429, `too many failed attempts from your address; try again in ${seconds(ms)} s`, {"retry-after": seconds(ms)});
+  };
 
   /** What a participant's link carries on an exposed server: the access token. */
   const participantQuery = exposed ? `?t=${encodeURIComponent(options.playToken!)}` : "";
@@ -129,8 +145,10 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
         break;
       case "move": {
         if (!("action" in body)) throw new Refusal(400, "expected {action: your move}");
-        const refused = await study.move(p, body.action);
-        if (refused) return json(res, 422, {...refused, state: await study.view(p)});
+        const after = body.after;
+        if (after !== undefined && !(Number.isSafeInteger(after) && (after as number) >= 0)) throw new Refusal(400, "after: expected the number of your moves the page has seen received");
+        const refused = await study.move(p, body.action, after as number | undefined);
+        if (refused) return json(res, refused.stale ? 409 : 422, {...refused, state: await study.view(p)});
         break;
       }
       case "retry":
@@ -146,9 +164,21 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
   }
 
   function checkAdmin(req: IncomingMessage, url: URL): {setCookie?: string} {
+    const peer = peerOf(req);
     const query = url.searchParams.get("token");
-    if (sameToken(bearer(req), options.adminToken) || sameToken(cookie(req, "parley_admin"), options.adminToken)) return {};
-    if (sameToken(query, options.adminToken)) return {setCookie: setCookie("parley_admin", options.adminToken, "/admin")};
+    const given = [bearer(req), cookie(req, "parley_admin"), query];
+    const presented = given.some((t) => t !== null);
+    if (presented) refuseWhilePaused(adminFailures, peer);
+    if (sameToken(given[0], options.adminToken) || sameToken(given[1], options.adminToken)) {
+      adminFailures.succeeded(peer);
+      return {};
+    }
+    if (sameToken(query, options.adminToken)) {
+      adminFailures.succeeded(peer);
+      return {setCookie: setCookie("parley_admin", options.adminToken, "/admin")};
+    }
+    // A request with no token at all is no guess; a wrong one counts against the peer.
+    if (presented) adminFailures.failed(peer);
     throw new Refusal(401, "the admin pages need the admin token (printed when the server started; PARLEY_ADMIN_TOKEN): /admin?token=<token> or Authorization: Bearer <token>", {"www-authenticate": 'Bearer realm="parley play admin"'});
   }
 
@@ -191,10 +221,17 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
     if (url.pathname === "/admin" || url.pathname.startsWith("/admin/")) return admin(req, res, url);
 
     const headers: Record<string, string> = {};
+    const peer = peerOf(req);
     if (exposed) {
       const given = url.searchParams.get("t");
+      const kept = cookie(req, "parley_play");
+      if (given !== null || kept !== null) refuseWhilePaused(playFailures, peer);
       if (sameToken(given, options.playToken!)) headers["set-cookie"] = setCookie("parley_play", options.playToken!, "/");
-      else if (!sameToken(cookie(req, "parley_play"), options.playToken!)) throw new Refusal(403, "this study's links carry an access token; open the link you were given");
+      else if (!sameToken(kept, options.playToken!)) {
+        if (given !== null || kept !== null) playFailures.failed(peer);
+        throw new Refusal(403, "this study's links carry an access token; open the link you were given");
+      }
+      playFailures.succeeded(peer);
     }
 
     if (req.method === "GET" && url.pathname === "/assets/study.js") return send(res, 200, options.assets.js, "text/javascript; charset=utf-8", headers);
@@ -203,20 +240,34 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
       return send(res, 200, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(experiment.title)}</title></head><body><p>${escapeHtml(experiment.title)}: <a href="/p/new${escapeHtml(participantQuery)}">take part</a>.</p></body></html>`, "text/html; charset=utf-8", headers);
     }
     if (req.method === "GET" && url.pathname === "/p/new") {
+      // A participant counts as started for a while (participants.ts PENDING_MS): only people opening the link make one, at a bounded rate.
+      const why = notAPersonOpeningTheLink(req);
+      if (why) throw new Refusal(403, `${why}; a participant is made only by opening the study's link: open the study's link in your browser`);
+      const wait = newParticipants.take(peer);
+      if (wait > 0) throw new Refusal(429, `too many new participants at once; try again in ${seconds(wait)} s`, {"retry-after": seconds(wait)});
       const p = store.create();
       res.writeHead(303, {...SECURITY_HEADERS, ...headers, location: `/p/${p.id}${participantQuery}`});
       return void res.end();
     }
+    // A participant's link is their key: unknown ones count against the peer (known ones do not reset the count, as everyone holds one).
     const page = /^\/p\/([^/]+)$/.exec(url.pathname);
     if (page) {
       if (req.method !== "GET") throw new Refusal(405, "use GET", {allow: "GET"});
-      if (!PARTICIPANT_ID.test(page[1]) || !store.get(page[1])) throw new Refusal(404, "no participant has this link; start at /p/new");
+      refuseWhilePaused(linkFailures, peer);
+      if (!PARTICIPANT_ID.test(page[1]) || !store.get(page[1])) {
+        linkFailures.failed(peer);
+        throw new Refusal(404, "no participant has this link; start at /p/new");
+      }
       return send(res, 200, studyPage(experiment.title), "text/html; charset=utf-8", headers);
     }
     const api = /^\/api\/p\/([^/]+)(?:\/([a-z]+))?$/.exec(url.pathname);
     if (api) {
+      refuseWhilePaused(linkFailures, peer);
       const p = store.get(api[1]);
-      if (!p) throw new Refusal(404, "no participant has this id");
+      if (!p) {
+        linkFailures.failed(peer);
+        throw new Refusal(404, "no participant has this id");
+      }
       return participantApi(p, api[2] ?? "", req, res);
     }
     throw new Refusal(404, "not found");

@@ -12,7 +12,9 @@
  *   SELECT g.* FROM games g JOIN participants p USING (game_id) WHERE NOT p.excluded
  *
  * Each finished game's rows are first saved in the state directory
- * (`<state>/games/<participant>.json`, atomically); the tables are then
+ * (`<state>/games/<participant>.json`, atomically and durably: fsync of the
+ * file and its folder; one that cannot be read is set aside and named, and
+ * the study rebuilds it from the participant's moves); the tables are then
  * rewritten as one set from all saved games (io/tableSet.ts: readers see the
  * old set or the new one, never a mix), by one writer at a time. Requests
  * that arrive while a write is under way are served by one more write, so
@@ -23,10 +25,10 @@ import {join} from "node:path";
 import type {TableSchema} from "../io/schema.js";
 import {ParquetStage, RunTables} from "../runner/write.js";
 import type {GameRecord} from "../runner/tournament.js";
-import {writeFileAtomic} from "../io/atomic.js";
+import {writeFileDurable} from "../io/atomic.js";
 import {withDuckDB} from "../io/duckdb.js";
 import type {Experiment} from "./experiment.js";
-import type {Participant} from "./participants.js";
+import {setAside, type Participant} from "./participants.js";
 
 export const PARTICIPANTS_TABLE: TableSchema = {
   name: "participants",
@@ -79,22 +81,47 @@ export function participantRow(p: Participant, experiment: Experiment, finished:
   };
 }
 
+/** Why `value` is not a finished game's record, or null. */
+function notARecord(value: unknown): string | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
+  const r = value as Record<string, unknown>;
+  if (typeof r.game !== "string") return "game: expected the game's id";
+  if (typeof r.row !== "object" || r.row === null || Array.isArray(r.row)) return "row: expected the games row";
+  if (!Array.isArray(r.players) || !Array.isArray(r.turns)) return "players, turns: expected lists of rows";
+  return null;
+}
+
 /** Finished games' records, one file per participant in `<state>/games/`. */
 export class GameRecords {
   private readonly dir: string;
   readonly byParticipant = new Map<string, GameRecord>();
+  /** Participants whose record could not be read (set aside): their games are to be rebuilt. */
+  readonly unreadable: string[] = [];
+  /** One line per record that could not be read. */
+  readonly problems: string[] = [];
 
-  constructor(stateDir: string) {
+  /** `then(participant)` says, for a record that cannot be read, what becomes of its game. */
+  constructor(stateDir: string, then: (participant: string) => string = () => "its game is left out of the tables") {
     this.dir = join(stateDir, "games");
     mkdirSync(this.dir, {recursive: true});
     for (const name of readdirSync(this.dir)) {
       if (!name.endsWith(".json") || name.startsWith(".")) continue;
-      this.byParticipant.set(name.slice(0, -".json".length), JSON.parse(readFileSync(join(this.dir, name), "utf8")) as GameRecord);
+      const path = join(this.dir, name);
+      const participant = name.slice(0, -".json".length);
+      try {
+        const value: unknown = JSON.parse(readFileSync(path, "utf8"));
+        const problem = notARecord(value);
+        if (problem) throw new Error(problem);
+        this.byParticipant.set(participant, value as GameRecord);
+      } catch (error) {
+        this.problems.push(setAside(path, "game record", (error as Error).message, then(participant)));
+        this.unreadable.push(participant);
+      }
     }
   }
 
   async save(participant: string, record: GameRecord): Promise<void> {
-    await writeFileAtomic(join(this.dir, `${participant}.json`), JSON.stringify(record) + "\n");
+    writeFileDurable(join(this.dir, `${participant}.json`), JSON.stringify(record) + "\n");
     this.byParticipant.set(participant, record);
   }
 }

@@ -5,4 +5,6 @@
  */
 export const usage =
   "datasets                                          list catalog datasets and whether they are present (JSON)\n" +
-  "  parley datasets fetch [id ...] [--mirror <url or dir>]   download public datasets from their authors' repositories (or a mirror), verified";
+  "  parley datasets fetch [id ...] [--mirror <url or dir>] [--min-rate B] [--stall S] [--deadline S]\n" +
+  "        download public datasets from their authors' repositories (or a mirror), verified; a transfer slower than --min-rate bytes/s\n" +
+  "        (default 4096) over any --stall window (default 30 s) is cut and resumed, and --deadline (default 600 s) bounds each file";

@@ -20,6 +20,8 @@ export interface RemoteGame {
   pending: Pending | null;
   failed: boolean;
   over: boolean;
+  /** The person's moves the server has received; sent back with the next move, so that one sent twice is played once. */
+  moves?: number;
 }
 
 /** The part of the study's state the driver reads: the step, the game while it runs, its public record once it is over. */
@@ -64,7 +66,7 @@ export function remoteDriver<S extends RemoteState>(api: StudyApi<S>, first: S, 
       }
     },
     async submit(action) {
-      const {status, data} = await api.post("/move", {action});
+      const {status, data} = await api.post("/move", {action, after: state.game?.moves});
       if (status === 200) {
         state = data as unknown as S;
         return {ok: true};

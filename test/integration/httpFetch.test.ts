@@ -11,6 +11,7 @@ import type {AddressInfo} from "node:net";
 import {brotliCompressSync, constants, deflateSync, gzipSync} from "node:zlib";
 import {httpFetch, ResponseTooLarge} from "../../loaders/llm/httpFetch.js";
 
+let dripClosed = false;
 const body = JSON.stringify({choices: [{message: {content: "héllo ✓"}}]});
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -47,6 +48,14 @@ const server = createServer((req, res) => {
       res.end(Buffer.alloc(Number(path.slice(7)), " "));
     } else if (path === "/slow") {
       setTimeout(() => res.end("{}"), 2000);
+    } else if (path === "/drip") {
+      // Headers at once, then one byte every 100 ms of a body announced as 1 MB: never idle, never done.
+      res.writeHead(200, {"content-type": "application/json", "content-length": String(1e6)});
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(" ")), 100);
+      res.on("close", () => {
+        clearInterval(timer);
+        dripClosed = true;
+      });
     }
   });
 });
@@ -103,4 +112,13 @@ test("bodies are capped after decompression: gzip, deflate and brotli bombs and 
   assert.equal((await (await httpFetch(new Request(`${base}/bytes/10`), undefined, limit)).text()).length, 10);
   // The default cap is 4 MiB.
   await assert.rejects(httpFetch(`${base}/bomb/br`), (e: unknown) => e instanceof ResponseTooLarge && e.limit === 4 * 1024 ** 2);
+});
+
+test("a body that trickles in is abandoned when the caller's deadline aborts it mid-body, and the connection is closed", async () => {
+  // The LLM clients give every attempt a deadline (complete.ts's timeout_ms) through the signal; it holds after the headers too.
+  const started = Date.now();
+  await assert.rejects(httpFetch(`${base}/drip`, {signal: AbortSignal.timeout(500)}), (e: unknown) => (e as Error).name === "TimeoutError" || (e as Error).name === "AbortError");
+  assert.ok(Date.now() - started < 2000, `gave up after ${Date.now() - started} ms`);
+  for (let i = 0; i < 50 && !dripClosed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(dripClosed, "the server saw the connection closed");
 });

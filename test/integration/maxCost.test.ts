@@ -6,7 +6,7 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {writeFileSync} from "node:fs";
+import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley, scratch} from "../support/cli.js";
 import {startFakeLlm} from "../support/fakeLlm.js";
@@ -81,4 +81,33 @@ test("--max-cost needs a price for every LLM player and an amount", async () => 
   const negative = await parley(["run", config, "--out", join(dir, "o"), "--max-cost", "5"], env);
   assert.equal(negative.code, 2);
   assert.match(negative.stderr.trim(), /prices\["openai\/fake-openai"\]\.input_per_million: expected a number ≥ 0/);
+});
+
+test("a spend record that cannot be read stops a resumed run with one line, rather than counting the budget from zero", async () => {
+  const bot = gleeBot();
+  const server = await startFakeLlm("openai", async (request) => ({...(await bot(request)), inputTokens: 1000, outputTokens: 0}));
+  keep(server);
+  const dir = tempDir();
+  const settings = join(dir, "parley.config.json");
+  writeFileSync(settings, JSON.stringify({prices: {"openai/fake-openai": {input_per_million: 1000, output_per_million: 5, as_of: "2026-11-22"}}}));
+  const config = join(dir, "run.json");
+  writeFileSync(config, JSON.stringify({
+    family: "bargaining",
+    grid: {delta_a: [0.9], delta_b: [0.8], money: [1000], horizon: [4], complete_information: [true], messages: [false]},
+    players: [{id: "oa", provider: "openai", model: "fake-openai", base_url: server.baseURL, api_key_env: "PARLEY_FAKE_KEY", max_tokens: 200}, "fair"],
+    pairs: [["oa", "fair"]], games_per_pair: 3, seed: 5, concurrency: 1,
+  }));
+  const env = {PARLEY_FAKE_KEY: KEY, PARLEY_CONFIG: settings};
+  const out = join(dir, "out");
+  const first = await parley(["run", config, "--out", out, "--max-cost", "1.5", "--quiet"], env);
+  assert.equal(first.code, 1, first.stderr);
+  const spendFile = join(out, ".parley", "spend.json");
+  assert.ok(JSON.parse(readFileSync(spendFile, "utf8")).usd > 0);
+  // A crash on a filesystem that reordered the write: the file is there, empty.
+  writeFileSync(spendFile, "");
+  const calls = server.answered.length;
+  const resumed = await parley(["run", config, "--out", out, "--max-cost", "100", "--quiet"], env);
+  assert.equal(resumed.code, 2, resumed.stderr);
+  assert.match(resumed.stderr.trim(), /^parley run: .*spend\.json: not a readable spend record \(.*\); the run's earlier spend is unknown, so --max-cost cannot be kept: write \{"usd": <dollars spent>\} into it, or delete it to count from zero$/);
+  assert.equal(server.answered.length, calls, "no call was made");
 });

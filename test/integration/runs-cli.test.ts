@@ -4,7 +4,7 @@
 // directory, with a scratch config (PARLEY_CONFIG).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync, rmSync, writeFileSync} from "node:fs";
+import {mkdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {hostname} from "node:os";
 import {join} from "node:path";
 import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
@@ -74,4 +74,20 @@ test("runs: usage errors are one line", async () => {
   const bad = await parley(["runs", "add"]);
   assert.equal(bad.code, 2);
   assert.equal(bad.stderr.split("\n").length, 2);
+});
+
+test("a stray folder whose name is not valid percent-encoding (game=%zz) hides no run: metrics and runs read the real partitions", async () => {
+  const dir = tempDir();
+  const config = writeSmallGleeConfig(dir, 2);
+  const run = join(dir, "runs", "whole");
+  ok(await parley(["run", config, "--out", run]));
+  const before = ok(await parley(["metrics", run])).stdout;
+  mkdirSync(join(run, "game=%zz"));
+  assert.equal(ok(await parley(["metrics", run])).stdout, before);
+  const env = {PARLEY_CONFIG: join(dir, "parley.config.json")};
+  writeFileSync(env.PARLEY_CONFIG, "{}");
+  ok(await parley(["runs", "add", run], env));
+  const listed = JSON.parse(ok(await parley(["runs", "list", "--json"], env)).stdout);
+  assert.deepEqual(listed.problems, []);
+  assert.equal(listed.runs[0].total, before.trim().split("\n").length, "every game of the run is counted");
 });

@@ -87,15 +87,15 @@ export interface RunningStudy {
 }
 
 /** Starts `parley play --config <config> --out <out>` (port 0 unless `extra` names one) and waits for its URLs. */
-export async function startStudy(config: string, out: string, extra: string[] = []): Promise<RunningStudy> {
+export async function startStudy(config: string, out: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningStudy> {
   const port = extra.includes("--port") ? [] : ["--port", "0"];
-  const {child, done} = startParley(["play", "--config", config, "--out", out, ...port, ...extra], {PARLEY_PLAY_TEST_KEY: PLAY_KEY, PARLEY_ADMIN_TOKEN: ADMIN_TOKEN}, 600_000);
+  const {child, done} = startParley(["play", "--config", config, "--out", out, ...port, ...extra], {PARLEY_PLAY_TEST_KEY: PLAY_KEY, PARLEY_ADMIN_TOKEN: ADMIN_TOKEN, ...env}, 600_000);
   children.add(child);
   child.on("close", () => children.delete(child));
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (c) => (stderr += c));
-  const info = await new Promise<{url: string; admin_link: string}>((resolve, reject) => {
+  const info = await new Promise<{url: string}>((resolve, reject) => {
     child.stdout!.on("data", (c) => {
       stdout += c;
       const end = stdout.indexOf("\n}");
@@ -103,13 +103,14 @@ export async function startStudy(config: string, out: string, extra: string[] = 
     });
     child.on("close", (code) => reject(new Error(`parley play exited with ${code}: ${stderr}`)));
   });
-  return {child, url: info.url, admin: info.admin_link, stderr: () => stderr, done};
+  // The admin token comes from the environment, so the server does not print it: the link is made here.
+  return {child, url: info.url, admin: `${info.url}/admin?token=${encodeURIComponent(ADMIN_TOKEN)}`, stderr: () => stderr, done};
 }
 
 /** Writes `config` into `dir` (study.json) and starts the server on it, tables in <dir>/out. */
-export async function startStudyIn(dir: string, config: Record<string, unknown>, extra: string[] = []): Promise<{file: string; out: string; server: RunningStudy}> {
+export async function startStudyIn(dir: string, config: Record<string, unknown>, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{file: string; out: string; server: RunningStudy}> {
   const file = join(dir, "study.json");
   writeFileSync(file, JSON.stringify(config));
   const out = join(dir, "out");
-  return {file, out, server: await startStudy(file, out, extra)};
+  return {file, out, server: await startStudy(file, out, extra, env)};
 }

@@ -103,6 +103,35 @@ test("bargaining utilities are discounted by δ^(t−1) and no deal gives (0, 0)
   assert.deepEqual([h.outcome().agreement, h.outcome().alice_utility, h.outcome().ended_by], [false, 0, "horizon"]);
 });
 
+test("an offer that misses M within the rounding allowed is stored with gains that agree with the utilities (Bob's gain is what Alice's leaves); exact offers are stored as made", () => {
+  const rng = {next: () => 0, int: () => 0, bernoulli: () => false, pick: <T>(x: readonly T[]) => x[0]};
+  const M = 10000;
+  // Over M by 0.009 (within 1e-6·M): legal, as before.
+  const over = open<BargainingParams, BargainingView>(bargaining, bargain({}), "over", rng);
+  assert.equal(over.validate({type: "offer", alice_gain: 6000.005, bob_gain: 4000.004}), null);
+  over.apply({type: "offer", alice_gain: 6000.005, bob_gain: 4000.004});
+  over.apply({type: "decision", decision: "accept"});
+  const o = over.outcome();
+  assert.equal(o.alice_gain, 6000.005);
+  assert.ok(Math.abs(o.bob_gain! - (M - 6000.005)) < 1e-9, `bob_gain ${o.bob_gain}`);
+  assert.ok(Math.abs(o.alice_gain! + o.bob_gain! - M) < 1e-9, "the stored gains divide M");
+  assert.ok(Math.abs(o.bob_utility! - o.bob_gain!) < 1e-9 && Math.abs(o.alice_utility! - o.alice_gain!) < 1e-9, "each utility is its stored gain (round 1)");
+  // Under M by 0.001 in round 2: Bob's discounted utility is his stored gain, discounted.
+  const under = open<BargainingParams, BargainingView>(bargaining, bargain({}), "under", rng);
+  under.apply({type: "offer", alice_gain: 9000, bob_gain: 1000});
+  under.apply({type: "decision", decision: "reject"});
+  under.apply({type: "offer", alice_gain: 3333.333, bob_gain: 6666.666});
+  under.apply({type: "decision", decision: "accept"});
+  const u = under.outcome();
+  assert.ok(Math.abs(u.bob_utility! - u.bob_gain! * 0.8) < 1e-9, `${u.bob_utility} vs ${u.bob_gain} · 0.8`);
+  // An offer whose sum is M up to floating-point rounding (as the built-in agents make them: M − x and x) is stored exactly as made.
+  const x = 1234.5678;
+  const exact = open<BargainingParams, BargainingView>(bargaining, bargain({}), "exact", rng);
+  exact.apply({type: "offer", alice_gain: M - x, bob_gain: x});
+  exact.apply({type: "decision", decision: "accept"});
+  assert.deepEqual([exact.outcome().alice_gain, exact.outcome().bob_gain], [M - x, x]);
+});
+
 test("validate names the field of an illegal action; the runner records rule breaks and re-asks", async () => {
   const g = open<BargainingParams, BargainingView>(bargaining, bargain({}), "x", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
   assert.match(g.validate({type: "offer", alice_gain: 6000, bob_gain: 5000})!, /alice_gain \+ bob_gain must equal 10000/);

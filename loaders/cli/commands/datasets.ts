@@ -7,13 +7,13 @@ import {existsSync, mkdirSync, statSync} from "node:fs";
 import {resolve} from "node:path";
 import {catalog, datasetEntry, locateDataset} from "../../datasets/catalog.js";
 import {datasetsConfig} from "../../projectConfig.js";
-import {parse, printJson, UsageError} from "./args.js";
-import {printable} from "../../io/printable.js";
-import {DownloadError, isUrl} from "../../io/download.js";
+import {intOption, parse, printJson, UsageError} from "./args.js";
+import {printable, redactUrl} from "../../io/printable.js";
+import {DEFAULT_LIMITS, DownloadError, isUrl} from "../../io/download.js";
 
 export async function run(argv: string[] = []): Promise<number> {
   if (argv[0] === "fetch") return fetchDatasets(argv.slice(1));
-  if (argv.length) throw new UsageError(`parley datasets: unexpected "${argv[0]}"; expected "parley datasets" or "parley datasets fetch [id ...] [--mirror <url or dir>]"`);
+  if (argv.length) throw new UsageError(`parley datasets: unexpected "${argv[0]}"; expected "parley datasets" or "parley datasets fetch [id ...] [--mirror <url or dir>] [--min-rate B] [--stall S] [--deadline S]"`);
   const config = datasetsConfig();
   printJson({
     datasets_dir: config.dir,
@@ -27,12 +27,17 @@ export async function run(argv: string[] = []): Promise<number> {
 }
 
 async function fetchDatasets(argv: string[]): Promise<number> {
-  const {values, positionals} = parse("datasets fetch", argv, {mirror: {type: "string"}});
+  const {values, positionals} = parse("datasets fetch", argv, {mirror: {type: "string"}, "min-rate": {type: "string"}, stall: {type: "string"}, deadline: {type: "string"}});
+  const limits = {
+    minRate: intOption("datasets fetch", "min-rate", values["min-rate"], {min: 0, max: 1e9}, DEFAULT_LIMITS.minRate),
+    stallMs: 1000 * intOption("datasets fetch", "stall", values.stall, {min: 1, max: 3600}, DEFAULT_LIMITS.stallMs / 1000),
+    deadlineMs: 1000 * intOption("datasets fetch", "deadline", values.deadline, {min: 1, max: 7 * 24 * 3600}, DEFAULT_LIMITS.deadlineMs / 1000),
+  };
   const config = datasetsConfig();
   if (!config.dir) throw new UsageError('parley datasets fetch: no datasets directory is configured; set PARLEY_DATASETS=/path/to/datasets or "datasets" in parley.config.json');
   const mirror = values.mirror && !isUrl(values.mirror) ? resolve(values.mirror) : values.mirror;
   if (mirror && !isUrl(mirror) && !(existsSync(mirror) && statSync(mirror).isDirectory())) {
-    throw new UsageError(`parley datasets fetch: --mirror ${values.mirror}: expected an http(s) URL or a directory laid out like the datasets directory`);
+    throw new UsageError(`parley datasets fetch: --mirror ${redactUrl(values.mirror!)}: expected an http(s) URL or a directory laid out like the datasets directory`);
   }
   const entries = positionals.length ? positionals.map(fetchable) : catalog.filter((d) => d.source);
   if (existsSync(config.dir) && !statSync(config.dir).isDirectory()) throw new UsageError(`parley datasets fetch: ${config.dir} (the datasets directory) is a file`);
@@ -47,11 +52,12 @@ async function fetchDatasets(argv: string[]): Promise<number> {
     try {
       const summary = await fetchSource(entry.id, source, config.dir, {
         mirror,
+        limits,
         progress,
         problem: (line) => progress.problem(`parley datasets fetch: ${line}`),
       });
       failed += summary.failed;
-      fetched.push({...summary, from: mirror ?? source.repository, license: source.license});
+      fetched.push({...summary, from: redactUrl(mirror ?? source.repository), license: source.license});
     } catch (error) {
       if (!(error instanceof DownloadError)) throw error;
       progress.problem(`parley datasets fetch: ${entry.id}: ${error.message}`);

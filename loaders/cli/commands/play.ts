@@ -5,7 +5,9 @@
  * configs: loaders/study/experiment.ts). Loopback only unless --host names
  * another interface, which needs the access token (PARLEY_PLAY_TOKEN, or one
  * generated and printed once). The admin token is PARLEY_ADMIN_TOKEN or
- * generated and printed. Finished games go into <out> as `parley run`
+ * generated and printed. A token from the environment must look random
+ * (access.ts tokenProblem) and is never printed: the links show
+ * `$PARLEY_ADMIN_TOKEN` in its place. Finished games go into <out> as `parley run`
  * writes its tables; participants' state lives in <out>/.parley/play, so a
  * restarted server carries on where everybody stood.
  */
@@ -21,8 +23,8 @@ import {resolveApiKey} from "../../llm/secrets.js";
 import {checkSharedLimits, answerDefining} from "../../runner/llmPlayers.js";
 import {fingerprint} from "../../runner/checkpoint.js";
 import {lockOutput, OutputLocked} from "../../io/outputLock.js";
-import {writeFileAtomic} from "../../io/atomic.js";
-import {isLoopbackHost, newToken} from "../../study/access.js";
+import {writeFileDurable} from "../../io/atomic.js";
+import {isLoopbackHost, newToken, tokenProblem} from "../../study/access.js";
 import {studyAssets} from "../../study/assets.js";
 import {Study} from "../../study/study.js";
 import {startStudyServer} from "../../study/studyServer.js";
@@ -61,17 +63,30 @@ async function claimState(state: string, experiment: Experiment, file: string): 
   const path = join(state, "experiment-fingerprint");
   const print = gamesFingerprint(experiment);
   if (existsSync(path)) {
-    if (readFileSync(path, "utf8").trim() !== print) {
+    const recorded = readFileSync(path, "utf8").trim();
+    if (!recorded) throw new UsageError(`parley play: ${path}: empty (a write cut short by a crash?); if ${file} is unchanged since this --out was started, delete it and start again`);
+    if (recorded !== print) {
       throw new UsageError(`parley play: ${file}: the conditions (games, parameters, seats or opponents) differ from those this --out was started with, so saved games could not be replayed; use another --out for a changed experiment`);
     }
     return;
   }
-  await writeFileAtomic(path, print + "\n");
+  writeFileDurable(path, print + "\n");
+}
+
+/** The token in environment variable `name` (checked: strong enough), or null when it is unset or empty. */
+function tokenFromEnv(name: string): string | null {
+  const token = process.env[name];
+  if (!token) return null;
+  const problem = tokenProblem(name, token);
+  if (problem) throw new UsageError(`parley play: ${problem}`);
+  return token;
 }
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("play", argv, {config: {type: "string"}, port: {type: "string"}, host: {type: "string"}, out: {type: "string"}});
   if (positionals.length) throw new UsageError(`usage: parley ${usage}`);
+  const envAdminToken = tokenFromEnv("PARLEY_ADMIN_TOKEN");
+  const envPlayToken = tokenFromEnv("PARLEY_PLAY_TOKEN");
   const file = inputPath("play", values.config ?? DEFAULT_EXPERIMENT, "file");
   const experiment = readExperiment(file);
   const port = intOption("play", "port", values.port, {min: 0, max: 65535}, 4000);
@@ -93,8 +108,8 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   const state = join(out, ".parley", "play");
-  const playToken = exposed ? process.env.PARLEY_PLAY_TOKEN || newToken() : null;
-  const adminToken = process.env.PARLEY_ADMIN_TOKEN || newToken();
+  const playToken = exposed ? envPlayToken ?? newToken() : null;
+  const adminToken = envAdminToken ?? newToken();
   let study: Study;
   let server;
   try {
@@ -109,6 +124,8 @@ export async function run(argv: string[]): Promise<number> {
       // A participant file of another experiment or condition, or one that does not parse: one line naming it.
       throw new UsageError(`parley play: ${(error as Error).message}`);
     }
+    // State files that could not be read were set aside: one line each. Games whose records were among them are replayed first.
+    for (const line of [...study.problems, ...(await study.rebuildRecords())]) process.stderr.write(printable(`parley play: ${line}`) + "\n");
     // The tables as the saved state has them (a server killed before its last write catches up here).
     await study.tablesChanged();
     server = await startStudyServer({study, out, host, port, playToken, adminToken, assets: await studyAssets()});
@@ -120,12 +137,15 @@ export async function run(argv: string[]): Promise<number> {
     if (code === "EADDRNOTAVAIL") throw new UsageError(`parley play: --host ${host} is not an address of this machine`);
     throw error;
   }
+  // Only generated tokens are printed (the experimenter has no other way to learn them); one from the environment is named instead.
+  const participantLink = exposed && envPlayToken ? `${server.url}/p/new?t=$PARLEY_PLAY_TOKEN` : server.participantLink;
+  const adminLink = envAdminToken ? `${server.url}/admin?token=$PARLEY_ADMIN_TOKEN` : server.adminLink;
   process.stderr.write(
     `parley play: ${experiment.title} (${experiment.id}, ${experiment.conditions.length} conditions), tables in ${out}\n` +
-      (exposed ? `  exposed on ${host}: participants' links carry the access token${process.env.PARLEY_PLAY_TOKEN ? " (PARLEY_PLAY_TOKEN)" : ""}\n` : `  loopback only (--host to let other machines in)\n`) +
-      `  participants: ${server.participantLink}\n  admin:        ${server.adminLink}\n  (Ctrl-C to stop)\n`,
+      (exposed ? `  exposed on ${host}: participants' links carry the access token${envPlayToken ? " (PARLEY_PLAY_TOKEN, not printed)" : ""}\n` : `  loopback only (--host to let other machines in)\n`) +
+      `  participants: ${participantLink}\n  admin:        ${adminLink}${envAdminToken ? " (PARLEY_ADMIN_TOKEN, not printed)" : ""}\n  (Ctrl-C to stop)\n`,
   );
-  printJson({url: server.url, participant_link: server.participantLink, admin_link: server.adminLink, out});
+  printJson({url: server.url, participant_link: participantLink, admin_link: adminLink, out});
 
   await new Promise<void>((resolve) => {
     watchInterrupts((signal) => {

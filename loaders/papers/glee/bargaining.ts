@@ -47,18 +47,31 @@ function rules(params: BargainingParams): OfferRules<"bargaining"> {
       o.agreement = accepted !== null;
       if (!accepted) return {...o, alice_utility: 0, bob_utility: 0};
       const t = accepted.round;
-      const share = accepted.offer.alice_gain / M;
+      const {alice_gain, bob_gain} = accepted.offer;
+      const share = alice_gain / M;
       return {
         ...o,
         rounds: t,
         alice_share: share,
-        alice_gain: accepted.offer.alice_gain,
-        bob_gain: accepted.offer.bob_gain,
+        alice_gain,
+        bob_gain: storedBobGain(alice_gain, bob_gain, M),
         alice_utility: M * params.delta_a ** (t - 1) * share,
         bob_utility: M * params.delta_b ** (t - 1) * (1 - share),
       };
     },
   };
+}
+
+/**
+ * Bob's gain as stored: as offered when the two gains add up to M (up to
+ * floating-point rounding, as M − x and x do), else what Alice's leaves,
+ * M − alice_gain. A legal offer may miss M by the rounding legal.ts allows
+ * (1e-6·M), and both utilities follow Alice's share p (Bob's is
+ * M·δ_B^(t−1)·(1 − p)), so the gains stored agree with the utilities and
+ * divide M exactly.
+ */
+function storedBobGain(aliceGain: number, bobGain: number, M: number): number {
+  return Math.abs(aliceGain + bobGain - M) <= 1e-12 * Math.max(1, M) ? bobGain : M - aliceGain;
 }
 
 const horizonCap = (params: BargainingParams) => (params.horizon === "inf" ? BARGAINING_INFINITE_CAP : params.horizon);
