@@ -69,6 +69,9 @@ const chromiumFlags = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  // DuckDB's 34 MB of wasm compiled function by function as queries first call them, not whole
+  // on each page that starts it: most visits call a fraction, and compiling it all cost seconds of CPU a visit.
+  "--js-flags=--wasm-lazy-compilation",
 ];
 
 export async function launch(): Promise<Browser> {
