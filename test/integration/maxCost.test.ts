@@ -9,14 +9,19 @@ import assert from "node:assert/strict";
 import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley, scratch} from "../support/cli.js";
-import {startFakeLlm} from "../support/fakeLlm.js";
+import {startFakeLlm, type FakeLlmServer} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
 const KEY = "sk-parley-" + "b0dget0000".repeat(4);
 const {dir: tempDir, keep} = scratch("parley-max-cost-");
 
-test("--max-cost stops starting games before the budget would be passed, and a larger budget resumes with no call repeated", async () => {
+/**
+ * A run of `games` bargaining games of an LLM player (a fake OpenAI server
+ * whose every answer costs 1,000 input tokens) against fair, priced at $1,000
+ * per million input tokens in a scratch parley.config.json.
+ */
+async function pricedRun(games: number): Promise<{dir: string; config: string; env: NodeJS.ProcessEnv; server: FakeLlmServer}> {
   const bot = gleeBot();
   const server = await startFakeLlm("openai", async (request) => ({...(await bot(request)), inputTokens: 1000, outputTokens: 0}));
   keep(server);
@@ -28,9 +33,14 @@ test("--max-cost stops starting games before the budget would be passed, and a l
     family: "bargaining",
     grid: {delta_a: [0.9], delta_b: [0.8], money: [1000], horizon: [4], complete_information: [true], messages: [false]},
     players: [{id: "oa", provider: "openai", model: "fake-openai", base_url: server.baseURL, api_key_env: "PARLEY_FAKE_KEY", max_tokens: 200}, "fair"],
-    pairs: [["oa", "fair"]], games_per_pair: 6, seed: 5, concurrency: 1,
+    pairs: [["oa", "fair"]], games_per_pair: games, seed: 5, concurrency: 1,
   }));
   const env = {PARLEY_FAKE_KEY: KEY, PARLEY_CONFIG: settings};
+  return {dir, config, env, server};
+}
+
+test("--max-cost stops starting games before the budget would be passed, and a larger budget resumes with no call repeated", async () => {
+  const {dir, config, env, server} = await pricedRun(6);
 
   // Without a budget: the cost of the whole run, and of one game (every game is the same).
   const full = await parley(["run", config, "--out", join(dir, "full"), "--quiet"], env);
@@ -84,20 +94,7 @@ test("--max-cost needs a price for every LLM player and an amount", async () => 
 });
 
 test("a spend record that cannot be read stops a resumed run with one line, rather than counting the budget from zero", async () => {
-  const bot = gleeBot();
-  const server = await startFakeLlm("openai", async (request) => ({...(await bot(request)), inputTokens: 1000, outputTokens: 0}));
-  keep(server);
-  const dir = tempDir();
-  const settings = join(dir, "parley.config.json");
-  writeFileSync(settings, JSON.stringify({prices: {"openai/fake-openai": {input_per_million: 1000, output_per_million: 5, as_of: "2026-11-22"}}}));
-  const config = join(dir, "run.json");
-  writeFileSync(config, JSON.stringify({
-    family: "bargaining",
-    grid: {delta_a: [0.9], delta_b: [0.8], money: [1000], horizon: [4], complete_information: [true], messages: [false]},
-    players: [{id: "oa", provider: "openai", model: "fake-openai", base_url: server.baseURL, api_key_env: "PARLEY_FAKE_KEY", max_tokens: 200}, "fair"],
-    pairs: [["oa", "fair"]], games_per_pair: 3, seed: 5, concurrency: 1,
-  }));
-  const env = {PARLEY_FAKE_KEY: KEY, PARLEY_CONFIG: settings};
+  const {dir, config, env, server} = await pricedRun(3);
   const out = join(dir, "out");
   const first = await parley(["run", config, "--out", out, "--max-cost", "1.5", "--quiet"], env);
   assert.equal(first.code, 1, first.stderr);
