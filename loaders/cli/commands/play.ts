@@ -28,15 +28,17 @@ import {Study} from "../../study/study.js";
 import {startStudyServer} from "../../study/studyServer.js";
 import {watchInterrupts, signalExitCode} from "../../runner/interrupt.js";
 import {printable} from "../../io/printable.js";
+import {JsonInputError, parseJsonStrict} from "../../io/configJson.js";
 
 export const DEFAULT_EXPERIMENT = join(projectRoot, "data", "experiments", "glee-bargaining.json");
 
 function readExperiment(path: string): Experiment {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
+    raw = parseJsonStrict(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new UsageError(`parley play: ${path}: not valid JSON (${(error as Error).message})`);
+    if (error instanceof JsonInputError) throw new UsageError(`parley play: ${path}: ${error.message}`);
+    throw error;
   }
   try {
     return parseExperiment(raw);

@@ -15,6 +15,7 @@ import {checkSharedLimits} from "../../runner/llmPlayers.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../../io/printable.js";
+import {JsonInputError, parseJsonStrict} from "../../io/configJson.js";
 import {lockOutput, OutputLocked} from "../../io/outputLock.js";
 import {signalExitCode, watchInterrupts} from "../../runner/interrupt.js";
 import {usage, CONFIRM_ABOVE} from "../../usage/run.usage.js";
@@ -27,9 +28,10 @@ export function readRunConfig(path: string): RunConfig {
   inputPath("run", path, "file", "expected a run config, e.g. data/runs/default.json");
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
+    raw = parseJsonStrict(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new UsageError(`parley run: ${path} is not valid JSON (${(error as Error).message})`);
+    if (error instanceof JsonInputError) throw new UsageError(`parley run: ${path}: ${error.message}`);
+    throw error;
   }
   try {
     return parseRunConfig(raw, basename(path, extname(path)));
