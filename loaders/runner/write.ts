@@ -13,9 +13,11 @@ import {gameTables, partitionDir} from "../contract/tables.js";
 import {copyJsonLines} from "../io/parquet.js";
 import {checkRow, type Column, type Row, type TableSchema} from "../io/schema.js";
 import {tempPathFor, writeAtomic} from "../io/atomic.js";
-import {sqlString, withDuckDB, type Db} from "../io/duckdb.js";
+import {sqlFile, sqlString, withDuckDB, type Db} from "../io/duckdb.js";
 import {IdHashes} from "./idHashes.js";
 import {checkUniqueKey, DuplicateKeyError} from "../io/tableKey.js";
+import {idProblem} from "../io/ids.js";
+import {UsageError} from "../io/usageError.js";
 import {runStateDir, shardPartition, type Shard} from "./shard.js";
 
 const FLUSH_BYTES = 1 << 20;
@@ -200,6 +202,9 @@ export class RunTables {
    */
   add(record: {game: string; row: Row; players: Row[]; turns: Row[]}): void {
     const id = record.row.game_id as string;
+    // Readers and adapters check ids where they read them, naming the file; this is the last guard before the tables.
+    const badId = idProblem(id);
+    if (badId) throw new UsageError(`${this.dir}: games: game_id: ${badId}; the tables were not written`);
     if (this.repeated.has(id)) throw duplicateGame(id);
     if (!this.ids.add(id)) this.repeated.add(id);
     const seats = new Set<unknown>();
@@ -262,7 +267,7 @@ export class RunTables {
   /** Throws if an id whose hash repeated (normally none) occurs twice in the written games files. */
   private async confirmUnique(): Promise<void> {
     if (!this.repeated.size) return;
-    const files = [...this.stages.values()].map((s) => sqlString(s.games.path)).join(", ");
+    const files = [...this.stages.values()].map((s) => sqlFile(s.games.path)).join(", ");
     const ids = [...this.repeated].map(sqlString).join(", ");
     const [dup] = await withDuckDB((db) => db.query<{game_id: string}>(`SELECT game_id FROM read_parquet([${files}]) WHERE game_id IN (${ids}) GROUP BY game_id HAVING count(*) > 1 ORDER BY game_id LIMIT 1`));
     if (dup) throw duplicateGame(dup.game_id);
