@@ -17,7 +17,7 @@ import {mkdirSync, readdirSync, readFileSync} from "node:fs";
 import {hostname} from "node:os";
 import {join} from "node:path";
 import {isProcessAlive} from "../io/staleFiles.js";
-import {runTableFiles, tableSql} from "../io/runTables.js";
+import {partitionGame, runTableFiles, tableSql} from "../io/runTables.js";
 
 export interface RunManifestInfo {
   kind: string | null;
@@ -115,7 +115,7 @@ export function runState(dir: string): RunState {
     .map((n) => readJson(join(dir, n)))
     .filter((m): m is Record<string, unknown> => m !== null)
     .map(manifestInfo);
-  const partitions = names.filter((n) => n.startsWith("game=")).map((n) => decodeURIComponent(n.slice(5))).sort();
+  const partitions = names.filter((n) => n.startsWith("game=")).map((n) => partitionGame(dir, n)).sort();
   return {manifests, partitions, checkpoints: checkpointFiles(dir).length, running: liveHolder(dir)};
 }
 
