@@ -6,8 +6,10 @@
  * files are written beside each other under temporary names and renamed
  * into place, so an interrupted export leaves no half file behind.
  */
-import {closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync} from "node:fs";
-import {join} from "node:path";
+import {closeSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync} from "node:fs";
+import {basename, join, resolve, sep} from "node:path";
+import {JsonInputError, MAX_JSON_DEPTH, parseJsonStrict} from "../../io/configJson.js";
+import {printable} from "../../io/printable.js";
 import {runTableFiles} from "../../io/runTables.js";
 import type {SqlRow} from "../../io/duckdb.js";
 import {parse, UsageError} from "./args.js";
@@ -46,6 +48,60 @@ function message(turn: SqlRow, agents: Map<string, string>): SqlRow {
     input_tokens: turn.input_tokens,
     output_tokens: turn.output_tokens,
   });
+}
+
+/**
+ * Text as a Markdown code span, whatever it holds: its fence is one backtick
+ * longer than the longest run of backticks in it, so nothing in it ends the
+ * span, and inside a span Markdown and HTML are shown as typed.
+ */
+function mdCode(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  const fence = "`".repeat(Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = /^`|`$/.test(flat) || /^ .* $/.test(flat) ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** Manifests larger than this are not put in the card. */
+const MAX_MANIFEST_BYTES = 16 << 20;
+
+/**
+ * The card's provenance: the run's manifest.json parsed and written back as
+ * JSON (never its raw text, so nothing in it can end the fenced block), read
+ * only when it is a file inside the run directory; a link out of the run (to
+ * a secrets file, say) is not followed. A manifest left out is said in the
+ * card and in `warning`, one line for stderr.
+ */
+function manifestSection(dir: string): {text: string; warning: string | null} {
+  const path = join(dir, "manifest.json");
+  const leftOut = (why: string) => ({text: `The exported directory's manifest.json ${why}, so it is left out.`, warning: `${path} ${why}; left out of the card`});
+  try {
+    lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {text: "No manifest.json in the exported directory.", warning: null};
+    return leftOut(`cannot be read (${(error as Error).message})`);
+  }
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return leftOut("is a link that leads nowhere");
+  }
+  const inside = realpathSync(dir);
+  if (!real.startsWith(inside + sep)) return leftOut(`is a link to ${real}, outside the run directory`);
+  const stats = statSync(real);
+  if (!stats.isFile()) return leftOut("is not a file");
+  if (stats.size > MAX_MANIFEST_BYTES) return leftOut(`is larger than ${MAX_MANIFEST_BYTES >> 20} MiB`);
+  let manifest: unknown;
+  try {
+    manifest = parseJsonStrict(readFileSync(real, "utf8"), MAX_JSON_DEPTH + 8);
+  } catch (error) {
+    if (error instanceof JsonInputError) return leftOut(`is not valid JSON (${error.message})`);
+    throw error;
+  }
+  // Backticks only occur inside JSON strings, where \u0060 is the same character: no fence can close early.
+  const json = JSON.stringify(manifest, null, 2).replaceAll("`", "\\u0060");
+  return {text: "The run's manifest (`manifest.json`):\n\n```json\n" + json + "\n```", warning: null};
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -92,12 +148,12 @@ export async function run(argv: string[]): Promise<number> {
     rmSync(temp, {force: true});
     throw error;
   }
-  const manifestPath = join(dir, "manifest.json");
-  const manifest = existsSync(manifestPath) ? readFileSync(manifestPath, "utf8") : null;
+  const provenance = manifestSection(dir);
+  if (provenance.warning) process.stderr.write(`${printable(`parley export: ${provenance.warning}`)}\n`);
   const card = [
     "# Parley export",
     "",
-    `Exported from \`${dir.split("/").filter(Boolean).pop()}\` by \`parley export\`: ${games.toLocaleString("en-US")} games, ${turns.toLocaleString("en-US")} turns, one game per line of \`games.jsonl\`.`,
+    `Exported from ${mdCode(basename(resolve(dir)))} by \`parley export\`: ${games.toLocaleString("en-US")} games, ${turns.toLocaleString("en-US")} turns, one game per line of \`games.jsonl\`.`,
     "",
     "## Record",
     "",
@@ -107,12 +163,12 @@ export async function run(argv: string[]): Promise<number> {
     "",
     "## Columns seen",
     "",
-    `- games: ${[...columns.games].sort().join(", ")}`,
-    `- turns: ${[...columns.turns].sort().join(", ") || "(no turns table)"}`,
+    `- games: ${[...columns.games].sort().map(mdCode).join(", ")}`,
+    `- turns: ${[...columns.turns].sort().map(mdCode).join(", ") || "(no turns table)"}`,
     "",
     "## Provenance",
     "",
-    manifest ? "The run's manifest (`manifest.json`):\n\n```json\n" + manifest.trim() + "\n```" : "No manifest.json in the exported directory.",
+    provenance.text,
     "",
     "## License",
     "",
