@@ -31,10 +31,21 @@ export function quoteValue(value: string, max = 40): string {
   return value.length > max ? `${quoted.slice(0, -1)}…" (${value.length.toLocaleString("en-US")} characters)` : quoted;
 }
 
-/** Why `id` is not a usable id (a phrase starting "expected …"), or null when it is one. */
-export function idProblem(id: unknown): string | null {
-  if (typeof id !== "string") return `expected ${ID_RULE}, got ${id === undefined ? "nothing" : JSON.stringify(id)?.slice(0, 60)}`;
-  const tooLong = id.length > 2 * MAX_ID_LENGTH || [...id].length > MAX_ID_LENGTH;
-  if (!id || tooLong || FORBIDDEN.test(id) || LONE_SURROGATE.test(id)) return `expected ${ID_RULE}, got ${quoteValue(id)}`;
+/**
+ * Ids Parley makes from given ones (a run's game ids join the run id, the
+ * parameters and the lineup's player ids) may be longer than one given id:
+ * they are held to the same characters and to this length.
+ */
+export const MAX_MADE_ID_LENGTH = 65_536;
+
+/**
+ * Why `id` is not a usable id (a phrase starting "expected …"), or null when
+ * it is one; `max` is MAX_ID_LENGTH for ids given as input.
+ */
+export function idProblem(id: unknown, max = MAX_ID_LENGTH): string | null {
+  const rule = max === MAX_ID_LENGTH ? ID_RULE : `an id of 1 to ${max.toLocaleString("en-US")} characters without control, line-separator or bidirectional-format characters`;
+  if (typeof id !== "string") return `expected ${rule}, got ${id === undefined ? "nothing" : JSON.stringify(id)?.slice(0, 60)}`;
+  const tooLong = id.length > 2 * max || [...id].length > max;
+  if (!id || tooLong || FORBIDDEN.test(id) || LONE_SURROGATE.test(id)) return `expected ${rule}, got ${quoteValue(id)}`;
   return null;
 }

@@ -9,8 +9,9 @@
  * writes its tables; participants' state lives in <out>/.parley/play, so a
  * restarted server carries on where everybody stood.
  */
-import {existsSync, readFileSync} from "node:fs";
-import {join} from "node:path";
+import {existsSync, readFileSync, rmSync} from "node:fs";
+import {join, resolve} from "node:path";
+import {claimTables, TablesInUse, type TableWriter} from "../../io/tableSet.js";
 import {usage} from "../../usage/play.usage.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
@@ -72,7 +73,7 @@ async function claimState(state: string, experiment: Experiment, file: string): 
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const {values, positionals} = parse("play", argv, {config: {type: "string"}, port: {type: "string"}, host: {type: "string"}, out: {type: "string"}});
+  const {values, positionals} = parse("play", argv, {config: {type: "string"}, port: {type: "string"}, host: {type: "string"}, out: {type: "string"}, replace: {type: "boolean"}});
   if (positionals.length) throw new UsageError(`usage: parley ${usage}`);
   const file = inputPath("play", values.config ?? DEFAULT_EXPERIMENT, "file");
   const experiment = readExperiment(file);
@@ -94,6 +95,16 @@ export async function run(argv: string[]): Promise<number> {
     if (error instanceof OutputLocked) throw new UsageError(`parley play: ${error.message}`);
     throw error;
   }
+  // Tables of another writer (a run, an ingest, another experiment) in --out are replaced only when asked (io/tableSet.ts).
+  const writer: TableWriter = {command: "play", key: gamesFingerprint(experiment), label: `parley play ${resolve(file)}`, what: "experiment"};
+  let replacing;
+  try {
+    replacing = claimTables(out, writer, {replace: values.replace === true});
+  } catch (error) {
+    lock.release();
+    if (error instanceof TablesInUse) throw new UsageError(`parley play: ${error.message}`);
+    throw error;
+  }
   const state = join(out, ".parley", "play");
   const playToken = exposed ? process.env.PARLEY_PLAY_TOKEN || newToken() : null;
   const adminToken = process.env.PARLEY_ADMIN_TOKEN || newToken();
@@ -103,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
     await claimState(state, experiment, file);
     try {
       study = new Study({
-        experiment, out, state,
+        experiment, out, state, writer,
         onWriteError: (error) => process.stderr.write(printable(`parley play: writing the tables into ${out} failed (the games are saved in ${state}; the next write includes them): ${(error as Error).message}`) + "\n"),
         onGameError: (p, message) => process.stderr.write(printable(`parley play: participant ${p.id} (${p.condition}): the game cannot go on: ${message}`) + "\n"),
       });
@@ -113,6 +124,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     // The tables as the saved state has them (a server killed before its last write catches up here).
     await study.tablesChanged();
+    // The replaced tables' manifest (a run's or an ingest's) would describe the study's tables: it goes with them.
+    if (replacing) rmSync(join(out, "manifest.json"), {force: true});
     server = await startStudyServer({study, out, host, port, playToken, adminToken, assets: await studyAssets()});
   } catch (error) {
     lock.release();
@@ -122,14 +135,8 @@ export async function run(argv: string[]): Promise<number> {
     if (code === "EADDRNOTAVAIL") throw new UsageError(`parley play: --host ${host} is not an address of this machine`);
     throw error;
   }
-  process.stderr.write(
-    `parley play: ${experiment.title} (${experiment.id}, ${experiment.conditions.length} conditions), tables in ${out}\n` +
-      (exposed ? `  exposed on ${host}: participants' links carry the access token${process.env.PARLEY_PLAY_TOKEN ? " (PARLEY_PLAY_TOKEN)" : ""}\n` : `  loopback only (--host to let other machines in)\n`) +
-      `  participants: ${server.participantLink}\n  admin:        ${server.adminLink}\n  (Ctrl-C to stop)\n`,
-  );
-  printJson({url: server.url, participant_link: server.participantLink, admin_link: server.adminLink, out});
-
-  await new Promise<void>((resolve) => {
+  // Ctrl-C is handled from before the URLs are announced: a supervisor may stop the server as soon as it reads them.
+  const stopped = new Promise<void>((resolve) => {
     watchInterrupts((signal) => {
       process.stderr.write(`\nparley play: ${signal}: stopping; every participant's state is saved and the server carries on when started again\n`);
       resolve();
@@ -138,6 +145,13 @@ export async function run(argv: string[]): Promise<number> {
       process.exit(signalExitCode(signal));
     });
   });
+  process.stderr.write(
+    `parley play: ${experiment.title} (${experiment.id}, ${experiment.conditions.length} conditions), tables in ${out}\n` +
+      (exposed ? `  exposed on ${host}: participants' links carry the access token${process.env.PARLEY_PLAY_TOKEN ? " (PARLEY_PLAY_TOKEN)" : ""}\n` : `  loopback only (--host to let other machines in)\n`) +
+      `  participants: ${server.participantLink}\n  admin:        ${server.adminLink}\n  (Ctrl-C to stop)\n`,
+  );
+  printJson({url: server.url, participant_link: server.participantLink, admin_link: server.adminLink, out});
+  await stopped;
   await server.close();
   await study.idle();
   lock.release();

@@ -2,7 +2,7 @@
 import {priceKey, readPrices, unpriced, type PriceTable} from "../../runner/cost.js";
 import {buildManifest, writeManifest} from "../../runner/manifest.js";
 import {readFileSync} from "node:fs";
-import {basename, extname} from "node:path";
+import {basename, extname, resolve} from "node:path";
 import {parseRunConfig, ConfigError, type RunConfig} from "../../runner/runConfig.js";
 import {countGames} from "../../runner/grid.js";
 import {describePlan, LIMITS} from "../../runner/runConfigChecks.js";
@@ -20,7 +20,8 @@ import {lockOutput, OutputLocked} from "../../io/outputLock.js";
 import {signalExitCode, watchInterrupts} from "../../runner/interrupt.js";
 import {usage, CONFIRM_ABOVE} from "../../usage/run.usage.js";
 
-import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, type Shard} from "../../runner/shard.js";
+import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, tableSetOptions, type Shard} from "../../runner/shard.js";
+import {claimTables, TablesInUse, type TableWriter} from "../../io/tableSet.js";
 import {runFingerprint} from "../../runner/resume.js";
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
@@ -51,6 +52,7 @@ export async function run(argv: string[]): Promise<number> {
     yes: {type: "boolean"},
     shard: {type: "string"},
     "max-cost": {type: "string"},
+    replace: {type: "boolean"},
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const shard = values.shard === undefined ? null : shardUsage(() => parseShard(values.shard!));
@@ -95,6 +97,15 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   if (lock.note) process.stderr.write(`parley run: ${lock.note}\n`);
+  // Tables of another writer or run definition in --out are replaced only when asked (io/tableSet.ts).
+  const writer: TableWriter = {command: "run", key: runFingerprint(config), label: `parley run ${resolve(positionals[0])}`, what: "run definition"};
+  try {
+    claimTables(values.out, writer, {...tableSetOptions(values.out, shard), replace: values.replace === true});
+  } catch (error) {
+    lock.release();
+    if (error instanceof TablesInUse) throw new UsageError(`parley run: ${error.message}`);
+    throw error;
+  }
   const out = values.out;
   const interrupts = watchInterrupts(
     (signal) => {
@@ -118,7 +129,7 @@ export async function run(argv: string[]): Promise<number> {
       // LLM runs: per-game checkpoints, response cache, progress line on stderr (run/resume.ts).
       let r;
       try {
-        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal, shard, prices, maxCost});
+        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal, shard, prices, maxCost, writer});
       } catch (error) {
         if (error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
         throw error;
@@ -151,7 +162,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    const files = await writeTournament(config, out, {concurrency, signal: interrupts.signal, shard});
+    const files = await writeTournament(config, out, {concurrency, signal: interrupts.signal, shard, writer});
     await manifest({planned, games: files.games, players: files.players, turns: files.turns});
     printJson({run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, games: files.games, players: files.players, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, partitions: files.partitions});
     return 0;
