@@ -60,16 +60,14 @@ function gamesFingerprint(experiment: Experiment): string {
   });
 }
 
-async function claimState(state: string, experiment: Experiment, file: string): Promise<void> {
+/** Refuses a state directory started with other conditions; returns whether this experiment's fingerprint is still to be recorded there. */
+function checkState(state: string, experiment: Experiment, file: string): boolean {
   const path = join(state, "experiment-fingerprint");
-  const print = gamesFingerprint(experiment);
-  if (existsSync(path)) {
-    if (readFileSync(path, "utf8").trim() !== print) {
-      throw new UsageError(`parley play: ${file}: the conditions (games, parameters, seats or opponents) differ from those this --out was started with, so saved games could not be replayed; use another --out for a changed experiment`);
-    }
-    return;
+  if (!existsSync(path)) return true;
+  if (readFileSync(path, "utf8").trim() !== gamesFingerprint(experiment)) {
+    throw new UsageError(`parley play: ${file}: the conditions (games, parameters, seats or opponents) differ from those this --out was started with, so saved games could not be replayed; use another --out for a changed experiment`);
   }
-  await writeFileAtomic(path, print + "\n");
+  return false;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -97,21 +95,23 @@ export async function run(argv: string[]): Promise<number> {
   }
   // Tables of another writer (a run, an ingest, another experiment) in --out are replaced only when asked (io/tableSet.ts).
   const writer: TableWriter = {command: "play", key: gamesFingerprint(experiment), label: `parley play ${resolve(file)}`, what: "experiment"};
-  let replacing;
+  const state = join(out, ".parley", "play");
+  let replacing, unrecorded;
   try {
+    // Changed conditions first: the saved games could not replay, so --replace would not help.
+    unrecorded = checkState(state, experiment, file);
     replacing = claimTables(out, writer, {replace: values.replace === true});
   } catch (error) {
     lock.release();
     if (error instanceof TablesInUse) throw new UsageError(`parley play: ${error.message}`);
     throw error;
   }
-  const state = join(out, ".parley", "play");
   const playToken = exposed ? process.env.PARLEY_PLAY_TOKEN || newToken() : null;
   const adminToken = process.env.PARLEY_ADMIN_TOKEN || newToken();
   let study: Study;
   let server;
   try {
-    await claimState(state, experiment, file);
+    if (unrecorded) await writeFileAtomic(join(state, "experiment-fingerprint"), gamesFingerprint(experiment) + "\n");
     try {
       study = new Study({
         experiment, out, state, writer,
