@@ -10,7 +10,7 @@ import {writeTournament} from "../../runner/tournament.js";
 import {runResumable} from "../../runner/resume.js";
 import {llmStats} from "../../llm/stats.js";
 import {resolveApiKey} from "../../llm/secrets.js";
-import {CheckpointConflict} from "../../runner/checkpoint.js";
+import {CheckpointConflict, checkDirectory} from "../../runner/checkpoint.js";
 import {checkSharedLimits} from "../../runner/llmPlayers.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
@@ -100,10 +100,12 @@ export async function run(argv: string[]): Promise<number> {
   // Tables of another writer or run definition in --out are replaced only when asked (io/tableSet.ts).
   const writer: TableWriter = {command: "run", key: runFingerprint(config), label: `parley run ${resolve(positionals[0])}`, what: "run definition"};
   try {
+    // Checkpoints of another definition first: --replace would not make them this run's.
+    if (resumable) checkDirectory(runStateDir(values.out, shard), writer.key);
     claimTables(values.out, writer, {...tableSetOptions(values.out, shard), replace: values.replace === true});
   } catch (error) {
     lock.release();
-    if (error instanceof TablesInUse) throw new UsageError(`parley run: ${error.message}`);
+    if (error instanceof TablesInUse || error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
     throw error;
   }
   const out = values.out;
