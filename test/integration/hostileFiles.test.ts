@@ -14,6 +14,8 @@ import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
 import {nodeEngine} from "../../loaders/study/engine.js";
 import {startSession} from "../../loaders/study/session.js";
 import {queryRun} from "../../loaders/io/parquet.js";
+import {readManifest} from "../../loaders/runner/manifest.js";
+import {runState} from "../../loaders/ownRuns/describe.js";
 import {fakeModel, experimentConfig, startStudyIn} from "../support/playStudy.js";
 import MarkdownIt from "markdown-it";
 import {parse} from "parse5";
@@ -178,7 +180,15 @@ test("parley export parses manifest.json, never follows a link out of the run, a
   assert.deepEqual(JSON.parse(rendered.blocks[0]), manifest, "the one code block is the manifest, as JSON");
   assert.ok(rendered.text.includes("run`<img src=x onerror=alert(1)>"), "the directory's name is shown as text");
 
-  // A manifest that is a link to a file outside the run: not read.
+  // An --out holding someone else's README.md is refused; an earlier export's is replaced.
+  const project = join(dir, "project");
+  mkdirSync(project);
+  writeFileSync(join(project, "README.md"), "# My project\n");
+  refused(await parley(["export", run, "--out", project]), /project holds a README\.md that parley export did not write; choose another --out/);
+  assert.equal(readFileSync(join(project, "README.md"), "utf8"), "# My project\n");
+  ok(await parley(["export", run, "--out", join(dir, "out")]), "again into the same --out");
+
+  // A manifest that is a link to a file outside the run: not read, here nor by anything that publishes manifests.
   const secret = join(dir, "secrets.env");
   writeFileSync(secret, "OPENAI_API_KEY=sk-very-secret-value\n");
   rmSync(join(run, "manifest.json"));
@@ -187,6 +197,9 @@ test("parley export parses manifest.json, never follows a link out of the run, a
   const card2 = readFileSync(join(dir, "out2", "README.md"), "utf8");
   assert.ok(!card2.includes("sk-very-secret-value"), card2);
   assert.match(linked.stderr, /manifest\.json is a link to .*outside the run directory; left out of the card/);
+  writeFileSync(secret, JSON.stringify({kind: "run", config: {token: "sk-very-secret-value"}, started: "2026-01-01T00:00:00Z"}));
+  assert.equal(readManifest(run), null);
+  assert.deepEqual(runState(run).manifests, []);
 
   // A manifest that is not JSON: left out, with one line saying so.
   rmSync(join(run, "manifest.json"));
