@@ -202,7 +202,7 @@ export function claimTables(outDir: string, writer: TableWriter, options: TableS
   const foreign = foreignEntry(outDir, options);
   if (foreign) throw new TablesInUse(foreign);
   const current = currentManifest(outDir, options);
-  if (!current || current.writer?.key === writer.key) return null;
+  if (!current || (current.writer?.command === writer.command && current.writer.key === writer.key)) return null;
   const found = current.writer ?? {command: "", key: "", label: "an earlier parley (no writer recorded)", what: ""};
   if (!options.replace) {
     const another = found.command === writer.command ? ` (another ${writer.what})` : "";
