@@ -38,6 +38,7 @@ export default {
         {name: "Writing a page", path: "/guide/pages"},
         {name: "Publishing a report", path: "/guide/report"},
         {name: "Configuration", path: "/guide/configuration"},
+        {name: "Reliability", path: "/guide/reliability"},
         {name: "Adding a game", path: "/guide/adding-a-game"},
         {name: "Adding a paper", path: "/guide/adding-a-paper"},
         {name: "Adding an analysis", path: "/guide/adding-an-analysis"},

@@ -12,6 +12,8 @@ import {existsSync, readFileSync} from "node:fs";
 import {dirname, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 import type {ConfigKey} from "./io/configKeys.js";
+import {JsonInputError, parseJsonStrict} from "./io/configJson.js";
+import {UsageError} from "./io/usageError.js";
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -40,7 +42,8 @@ export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * The configuration file's path and content (null when there is none). Text
- * that is not a JSON object is one line naming the file.
+ * that is not a JSON object, gives a key twice or nests too deep
+ * (io/configJson.ts) is a UsageError: one line naming the file.
  */
 export function readConfigFile(env: NodeJS.ProcessEnv = process.env): {path: string; config: Record<string, unknown> | null; text: string | null} {
   const path = configFilePath(env);
@@ -48,11 +51,12 @@ export function readConfigFile(env: NodeJS.ProcessEnv = process.env): {path: str
   const text = readFileSync(path, "utf8");
   let config: unknown;
   try {
-    config = JSON.parse(text);
+    config = parseJsonStrict(text);
   } catch (error) {
-    throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
+    if (error instanceof JsonInputError) throw new UsageError(`${path}: ${error.message}`);
+    throw error;
   }
-  if (config === null || typeof config !== "object" || Array.isArray(config)) throw new Error(`${path}: expected a JSON object ({"datasets": ..., "runs": [...]})`);
+  if (config === null || typeof config !== "object" || Array.isArray(config)) throw new UsageError(`${path}: expected a JSON object ({"datasets": ..., "runs": [...]})`);
   return {path, config: config as Record<string, unknown>, text};
 }
 
@@ -61,7 +65,7 @@ export function datasetsConfig(env: NodeJS.ProcessEnv = process.env): DatasetsCo
   const {path, config} = readConfigFile(env);
   if (config) {
     if (config.datasets !== undefined && typeof config.datasets !== "string") {
-      throw new Error(`${path}: "datasets" must be a directory path string`);
+      throw new UsageError(`${path}: "datasets" must be a directory path string`);
     }
     if (config.datasets) return {dir: resolve(dirname(path), config.datasets), from: path};
   }

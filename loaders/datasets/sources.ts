@@ -12,6 +12,7 @@ import {existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, statSync} f
 import {dirname, isAbsolute, join, resolve, sep} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {UsageError} from "../io/usageError.js";
+import {JsonInputError, parseJsonStrict} from "../io/configJson.js";
 import {download, DownloadError, isUrl, isVerified, linkOutOf, type Expected, type TransferLimits} from "../io/download.js";
 
 export interface SourceFile extends Expected {
@@ -37,12 +38,12 @@ export function readSource(file: string): DatasetSource {
   const path = resolve(projectRoot, file);
   let raw: Record<string, unknown>;
   try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
+    raw = parseJsonStrict(readFileSync(path, "utf8")) as Record<string, unknown>;
   } catch (error) {
-    throw new UsageError(`${file}: not readable JSON (${(error as Error).message})`);
+    throw new UsageError(`${file}: ${error instanceof JsonInputError ? error.message : `not readable (${(error as Error).message})`}`);
   }
   const bad = (key: string, expected: string) => new UsageError(`${file}: ${key}: expected ${expected}`);
-  if (!Array.isArray(raw.files)) throw bad("files", "a list of {path, url, size, sha256}");
+  if (!Array.isArray(raw?.files)) throw bad("files", "a list of {path, url, size, sha256}");
   const files = raw.files.map((f: Record<string, unknown>, i: number): SourceFile => {
     const key = `files[${i}]`;
     if (typeof f?.path !== "string" || !f.path || isAbsolute(f.path) || f.path.split(/[\\/]/).some((s) => s === ".." || s === "")) throw bad(`${key}.path`, "a relative path without '..'");

@@ -80,4 +80,15 @@ export async function withDuckDB<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-export {sqlString} from "../../src/lib/sqlText.js";
+import {sqlString} from "../../src/lib/sqlText.js";
+
+export {sqlString};
+
+/**
+ * A file's path as a SQL string literal that DuckDB's table functions
+ * (read_parquet, read_json, parquet_metadata) take literally. They expand
+ * `*`, `?` and `[...]` in a path as globs, so the files of a folder named
+ * `run[1]` would be read from `run1`; each of those characters is written
+ * as a class of one (`[[]`, `[*]`, `[?]`), which matches only itself.
+ */
+export const sqlFile = (path: string): string => sqlString(path.replace(/[[*?]/g, "[$&]"));

@@ -7,11 +7,11 @@
  * Parquet file is written beside its target, its key checked for duplicates
  * (tableKey.ts), and renamed into place.
  */
-import {createWriteStream, rmSync} from "node:fs";
+import {createWriteStream, existsSync, rmSync} from "node:fs";
 import {once} from "node:events";
 import {checkRow, duckdbColumns, type Row, type TableSchema} from "./schema.js";
 import {tempPathFor, writeAtomic} from "./atomic.js";
-import {sqlString, withDuckDB, type Db, type SqlRow} from "./duckdb.js";
+import {sqlFile, sqlString, withDuckDB, type Db, type SqlRow} from "./duckdb.js";
 import {runTableFiles, tableSql} from "./runTables.js";
 import {checkUniqueKey} from "./tableKey.js";
 import type {KeyValue, Lookup, LookupIndex} from "../../src/lib/lookups.js";
@@ -46,7 +46,7 @@ export function objectSizeLimit(longestChars: number): number {
  */
 export async function copyJsonLines(db: Db, staged: string, schema: TableSchema, path: string, longestChars: number): Promise<void> {
   await db.run(
-    `COPY (SELECT * FROM read_json(${sqlString(staged)}, format = 'newline_delimited', ` +
+    `COPY (SELECT * FROM read_json(${sqlFile(staged)}, format = 'newline_delimited', ` +
       `columns = ${duckdbColumns(schema)}, maximum_object_size = ${objectSizeLimit(longestChars)})) ` +
       `TO ${sqlString(path)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
   );
@@ -116,7 +116,7 @@ export async function queryParquet<T extends SqlRow = SqlRow>(views: Record<stri
 export async function withParquetViews<T>(views: Record<string, string>, fn: (db: Db) => Promise<T>): Promise<T> {
   return withDuckDB(async (db) => {
     for (const [name, path] of Object.entries(views)) {
-      await db.run(`CREATE VIEW ${name} AS SELECT * FROM read_parquet(${sqlString(path)}, union_by_name = true)`);
+      await db.run(`CREATE VIEW ${name} AS SELECT * FROM read_parquet(${existsSync(path) ? sqlFile(path) : sqlString(path)}, union_by_name = true)`);
     }
     return fn(db);
   });
@@ -205,7 +205,7 @@ export const LOOKUP_ROW_GROUP_BYTES = 192 * 1024;
  */
 async function lookupRowGroupRows(db: Db, files: string[], schema: TableSchema): Promise<number> {
   if (!files.length) return 122_880;
-  const list = `[${files.map(sqlString).join(", ")}]`;
+  const list = `[${files.map(sqlFile).join(", ")}]`;
   const names = schema.columns.map((c) => sqlString(c.name)).join(", ");
   const [{bytes, rows}] = await db.query<{bytes: number | null; rows: number | null}>(
     `SELECT (SELECT sum(total_compressed_size)::DOUBLE FROM parquet_metadata(${list}) WHERE path_in_schema IN (${names})) AS bytes,
@@ -223,7 +223,7 @@ async function lookupRowGroupRows(db: Db, files: string[], schema: TableSchema):
  */
 export async function lookupIndex(path: string, lookup: Lookup): Promise<LookupIndex> {
   return withDuckDB(async (db) => {
-    const file = sqlString(path);
+    const file = sqlFile(path);
     const groups = await db.query<{rows: number; bytes: number}>(
       `SELECT row_group_id, any_value(row_group_num_rows)::BIGINT AS rows, sum(total_compressed_size)::BIGINT AS bytes FROM parquet_metadata(${file}) GROUP BY row_group_id ORDER BY row_group_id`,
     );

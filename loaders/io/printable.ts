@@ -2,14 +2,18 @@
  * Text from data files (dialogue lines, JSON fields, file names, model
  * replies) reaches the terminal in problem lines, error messages and
  * summaries. Control characters in it could move the cursor, retitle the
- * window or hide output, so everything printed from data goes through
- * `printable` (or `printableJson` for JSON), which renders them as escapes.
+ * window or hide output, and bidirectional formatting characters (U+202E
+ * RIGHT-TO-LEFT OVERRIDE and its kin) make a line display in another order
+ * than it reads, so everything printed from data goes through `printable`
+ * (or `printableJson` for JSON), which renders them as escapes.
  */
 
-// C0 controls (tab and newline included: a problem is one line), DEL, and the C1 controls.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// C0 controls (tab and newline included: a problem is one line), DEL, the C1 controls,
+// the line and paragraph separators, and the bidirectional formatting characters.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** `s` with every C0, DEL and C1 control character written as `\x1b` (below 0x80) or `\u009b` (C1) style escapes. */
+/** `s` with every C0, DEL and C1 control character (and separator or bidirectional format) written as `\x1b` (below 0x80) or `\u009b` style escapes. */
 export function printable(s: string): string {
   return s.replace(CONTROL, (c) => {
     const code = c.charCodeAt(0);
@@ -18,12 +22,12 @@ export function printable(s: string): string {
 }
 
 /**
- * JSON text with DEL and C1 controls written as \u escapes. JSON.stringify
- * already escapes C0 inside strings but leaves U+007F..U+009F raw; the
- * escaped form parses to the same value.
+ * JSON text with DEL, C1 controls, separators and bidirectional formats
+ * written as \u escapes. JSON.stringify already escapes C0 inside strings
+ * but leaves those raw; the escaped form parses to the same value.
  */
 export function printableJson(json: string): string {
-  return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Query parameters whose values are secrets (signed and token-bearing URLs). */

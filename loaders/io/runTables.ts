@@ -11,7 +11,8 @@
  */
 import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
 import {join} from "node:path";
-import {sqlString} from "./duckdb.js";
+import {sqlFile} from "./duckdb.js";
+import {UsageError} from "./usageError.js";
 
 export interface RunTableFiles {
   files: string[];
@@ -39,10 +40,24 @@ export function runTableFiles(dir: string, table: string, keep: (game: string) =
   if (existsSync(flat)) return {files: [flat], partitioned: false};
   const shards = recordedShards(dir);
   const files = readdirSync(dir)
-    .filter((name) => name.startsWith("game=") && keep(partitionGame(name)))
+    .filter((name) => name.startsWith("game=") && keep(partitionGame(dir, name)))
     .sort()
     .flatMap((name) => partitionFiles(join(dir, name), table, shards));
   return {files, partitioned: true};
+}
+
+/**
+ * The game id of the partition folder `name` (`game=<id>`, the id
+ * %-encoded) in `dir`. A name that does not decode (`game=%E0%A4%A`, put
+ * there by hand or by another tool) is a UsageError naming the folder, not
+ * a URIError deep inside a reader.
+ */
+export function partitionGame(dir: string, name: string): string {
+  try {
+    return decodeURIComponent(name.slice("game=".length));
+  } catch {
+    throw new UsageError(`${join(dir, name)}: not a partition folder name (game=<id> with the id %-encoded); move it out of the run directory`);
+  }
 }
 
 /** The shard count `parley run --shard` recorded in `dir` (run/shard.ts), or null. */
@@ -80,7 +95,7 @@ function partitionFiles(partition: string, table: string, shards: number | null)
 /** A DuckDB FROM-expression reading `files` as one table (null when there are none). */
 export function tableSql({files, partitioned}: RunTableFiles): string | null {
   if (!files.length) return null;
-  return `read_parquet([${files.map(sqlString).join(", ")}], union_by_name = true, hive_partitioning = ${partitioned})`;
+  return `read_parquet([${files.map(sqlFile).join(", ")}], union_by_name = true, hive_partitioning = ${partitioned})`;
 }
 
 /** Whether `dir` holds a run or ingest's tables in either layout. */

@@ -10,7 +10,7 @@
  * table in place.
  */
 import type {TableSchema} from "./schema.js";
-import {sqlString, type Db} from "./duckdb.js";
+import {sqlFile, type Db} from "./duckdb.js";
 import {DuplicateKeyError} from "./duplicateKey.js";
 
 export {DuplicateKeyError};
@@ -27,7 +27,7 @@ export async function checkUniqueKey(db: Db, path: string, schema: TableSchema):
   if (!key?.length) return;
   const columns = key.map(quote).join(", ");
   const [dup] = await db.query(
-    `SELECT ${columns}, count(*) AS n FROM read_parquet(${sqlString(path)}) GROUP BY ALL HAVING count(*) > 1 ORDER BY ${columns} LIMIT 1`,
+    `SELECT ${columns}, count(*) AS n FROM read_parquet(${sqlFile(path)}) GROUP BY ALL HAVING count(*) > 1 ORDER BY ${columns} LIMIT 1`,
   );
   if (!dup) return;
   const value = key.length === 1 ? JSON.stringify(dup[key[0]]) : `(${key.map((k) => JSON.stringify(dup[k])).join(", ")})`;

@@ -17,6 +17,7 @@
  * `base_url` is given (a local Ollama or vLLM); write it explicitly for a
  * hosted OpenAI-compatible service such as OpenRouter.
  */
+import {idProblem} from "../io/ids.js";
 import {providers, type Provider, type Sampling} from "./types.js";
 import {defaultMaxResponseBytes} from "./httpFetch.js";
 import {defaultLimits} from "./limiter.js";
@@ -110,7 +111,7 @@ const oneOf = (names: readonly string[]) => `one of ${names.map((n) => JSON.stri
  * site's Reference (/reference/config) prints.
  */
 export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
-  {key: "id", type: "a non-empty string, not a built-in agent's id", default: "required", meaning: "the player's id, by which lineups name it (its cache and limits go with it)"},
+  {key: "id", type: "an id (1 to 256 characters, no control, line-separator or bidirectional-format characters), not a built-in agent's id", default: "required", meaning: "the player's id, by which lineups name it (its cache and limits go with it)"},
   {key: "provider", type: oneOf(providers), default: "required", meaning: "which API the player calls (an OpenAI-compatible server is \"openai\" with a base_url)"},
   {key: "model", type: "a non-empty string", default: "required", meaning: "the model as the provider names it"},
   {key: "base_url", type: "null, or a URL starting with http:// or https://", default: "null: the provider's own endpoint", meaning: "another endpoint, e.g. a local Ollama or vLLM server"},
@@ -163,6 +164,9 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     return v;
   };
   const id = str("id", false)!;
+  // The id names the player in agent columns and game ids, so it follows their rule (io/ids.ts).
+  const badId = idProblem(id);
+  if (badId) throw new Error(`${where}.id: ${badId}`);
   const who = `${where} (${id})`;
   const provider = str("provider", false) as Provider;
   if (!providers.includes(provider)) throw new Error(`${who}: "provider" must be one of ${providers.join(", ")}, got ${JSON.stringify(provider)}`);

@@ -8,7 +8,10 @@
  *    "runs": ["runs/mini", "runs/sweep-*", {"path": "runs/big", "name": "GPT vs Claude", "description": "..."}]}
  *
  * An entry is a path string or {path, name?, description?}; `*`, `?` and
- * `[...]` in a path segment are globs (matching directories only). A run's
+ * `[...]` in a path segment are globs (matching directories only), unless
+ * the path exists as written: a folder named `run[1]` is that folder, not
+ * `run1` (`parley runs add` writes such a name as `run[[]1]`, a glob
+ * matching only it). A run's
  * name defaults to its directory's name; its `slug` (lower-case letters,
  * digits, `-`) names its files in the site (src/data/runs/[run].tar.ts).
  *
@@ -22,7 +25,7 @@
  * - `runDirectoryProblem(dir)`: why a directory is not a usable run, or null.
  * loaders/ownRuns/describe.ts says what a run holds (games, agents, manifest, whether it is still going).
  */
-import {readdirSync, statSync} from "node:fs";
+import {existsSync, readdirSync, statSync} from "node:fs";
 import {basename, dirname, isAbsolute, join, relative, resolve, sep} from "node:path";
 import {configFilePath, readConfigFile} from "../projectConfig.js";
 import {writeFileAtomic} from "../io/atomic.js";
@@ -60,7 +63,7 @@ export interface RunsConfig {
 const ENTRY_SHAPE = 'a directory path string or {"path": "...", "name": "...", "description": "..."}';
 /** The keys of an entry of "runs" given as an object: the table readRuns checks entries against and the site's Reference prints. */
 export const RUN_ENTRY_KEYS: readonly ConfigKey[] = [
-  {key: "path", type: "a non-empty directory path, relative to the config file; *, ? and [...] in a segment are globs matching directories", default: "required", meaning: "the run's directory, written by parley run or parley ingest"},
+  {key: "path", type: "a non-empty directory path, relative to the config file; *, ? and [...] in a segment are globs matching directories, unless the path exists as written", default: "required", meaning: "the run's directory, written by parley run or parley ingest"},
   {key: "name", type: "a non-empty string, unique among the runs", default: "the directory's name", meaning: "the run's name in dataset selectors (a glob matching several directories names each by its directory)"},
   {key: "description", type: "a string", default: "none", meaning: "shown with the run"},
 ];
@@ -75,6 +78,12 @@ export function formatRunProblem(problem: RunProblem, file: string): string {
 }
 
 const hasGlob = (segment: string) => /[*?[]/.test(segment);
+
+/** A literal path written as a glob that matches only it: `*`, `?` and `[` each as a class of one (`[*]`, `[?]`, `[[]`). */
+export const escapeGlob = (path: string): string => path.replace(/[*?[]/g, "[$&]");
+
+/** Whether an entry's path is a glob: it has *, ? or [ and is not itself an existing path (which is taken literally). */
+const isGlob = (base: string, path: string): boolean => path.split(/[\\/]/).some(hasGlob) && !existsSync(resolve(base, path));
 
 function globSegment(pattern: string): RegExp {
   let re = "^";
@@ -183,7 +192,7 @@ export function readRuns(env: NodeJS.ProcessEnv = process.env): RunsConfig {
     if (unknown.length) return bad(`unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (an entry has ${ENTRY_KEY_LIST})`, path);
     if (name !== undefined && (typeof name !== "string" || !name.trim())) return bad(`"name" must be a non-empty string; got ${JSON.stringify(name)}`, path);
     if (description !== undefined && typeof description !== "string") return bad(`"description" must be a string; got ${JSON.stringify(description)}`, path);
-    const globbed = path.split(/[\\/]/).some(hasGlob);
+    const globbed = isGlob(base, path);
     const matches = globbed ? expandRunGlob(base, path) : [resolve(base, path)];
     if (!matches.length) return bad("no directory matches", path);
     for (const dir of matches) {
@@ -236,12 +245,15 @@ export async function addRun(dir: string, options: AddRunOptions = {}, env: Node
   if (!Array.isArray(runs)) throw new RunConfigError(formatRunProblem({index: null, path: null, message: `expected a list of run entries (each ${ENTRY_SHAPE}); fix it before adding one`}, configPath));
   const base = dirname(configPath);
   const target = resolve(dir);
-  if (!dir.split(/[\\/]/).some(hasGlob)) {
+  // A directory that exists is taken literally, glob characters in its name and all ("runs/run[1]").
+  const globbed = isGlob(process.cwd(), dir);
+  if (!globbed) {
     const problem = runDirectoryProblem(target);
     if (problem) throw new RunConfigError(`${dir}: ${problem}`);
   } else if (!expandRunGlob(process.cwd(), dir).length) throw new RunConfigError(`${dir}: no directory matches`);
   const written = relative(base, target).split(sep).join("/") || ".";
-  const path = isAbsolute(written) ? target : written;
+  // Written so that readRuns matches this directory only, even once another one fits its name as a glob.
+  const path = globbed ? (isAbsolute(written) ? target : written) : escapeGlob(isAbsolute(written) ? target : written);
   const name = options.name?.trim();
   if (options.name !== undefined && !name) throw new RunConfigError("--name must not be empty");
   const entryPath = (e: unknown) => (typeof e === "string" ? e : e && typeof e === "object" ? (e as {path?: unknown}).path : undefined);

@@ -17,8 +17,8 @@ import {mkdirSync, readdirSync, readFileSync} from "node:fs";
 import {hostname} from "node:os";
 import {join} from "node:path";
 import {isProcessAlive} from "../io/staleFiles.js";
-import {runTableFiles, tableSql} from "../io/runTables.js";
-import {partitionGame} from "../io/runTables.js";
+import {readRunFile} from "../io/runFile.js";
+import {partitionGame, runTableFiles, tableSql} from "../io/runTables.js";
 
 export interface RunManifestInfo {
   kind: string | null;
@@ -57,6 +57,18 @@ export interface RunDescription extends RunState {
 export const readJson = (path: string): Record<string, unknown> | null => {
   try {
     const value = JSON.parse(readFileSync(path, "utf8"));
+    return value && typeof value === "object" ? value : null;
+  } catch {
+    return null;
+  }
+};
+
+/** A run's own JSON file (a manifest): null when absent, not JSON, or not a file inside `dir` (io/runFile.ts: a link out of the run is not followed). */
+export const readRunJson = (dir: string, name: string): Record<string, unknown> | null => {
+  const file = readRunFile(dir, name);
+  if (!file || "problem" in file) return null;
+  try {
+    const value = JSON.parse(file.text);
     return value && typeof value === "object" ? value : null;
   } catch {
     return null;
@@ -113,10 +125,10 @@ export function runState(dir: string): RunState {
   const manifests = names
     .filter((n) => n === "manifest.json" || /^manifest\.shard-\d+\.json$/.test(n))
     .sort()
-    .map((n) => readJson(join(dir, n)))
+    .map((n) => readRunJson(dir, n))
     .filter((m): m is Record<string, unknown> => m !== null)
     .map(manifestInfo);
-  const partitions = names.filter((n) => n.startsWith("game=")).map(partitionGame).sort();
+  const partitions = names.filter((n) => n.startsWith("game=")).map((n) => partitionGame(dir, n)).sort();
   return {manifests, partitions, checkpoints: checkpointFiles(dir).length, running: liveHolder(dir)};
 }
 

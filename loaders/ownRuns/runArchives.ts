@@ -25,7 +25,7 @@ import {tmpdir} from "node:os";
 import {basename, join} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {formatRunProblem, readRuns, type RunEntry} from "./configuredRuns.js";
-import {checkpointFiles, readableTables, readJson, readsCheckpoints, runState, summarize, tableContents, type RunState} from "./describe.js";
+import {checkpointFiles, readableTables, readRunJson, readsCheckpoints, runState, summarize, tableContents, type RunState} from "./describe.js";
 import {tar} from "../io/tar.js";
 import {runTableFiles} from "../io/runTables.js";
 import {datasetEntry} from "../datasets/catalog.js";
@@ -202,7 +202,7 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
         running: running !== null,
         config: manifest?.config ?? null,
         llm_players: manifest?.llm_players ?? [],
-        parley: readJson(join(entry.dir, "manifest.json"))?.parley ?? null,
+        parley: readRunJson(entry.dir, "manifest.json")?.parley ?? null,
         manifest: readManifest(entry.dir),
       });
     }

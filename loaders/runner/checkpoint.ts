@@ -149,13 +149,15 @@ export function fingerprint(value: unknown): string {
  * recorded by an earlier run; throws, naming the directory, on a mismatch.
  */
 export async function claimDirectory(dir: string, print: string): Promise<void> {
+  if (checkDirectory(dir, print)) await writeFileAtomic(join(dir, "run-fingerprint"), print + "\n");
+}
+
+/** Throws CheckpointConflict when `dir` holds checkpoints of another run definition; returns whether none is recorded yet. */
+export function checkDirectory(dir: string, print: string): boolean {
   const path = join(dir, "run-fingerprint");
-  if (existsSync(path)) {
-    const previous = readFileSync(path, "utf8").trim();
-    if (previous !== print) {
-      throw new CheckpointConflict(`${dir} holds checkpoints of a different run definition (config changed since it was started); use another --out directory, or delete ${dir} to start over`);
-    }
-    return;
+  if (!existsSync(path)) return true;
+  if (readFileSync(path, "utf8").trim() !== print) {
+    throw new CheckpointConflict(`${dir} holds checkpoints of a different run definition (config changed since it was started); use another --out directory, or delete ${dir} to start over`);
   }
-  await writeFileAtomic(path, print + "\n");
+  return false;
 }

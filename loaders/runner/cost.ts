@@ -10,8 +10,8 @@
  *   "prices": {"openai/gpt-4o-mini": {"input_per_million": 0.15, "output_per_million": 0.6, "as_of": "2026-11-01"}}
  */
 import {existsSync, readFileSync} from "node:fs";
-import {join, resolve} from "node:path";
-import {projectRoot} from "../projectConfig.js";
+import {join} from "node:path";
+import {readConfigFile} from "../projectConfig.js";
 import {writeFileDurable} from "../io/atomic.js";
 import {CheckpointConflict} from "./checkpoint.js";
 import {promptLog} from "../llm/promptLog.js";
@@ -38,15 +38,9 @@ export const priceKey = (provider: string, model: string): string => `${provider
 
 /** The price table of parley.config.json (or PARLEY_CONFIG's file); an empty table when there is none. Errors name the key. */
 export function readPrices(env: NodeJS.ProcessEnv = process.env): PriceTable {
-  const path = resolve(env.PARLEY_CONFIG ?? join(projectRoot, "parley.config.json"));
+  const {path, config} = readConfigFile(env);
   const table: PriceTable = new Map();
-  if (!existsSync(path)) return table;
-  let config: {prices?: unknown};
-  try {
-    config = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
-  }
+  if (!config) return table;
   if (config.prices === undefined) return table;
   if (!config.prices || typeof config.prices !== "object" || Array.isArray(config.prices)) throw new Error(`${path}: "prices" must be an object {"<provider>/<model>": {"input_per_million": ..., "output_per_million": ...}}`);
   for (const [key, value] of Object.entries(config.prices as Record<string, unknown>)) {

@@ -16,6 +16,7 @@ import {join, resolve} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {writeFileAtomic} from "../io/atomic.js";
 import {redactUrl, redactUrls} from "../io/printable.js";
+import {readRunFile} from "../io/runFile.js";
 import {promptLog} from "../llm/promptLog.js";
 
 const PACKAGES = ["@observablehq/framework", "@duckdb/node-api", "@duckdb/duckdb-wasm", "openai", "@anthropic-ai/sdk", "@google/genai", "apache-arrow", "parquet-wasm"];
@@ -120,16 +121,19 @@ export async function writeManifest(outDir: string, manifest: Record<string, unk
 
 /**
  * The manifest of a run or ingest directory: `manifest.json`, else (a
- * sharded run) the first shard's; null when there is none or it is not JSON.
+ * sharded run) the first shard's; null when there is none, it is not JSON,
+ * or it is not a file inside the directory (io/runFile.ts: a link out of
+ * the run is not followed, so its content never reaches a report or the site).
  */
 export function readManifest(dir: string): Record<string, unknown> | null {
   const shards = existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).filter((f) => /^manifest\.shard-\d+\.json$/.test(f)) : [];
   shards.sort((x, y) => Number(/\d+/.exec(x)![0]) - Number(/\d+/.exec(y)![0]));
   for (const name of ["manifest.json", ...shards]) {
-    const path = join(dir, name);
-    if (!existsSync(path)) continue;
+    const file = readRunFile(dir, name);
+    if (!file) continue;
+    if ("problem" in file) return null;
     try {
-      return JSON.parse(readFileSync(path, "utf8"));
+      return JSON.parse(file.text);
     } catch {
       return null;
     }

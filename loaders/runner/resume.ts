@@ -28,7 +28,7 @@ import {countGames, plannedGames} from "./grid.js";
 import {runTournament} from "./tournament.js";
 import {RunTables} from "./write.js";
 import {RunInterrupted, settleOrGiveUp, stopAgentsOnAbort} from "./interrupt.js";
-import {removeStaleWrites} from "../io/tableSet.js";
+import {removeStaleWrites, type TableWriter} from "../io/tableSet.js";
 import type {RunConfig} from "./runConfigTypes.js";
 import {runStateDir, type Shard} from "./shard.js";
 
@@ -53,6 +53,8 @@ export interface ResumableOptions {
    * the games in flight and the new one would exceed it.
    */
   maxCost?: number | null;
+  /** Recorded with the tables (io/tableSet.ts). */
+  writer?: TableWriter;
 }
 
 export interface ResumableResult {
@@ -141,7 +143,7 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   }
 
   // Rebuild the tables from every checkpoint, in planned order: one entry per game id, so no duplicates.
-  const tables = new RunTables(outDir, config.games.map((g) => g.def), undefined, shard);
+  const tables = new RunTables(outDir, config.games.map((g) => g.def), undefined, shard, options.writer);
   for (const g of plannedGames(config, shard)) {
     const saved = checkpoints.read(g.game_id);
     if (saved) tables.add(saved);

@@ -47,6 +47,7 @@ import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../llm/
 import {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
 import {RUN_CONFIG_KEYS, RUN_DEFAULTS} from "./runConfigKeys.js";
 import {keyNames} from "../io/configKeys.js";
+import {idProblem} from "../io/ids.js";
 
 export {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
 
@@ -54,6 +55,9 @@ export {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConf
 const KEYS = keyNames(RUN_CONFIG_KEYS);
 /** Keys that are another name of a key: [alias, key]. */
 const ALIASES = RUN_CONFIG_KEYS.flatMap((k) => (k.aliasOf ? [[k.key, k.aliasOf] as const] : []));
+
+/** Characters a config's description may have. */
+export const MAX_DESCRIPTION = 10_000;
 
 /** Parameter combinations one game of a run may have. */
 const MAX_CONFIGURATIONS = 1_000_000;
@@ -98,6 +102,14 @@ function parseGrid(def: GameDef, raw: unknown, key: string, omitted: "default" |
     }
     if (!Array.isArray(given) || given.length === 0) fail(`${key}.${spec.name}`, `expected a non-empty list of values, got ${JSON.stringify(given)}`);
     grid[spec.name] = given.map((v, i) => checkParamValue(spec, v, `${key}.${spec.name}[${i}]`));
+    // Each value is played with every lineup and repetition: one listed twice would play all its games twice.
+    const seen = new Map<string, number>();
+    grid[spec.name].forEach((v, i) => {
+      const id = `${typeof v}:${JSON.stringify(v)}`;
+      const also = seen.get(id);
+      if (also !== undefined) fail(`${key}.${spec.name}[${i}]`, `${JSON.stringify(v)} is listed twice (also ${key}.${spec.name}[${also}]); a value listed twice would play its games twice`);
+      seen.set(id, i);
+    });
   }
   return grid;
 }
@@ -115,6 +127,7 @@ function parseGames(raw: Record<string, unknown>): {defs: GameDef[]; keyOf: (def
     } else if (Array.isArray(f) && f.length) {
       families = f.map((x, i) => {
         if (!FAMILIES.includes(x)) fail(`family[${i}]`, `expected one of ${FAMILIES.join(", ")}, got ${JSON.stringify(x)}`);
+        if (f.indexOf(x) < i) fail(`family[${i}]`, `${JSON.stringify(x)} is listed twice (also family[${f.indexOf(x)}]); a family listed twice would play its games twice`);
         return x as Family;
       });
     } else fail("family", `expected one of ${FAMILIES.join(", ")}, a list of them, or "all"`);
@@ -297,13 +310,17 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
   if (typeof seed !== "number" || !Number.isInteger(seed)) fail("seed", `expected an integer, got ${JSON.stringify(seed)}`);
   if (seed < LIMITS.seed.min || seed > LIMITS.seed.max) fail("seed", `expected an integer in [${LIMITS.seed.min}, ${LIMITS.seed.max}], got ${seed}`);
   const runId = raw.run_id ?? fallbackRunId;
-  if (typeof runId !== "string" || !runId) fail("run_id", `expected a non-empty string`);
+  // The run id starts every game id, so it follows their rule (io/ids.ts).
+  const badId = idProblem(runId);
+  if (badId) fail("run_id", raw.run_id === undefined ? `${badId} (the config file's name, used when run_id is not given)` : badId);
   const description = raw.description ?? null;
   if (description !== null && typeof description !== "string") fail("description", "expected a string");
+  // Copied into every manifest: a note, not a document.
+  if (description !== null && description.length > MAX_DESCRIPTION) fail("description", `expected at most ${MAX_DESCRIPTION.toLocaleString("en-US")} characters, got ${description.length.toLocaleString("en-US")}`);
   const perKey = raw.games_per_pair !== undefined ? "games_per_pair" : "games_per_lineup";
 
   const config: RunConfig = {
-    run_id: runId,
+    run_id: runId as string,
     description,
     games: specs,
     players,

@@ -26,6 +26,6 @@ export const RUN_CONFIG_KEYS: readonly ConfigKey[] = [
   {key: "seed", type: `an integer in [${LIMITS.seed.min}, ${LIMITS.seed.max}]`, default: String(RUN_DEFAULTS.seed), meaning: "the run's seed: each game draws from its own random streams derived from (seed, game id, seat)"},
   {key: "concurrency", type: `an integer in [1, ${LIMITS.concurrency.max}]`, default: String(RUN_DEFAULTS.concurrency), meaning: "games in flight at once (`parley run --concurrency` overrides it)"},
   {key: "max_attempts", type: `an integer in [1, ${LIMITS.max_attempts.max}]`, default: String(RUN_DEFAULTS.max_attempts), meaning: "answers to one decision before the game's rule-break fallback"},
-  {key: "run_id", type: "a non-empty string", default: "the config file's name", meaning: "the run's name, in the games table's run_id column"},
-  {key: "description", type: "a string", default: "null", meaning: "free text about the run, kept with the config in its manifest"},
+  {key: "run_id", type: "an id: 1 to 256 characters, no control, line-separator or bidirectional-format characters", default: "the config file's name", meaning: "the run's name, in the games table's run_id column"},
+  {key: "description", type: "a string of at most 10,000 characters", default: "null", meaning: "free text about the run, kept with the config in its manifest"},
 ];

@@ -20,6 +20,7 @@
 import {existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {randomBytes} from "node:crypto";
 import {join} from "node:path";
+import {foreignEntry, type TableSetOptions} from "../io/tableSet.js";
 
 export interface Shard {
   /** 0-based. */
@@ -51,6 +52,11 @@ export const shardPartition = (shard: Shard): string => `shard=${shard.index}`;
 /** Where a run keeps its lock, checkpoints, table generations and LLM cache. */
 export function runStateDir(outDir: string, shard: Shard | null): string {
   return shard ? join(outDir, ".parley", shardPartition(shard)) : join(outDir, ".parley");
+}
+
+/** Where a run's (or a shard's) table set lives and how it links its entries (io/tableSet.ts): for RunTables and for claimTables. */
+export function tableSetOptions(outDir: string, shard: Shard | null): TableSetOptions {
+  return shard ? {state: runStateDir(outDir, shard), depth: 2, linkName: shardPartition(shard)} : {};
 }
 
 /** Planned games at positions [start, start + k) of the plan that fall in `shard`. */
@@ -108,6 +114,9 @@ export function claimShardLayout(outDir: string, shard: Shard | null, run: strin
   const wanted = `--shard ${shardLabel(shard)}`;
   if (!recorded) {
     if (holdsUnshardedRun(outDir)) throw new ShardError(`${wanted}: ${outDir} holds an unsharded run; shards need a directory of their own (use another --out)`);
+    // Shards' folders copied in without their state: refused before this directory is made a sharded one.
+    const foreign = foreignEntry(outDir, tableSetOptions(outDir, shard));
+    if (foreign) throw new ShardError(`${wanted}: ${foreign}`);
     // Created complete under a temp name and linked into place, which fails if another shard got there first.
     mkdirSync(join(outDir, ".parley"), {recursive: true});
     const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;

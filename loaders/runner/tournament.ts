@@ -18,6 +18,7 @@ import {gameRow, playerRows, type GameRecord} from "./rows.js";
 import {RunTables} from "./write.js";
 import type {RunConfig} from "./runConfigTypes.js";
 import type {Shard} from "./shard.js";
+import type {TableWriter} from "../io/tableSet.js";
 
 export type {GameRecord} from "./rows.js";
 
@@ -83,10 +84,10 @@ export interface TournamentFiles {
   partitions: Record<string, string>;
 }
 
-/** Runs `config` (or `options.shard` of it) and writes its tables into `outDir` (partitioned by game, then by shard). */
-export async function writeTournament(config: RunConfig, outDir: string, options: Omit<TournamentOptions, "onGame"> = {}): Promise<TournamentFiles> {
+/** Runs `config` (or `options.shard` of it) and writes its tables into `outDir` (partitioned by game, then by shard), recording `writer` with them. */
+export async function writeTournament(config: RunConfig, outDir: string, {writer, ...options}: Omit<TournamentOptions, "onGame"> & {writer?: TableWriter} = {}): Promise<TournamentFiles> {
   const shard = options.shard ?? null;
-  const tables = new RunTables(outDir, config.games.map((g) => g.def), plannedPerGame(config, shard), shard);
+  const tables = new RunTables(outDir, config.games.map((g) => g.def), plannedPerGame(config, shard), shard, writer);
   try {
     await runTournament(config, {...options, onGame: (record) => tables.add(record)});
     return await tables.finish();

@@ -5,18 +5,20 @@
  * the staged file into Parquet with the schema's exact types, checks the
  * schema's key for duplicates (io/tableKey.ts), and renames it into place.
  */
-import {closeSync, existsSync, lstatSync, openSync, rmSync, writeSync} from "node:fs";
+import {closeSync, openSync, rmSync, writeSync} from "node:fs";
 import {join} from "node:path";
-import {beginTableSet, type TableSetWriter} from "../io/tableSet.js";
+import {beginTableSet, type TableSetWriter, type TableWriter} from "../io/tableSet.js";
 import type {GameDef} from "../contract/game.js";
 import {gameTables, partitionDir} from "../contract/tables.js";
 import {copyJsonLines} from "../io/parquet.js";
 import {checkRow, type Column, type Row, type TableSchema} from "../io/schema.js";
 import {tempPathFor, writeAtomic} from "../io/atomic.js";
-import {sqlString, withDuckDB, type Db} from "../io/duckdb.js";
+import {sqlFile, sqlString, withDuckDB, type Db} from "../io/duckdb.js";
 import {IdHashes} from "./idHashes.js";
 import {checkUniqueKey, DuplicateKeyError} from "../io/tableKey.js";
-import {runStateDir, shardPartition, type Shard} from "./shard.js";
+import {idProblem, MAX_MADE_ID_LENGTH} from "../io/ids.js";
+import {UsageError} from "../io/usageError.js";
+import {shardPartition, tableSetOptions, type Shard} from "./shard.js";
 
 const FLUSH_BYTES = 1 << 20;
 
@@ -128,10 +130,12 @@ export class ParquetStage {
  * A run's three tables, partitioned by game (run/tables.ts): one staged
  * Parquet writer per game and table, created when the game first finishes,
  * all written into one new table set (io/tableSet.ts) that `finish` makes
- * current at once. The set holds exactly this run's games; partitions of
- * games it did not play, and flat tables of an older layout, are removed.
+ * current at once. The set holds exactly this run's games; the links of
+ * the previous set's games it did not play are removed (a real file or
+ * folder in the way is refused, never removed: io/tableSet.ts).
  * A shard's set (run/shard.ts) holds `game=<id>/shard=<i>/` folders and
  * lives in the shard's own state directory, so shards never touch each other's files.
+ * `writer` is recorded with the set (io/tableSet.ts), for the next writer's claimTables.
  */
 export class RunTables {
   private readonly stages = new Map<string, {games: ParquetStage; players: ParquetStage; turns: ParquetStage}>();
@@ -150,7 +154,7 @@ export class RunTables {
    * game has arrived is written to Parquet at once, in the background (DuckDB
    * works on its own threads), while the run plays the next game's partition.
    */
-  constructor(readonly dir: string, defs: readonly GameDef[], private readonly expected?: ReadonlyMap<string, number>, private readonly shard: Shard | null = null) {
+  constructor(readonly dir: string, defs: readonly GameDef[], private readonly expected?: ReadonlyMap<string, number>, private readonly shard: Shard | null = null, private readonly writer?: TableWriter) {
     this.defs = new Map(defs.map((d) => [d.id, d]));
   }
 
@@ -160,7 +164,7 @@ export class RunTables {
   }
 
   private begin(): TableSetWriter {
-    return beginTableSet(this.dir, this.shard ? {state: runStateDir(this.dir, this.shard), depth: 2} : {});
+    return beginTableSet(this.dir, {...tableSetOptions(this.dir, this.shard), writer: this.writer});
   }
 
   /** Writes the three files of `game`'s partition with its own DuckDB (one thread). */
@@ -200,6 +204,9 @@ export class RunTables {
    */
   add(record: {game: string; row: Row; players: Row[]; turns: Row[]}): void {
     const id = record.row.game_id as string;
+    // Readers and adapters check ids where they read them, naming the file; this is the last guard before the tables.
+    const badId = idProblem(id, MAX_MADE_ID_LENGTH);
+    if (badId) throw new UsageError(`${this.dir}: games: game_id: ${badId}; the tables were not written`);
     if (this.repeated.has(id)) throw duplicateGame(id);
     if (!this.ids.add(id)) this.repeated.add(id);
     const seats = new Set<unknown>();
@@ -252,17 +259,13 @@ export class RunTables {
       this.abandon();
       throw error;
     }
-    for (const name of LEGACY_FLAT) {
-      const path = join(this.dir, name);
-      if (existsSync(path) && !lstatSync(path).isSymbolicLink()) rmSync(path, {force: true});
-    }
     return {...counts, partitions};
   }
 
   /** Throws if an id whose hash repeated (normally none) occurs twice in the written games files. */
   private async confirmUnique(): Promise<void> {
     if (!this.repeated.size) return;
-    const files = [...this.stages.values()].map((s) => sqlString(s.games.path)).join(", ");
+    const files = [...this.stages.values()].map((s) => sqlFile(s.games.path)).join(", ");
     const ids = [...this.repeated].map(sqlString).join(", ");
     const [dup] = await withDuckDB((db) => db.query<{game_id: string}>(`SELECT game_id FROM read_parquet([${files}]) WHERE game_id IN (${ids}) GROUP BY game_id HAVING count(*) > 1 ORDER BY game_id LIMIT 1`));
     if (dup) throw duplicateGame(dup.game_id);
@@ -276,5 +279,3 @@ export class RunTables {
 
 const duplicateGame = (id: string) => new DuplicateKeyError(`games: game_id ${JSON.stringify(id)} occurs twice; game_id must be unique, so the tables were not written`);
 
-/** Flat tables an older Parley wrote at the top of a run directory. */
-const LEGACY_FLAT = ["games.parquet", "turns.parquet", "players.parquet"];

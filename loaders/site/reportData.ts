@@ -16,7 +16,7 @@ import {datasetEntry} from "../datasets/catalog.js";
 import {firstView, writeDataset} from "../datasets/emit.js";
 import {flattenRunTable, lookupIndex} from "../io/parquet.js";
 import {DATASET_LOOKUPS, indexName} from "../../src/lib/lookups.js";
-import {sqlString, withDuckDB} from "../io/duckdb.js";
+import {sqlFile, sqlString, withDuckDB} from "../io/duckdb.js";
 import {writeAtomic} from "../io/atomic.js";
 import {FIRST_VIEWS} from "../registry/firstViews.js";
 import type {DatasetStatus} from "../../src/lib/datasetStatus.js";
@@ -45,9 +45,9 @@ export async function writeStudyDataset(dataset: ReportDataset, runs: StudyRun[]
       for (const [i, run] of members.entries()) {
         const part = join(scratch, `${schema.name}-${i}.parquet`);
         await flattenRunTable(run.dir, schema, part, keep, dataset.where?.[schema.name]);
-        parts.push(prefix && schema.columns.some((c) => c.name === "game_id") ? `SELECT * REPLACE (${sqlString(`${run.name}/`)} || game_id AS game_id) FROM read_parquet(${sqlString(part)})` : `SELECT * FROM read_parquet(${sqlString(part)})`);
+        parts.push(prefix && schema.columns.some((c) => c.name === "game_id") ? `SELECT * REPLACE (${sqlString(`${run.name}/`)} || game_id AS game_id) FROM read_parquet(${sqlFile(part)})` : `SELECT * FROM read_parquet(${sqlFile(part)})`);
       }
-      if (builtinStatus) parts.unshift(`SELECT * FROM read_parquet(${sqlString(join(scratch, `${schema.name}.parquet`))})`);
+      if (builtinStatus) parts.unshift(`SELECT * FROM read_parquet(${sqlFile(join(scratch, `${schema.name}.parquet`))})`);
       // A table pages look up by key is put together first, then sorted into its row groups with its index beside it (src/lib/lookups.ts).
       const lookup = DATASET_LOOKUPS[dataset.id]?.[schema.name];
       const together = lookup ? join(scratch, "together") : dir;
@@ -56,7 +56,7 @@ export async function writeStudyDataset(dataset: ReportDataset, runs: StudyRun[]
       summary[schema.name] = await withDuckDB(async (db) => {
         await writeAtomic(join(together, `${schema.name}.parquet`), (tmp) => db.run(`COPY (${parts.join("\nUNION ALL BY NAME\n")}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`));
         if (lookup) await flattenRunTable(together, schema, path, undefined, undefined, lookup);
-        return Number((await db.query<{n: number}>(`SELECT count(*) AS n FROM read_parquet(${sqlString(path)})`))[0].n);
+        return Number((await db.query<{n: number}>(`SELECT count(*) AS n FROM read_parquet(${sqlFile(path)})`))[0].n);
       });
       if (lookup) writeFileSync(join(dir, indexName(schema.name)), JSON.stringify(await lookupIndex(path, lookup)));
     }

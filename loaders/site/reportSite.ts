@@ -29,6 +29,7 @@ import {REPORT_DATASETS, datasetOfGame} from "../datasets/reportDatasets.js";
 import {studySummary} from "./reportSummary.js";
 import {referencesPage} from "./referencesPage.js";
 import type {StudyRun} from "./reportRuns.js";
+import {escapeHtml} from "./markup.js";
 
 export interface ReportOptions {
   runs: StudyRun[];
@@ -105,7 +106,7 @@ export function reportPageSource(source: string, studyDatasets: ReadonlySet<stri
       const inStudy = id !== undefined && studyDatasets.has(id);
       if (!inStudy) return builtin ? [line] : [];
       const label = builtin ? `${title} (with the built-in data)` : title;
-      return [line.replace(/^(\s*)"(?:[^"\\]|\\.)*"/, (_m, indent: string) => `${indent}${JSON.stringify(label)}`)];
+      return [line.replace(/^(\s*)"(?:[^"\\]|\\.)*"/, (_m, indent: string) => `${indent}${jsString(label)}`)];
     });
     return `const datasets = ${open ?? ""}{\n${kept.join(",\n")}\n}${close ?? ""};`;
   });
@@ -116,8 +117,15 @@ export function reportPageSource(source: string, studyDatasets: ReadonlySet<stri
  * see src/study-discount.md) is named after the study when its dataset is the study's.
  */
 export function renameSource(source: string, studyDatasets: ReadonlySet<string>, title: string): string {
-  return source.replace(/^(const SOURCES = withRuns\(\{)"(?:[^"\\]|\\.)*"(: [^\n]*FileAttachment\("data\/([^/"]+)\/[^\n]*)$/m, (line, head: string, tail: string, id: string) => (studyDatasets.has(id) ? `${head}${JSON.stringify(title)}${tail}` : line));
+  return source.replace(/^(const SOURCES = withRuns\(\{)"(?:[^"\\]|\\.)*"(: [^\n]*FileAttachment\("data\/([^/"]+)\/[^\n]*)$/m, (line, head: string, tail: string, id: string) => (studyDatasets.has(id) ? `${head}${jsString(title)}${tail}` : line));
 }
+
+/**
+ * Text as a JavaScript string literal safe inside an HTML <script>:
+ * Framework inlines a page's code in the page, where `</script>` in a
+ * string would end the script and start markup; `<` is written `\u003c`.
+ */
+export const jsString = (text: string): string => JSON.stringify(text).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
 /** Markdown links to site pages the report leaves out become their plain text (no link leads to a missing page). */
 export function unlinkMissingPages(source: string, kept: ReadonlySet<string>): string {
@@ -184,7 +192,8 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
       output: join(project, "dist"),
       pages,
       dynamicPaths: siteConfig.dynamicPaths.filter((p: string) => paths.has(p)),
-      footer: `${title}: a study made with Parley. Built offline with Observable Framework.`,
+      // Framework puts the footer into every page as HTML: the title goes in as text.
+      footer: `${escapeHtml(title)}: a study made with Parley. Built offline with Observable Framework.`,
     };
     writeFileSync(join(project, "observablehq.config.js"), `export default ${JSON.stringify(config, null, 2)};\n`);
     const code = await observable(["build", "--config", join(project, "observablehq.config.js")], process.env, {cwd: project, root, stdio: verbose ? "inherit" : "pipe"});

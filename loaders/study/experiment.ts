@@ -46,7 +46,7 @@ import {agentDef, agents, canSit} from "../registry/agents.js";
 import {llmPlays} from "../llm/llmPlayer.js";
 import {hasWorkflow} from "../registry/workflows.js";
 import {isLlmPlayerConfig, parseLlmPlayerSpec, type LlmPlayerSpec} from "../llm/playerSpec.js";
-import {checkParamValue, ConfigError} from "../runner/runConfig.js";
+import {checkParamValue, ConfigError, MAX_DESCRIPTION} from "../runner/runConfig.js";
 import {keyNames, type ConfigKey} from "../io/configKeys.js";
 
 export interface QuizQuestion {
@@ -102,7 +102,7 @@ const ID_TYPE = 'letters, digits, ".", "_" or "-" (at most 64), starting with a 
 export const EXPERIMENT_KEYS: readonly ConfigKey[] = [
   {key: "id", type: ID_TYPE, default: "required", meaning: "the experiment's id (`parley play` writes into play-<id> unless --out is given)"},
   {key: "title", type: "a non-empty string", default: "required", meaning: "what participants see as the study's title"},
-  {key: "description", type: "a string", default: "none", meaning: "free text about the experiment (not shown to participants)"},
+  {key: "description", type: "a string of at most 10,000 characters", default: "none", meaning: "free text about the experiment (not shown to participants)"},
   {key: "consent", type: "a non-empty string", default: "required", meaning: "the consent text participants agree to before anything else"},
   {key: "instructions", type: "a non-empty string or a list of non-empty strings (paragraphs); {name} is the condition's parameter name", default: "required, unless every condition gives its own", meaning: "the instructions before the game"},
   {key: "attention_check", type: "null or an object (keys below)", default: "null: none", meaning: "a sentence asking for a code word, hidden among the instructions and typed into a box at their end (GLEE, App. E)"},
@@ -333,6 +333,7 @@ export function parseExperiment(raw: unknown): Experiment {
   const title = text(raw, "title", "");
   const consent = text(raw, "consent", "");
   if (raw.description !== undefined && typeof raw.description !== "string") fail("description", `expected a string`);
+  if (typeof raw.description === "string" && raw.description.length > MAX_DESCRIPTION) fail("description", `expected at most ${MAX_DESCRIPTION.toLocaleString("en-US")} characters, got ${raw.description.length.toLocaleString("en-US")}`);
   const attention_check = parseAttention(raw.attention_check);
   const code = raw.completion_code;
   if (typeof code !== "string" || !/^[A-Za-z0-9_-]{4,64}$/.test(code)) fail("completion_code", `expected a code of 4 to 64 letters, digits, "_" or "-", or "random", got ${JSON.stringify(code)}`);

@@ -14,6 +14,8 @@
 import {readFileSync} from "node:fs";
 import type {GameRecord} from "../runner/tournament.js";
 import type {Problem} from "../ingest/types.js";
+import {JsonInputError, parseJsonStrict} from "../io/configJson.js";
+import {idProblem} from "../io/ids.js";
 import {PlayError, RECORD_FORMAT, restore, type Engine, type PlaySpec} from "./session.js";
 
 export interface HumanIngest {
@@ -48,9 +50,9 @@ function firstDifference(a: unknown, b: unknown, path = ""): string | null {
 export async function readRecord(file: string, engine: Engine): Promise<GameRecord | string> {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    raw = parseJsonStrict(readFileSync(file, "utf8"));
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code ? `cannot read the file (${(error as Error).message})` : `not valid JSON (${(error as Error).message})`;
+    return error instanceof JsonInputError ? error.message : `cannot read the file (${(error as Error).message})`;
   }
   if (!isObject(raw)) return `expected a play record (a JSON object with format "${RECORD_FORMAT}")`;
   if (raw.format !== RECORD_FORMAT) return `format: expected "${RECORD_FORMAT}", got ${JSON.stringify(raw.format)}`;
@@ -59,9 +61,11 @@ export async function readRecord(file: string, engine: Engine): Promise<GameReco
   if (typeof spec.game !== "string") return "spec.game: expected a game id";
   if (!Array.isArray(spec.seats) || !spec.seats.every((s) => typeof s === "string")) return "spec.seats: expected a list of agent ids";
   if (spec.params !== undefined && !isObject(spec.params)) return "spec.params: expected an object";
-  if (typeof spec.game_id !== "string" || spec.game_id === "") return "spec.game_id: expected a non-empty string";
+  const badId = idProblem(spec.game_id);
+  if (badId) return `spec.game_id: ${badId}`;
   if (typeof spec.seed !== "number") return "spec.seed: expected a number";
-  if (spec.run_id !== undefined && typeof spec.run_id !== "string") return "spec.run_id: expected a string";
+  const badRun = spec.run_id === undefined ? null : idProblem(spec.run_id);
+  if (badRun) return `spec.run_id: ${badRun}`;
   if (!Array.isArray(raw.moves)) return "moves: expected a list of the person's moves";
   let session;
   try {

@@ -17,6 +17,7 @@ import {LiveGames, sessionSpec, type GameView} from "./liveGames.js";
 import {RECORD_FORMAT, type PlayRecord, type ResolvedSpec} from "./session.js";
 import type {GameRecord} from "../runner/tournament.js";
 import {CoalescingWriter, GameRecords, writeStudyTables} from "./studyTables.js";
+import type {TableWriter} from "../io/tableSet.js";
 
 /** A request that does not fit the participant's step or is malformed: the status to answer and one line. */
 export class StepError extends Error {
@@ -76,6 +77,8 @@ export interface StudyOptions {
   onWriteError?(error: unknown): void;
   /** Told when a participant's game cannot go on (liveGames.ts). */
   onGameError?(p: Participant, message: string): void;
+  /** Recorded with the tables (io/tableSet.ts). */
+  writer?: TableWriter;
 }
 
 export class Study {
@@ -97,7 +100,7 @@ export class Study {
     this.problems = [...this.store.problems, ...this.records.problems];
     this.writer = new CoalescingWriter(async () => {
       try {
-        await writeStudyTables(out, experiment, this.records, this.store.all());
+        await writeStudyTables(out, experiment, this.records, this.store.all(), options.writer);
       } catch (error) {
         options.onWriteError?.(error);
         throw error;

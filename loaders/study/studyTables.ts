@@ -23,6 +23,7 @@
 import {mkdirSync, readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 import type {TableSchema} from "../io/schema.js";
+import type {TableWriter} from "../io/tableSet.js";
 import {ParquetStage, RunTables} from "../runner/write.js";
 import type {GameRecord} from "../runner/tournament.js";
 import {writeFileDurable} from "../io/atomic.js";
@@ -126,9 +127,9 @@ export class GameRecords {
   }
 }
 
-/** Writes the experiment's tables into `out` as one new set: every saved game and every participant. */
-export async function writeStudyTables(out: string, experiment: Experiment, records: GameRecords, participants: readonly Participant[]): Promise<{games: number; participants: number}> {
-  const tables = new RunTables(out, experiment.conditions.map((c) => c.def));
+/** Writes the experiment's tables into `out` as one new set: every saved game and every participant; `writer` is recorded with them. */
+export async function writeStudyTables(out: string, experiment: Experiment, records: GameRecords, participants: readonly Participant[], writer?: TableWriter): Promise<{games: number; participants: number}> {
+  const tables = new RunTables(out, experiment.conditions.map((c) => c.def), undefined, null, writer);
   try {
     for (const record of records.byParticipant.values()) tables.add(record);
     const {games} = await tables.finish(async (set) => {

@@ -94,7 +94,8 @@ test("player ids that collided or broke the old checkpoint names: every game is 
   const dir = tempDir();
   const out = join(dir, "out");
   const config = join(dir, "ids.json");
-  const ids = ["a/b", "a~2Fb", "a~b", "%", "~~", "x".repeat(300), "joueur ü 😀"];
+  // The longest id allowed (io/ids.ts) is longer than a file name may be.
+  const ids = ["a/b", "a~2Fb", "a~b", "%", "~~", "x".repeat(256), "joueur ü 😀"];
   const grid = {...bargaining, delta_a: [0.9], delta_b: [0.9], messages: [false]};
   writeFileSync(config, JSON.stringify({family: "bargaining", grid, players: ids.map((id) => llm(id, server)), pairs: "self", seed: 2}));
   const first = await parley(["run", config, "--out", out, "--quiet"]);
@@ -149,7 +150,8 @@ test("SIGTERM stops a run without checkpoints leaving the old tables; after a SI
   assert.equal(await count(), 8);
   const staging = () => leftovers(out).some((p) => p.endsWith(".jsonl"));
 
-  const term = start(["run", big, "--out", out]);
+  // Another config into a directory holding the small run's tables: --replace (without it, refused up front).
+  const term = start(["run", big, "--out", out, "--replace"]);
   await until(staging, "the big run to stage rows");
   term.child.kill("SIGTERM");
   const stopped = await term.done;
@@ -158,7 +160,7 @@ test("SIGTERM stops a run without checkpoints leaving the old tables; after a SI
   assert.equal(existsSync(lockPath(out)), false);
   assert.equal(await count(), 8);
 
-  const killed = start(["run", big, "--out", out]);
+  const killed = start(["run", big, "--out", out, "--replace"]);
   await until(() => staging() && leftovers(out).some((p) => p.includes(`.tmp-${killed.child.pid}-`)), "the big run to stage rows");
   killed.child.kill("SIGKILL");
   assert.equal((await killed.done).signal, "SIGKILL");

@@ -8,7 +8,7 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {writeIngest} from "../../loaders/ingest/write.js";
 import {queryParquet, writeParquet} from "../../loaders/io/parquet.js";
-import {currentManifest} from "../../loaders/io/tableSet.js";
+import {currentManifest, TablesInUse} from "../../loaders/io/tableSet.js";
 import type {Row, TableSchema} from "../../loaders/io/schema.js";
 
 const GAMES: TableSchema = {name: "games", columns: [{name: "game_id", type: "VARCHAR", nullable: false}, {name: "version", type: "VARCHAR"}]};
@@ -53,10 +53,8 @@ test("the second table failing leaves the old set whole (both tables old); a goo
   for (const name of ["games.parquet", "turns.parquet", "tables.json"]) assert.ok(lstatSync(join(out, name)).isSymbolicLink(), name);
 });
 
-test("a directory of the one-file-at-a-time layout: dead writers' temp files are removed, live ones kept, tables become the set", async () => {
+test("dead writers' temp files are removed, live ones kept; plain tables a set did not link (the one-file-at-a-time layout, copied files) are never replaced", async () => {
   const out = mkdtempSync(join(tmpdir(), "parley-set-legacy-"));
-  await writeParquet(join(out, "games.parquet"), GAMES, [{game_id: "g0", version: "plain"}]);
-  await writeParquet(join(out, "turns.parquet"), TURNS, []);
   const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
   const stale = [`.games.parquet.tmp-${dead}-0a1b2c3d.jsonl`, `.turns.parquet.tmp-${dead}-0a1b2c3d`];
   const live = `.turns.parquet.tmp-${process.pid}-0a1b2c3d.jsonl`;
@@ -70,6 +68,15 @@ test("a directory of the one-file-at-a-time layout: dead writers' temp files are
   for (const name of stale) assert.equal(existsSync(join(out, name)), false, name);
   assert.equal(existsSync(deadGeneration), false);
   assert.equal(existsSync(join(out, live)), true, "a live writer's file is kept");
+
+  // Plain tables where a set would link: refused before the switch, naming the file; they and the current set stay.
+  const plain = mkdtempSync(join(tmpdir(), "parley-set-plain-"));
+  await writeParquet(join(plain, "games.parquet"), GAMES, [{game_id: "g0", version: "plain"}]);
+  await writeParquet(join(plain, "turns.parquet"), TURNS, []);
+  await assert.rejects(writeIngest(set("new", [{game_id: "g1", turn: 0}]), plain), (e) => e instanceof TablesInUse && e.message === `${join(plain, "games.parquet")} is a file that no parley writer of ${plain} made; parley never replaces it: move it out of ${plain}, or use another --out`);
+  assert.deepEqual(await contents(plain), {version: "plain", games: 1, turns: 0});
+  assert.ok(!lstatSync(join(plain, "games.parquet")).isSymbolicLink());
+  assert.deepEqual(readdirSync(join(plain, ".parley", "tables")), [], "the refused generation is gone");
 });
 
 test("a data loader removes the scratch directory a killed build left in the temp directory, and leaves none of its own", async () => {

@@ -23,11 +23,12 @@ function assertNoRawControls(output: string, where: string): void {
   assert.equal(at, -1, `${where} has a raw control character at ${at}: ${JSON.stringify(output.slice(Math.max(0, at - 40), at + 20))}`);
 }
 
-test("printable escapes C0, DEL and C1 and nothing else", () => {
+test("printable escapes C0, DEL, C1, the line separators and bidirectional formats, and nothing else", () => {
   assert.equal(printable("a\x1b[31mb\x07\tc\nd\x7f\u009b\u00a0é"), "a\\x1b[31mb\\x07\\x09c\\x0ad\\x7f\\u009b\u00a0é");
-  const json = JSON.stringify({s: "\x1b\u0085\u009b"});
-  assert.equal(printableJson(json), '{"s":"\\u001b\\u0085\\u009b"}');
-  assert.deepEqual(JSON.parse(printableJson(json)), {s: "\x1b\u0085\u009b"});
+  assert.equal(printable("evil\u202egnp.exe \u2066x\u2069 \u200fא\u2028日本😀"), "evil\\u202egnp.exe \\u2066x\\u2069 \\u200fא\\u2028日本😀");
+  const json = JSON.stringify({s: "\x1b\u0085\u009b\u202e"});
+  assert.equal(printableJson(json), '{"s":"\\u001b\\u0085\\u009b\\u202e"}');
+  assert.deepEqual(JSON.parse(printableJson(json)), {s: "\x1b\u0085\u009b\u202e"});
 });
 
 test("ingest: control characters in Deal-or-No-Deal, gamma-Bench, NegotiationArena and GLEE files are printed escaped", () => {

@@ -7,7 +7,10 @@
  * into place, so an interrupted export leaves no half file behind.
  */
 import {closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync} from "node:fs";
-import {join} from "node:path";
+import {basename, join, resolve} from "node:path";
+import {readRunFile} from "../../io/runFile.js";
+import {JsonInputError, MAX_JSON_DEPTH, parseJsonStrict} from "../../io/configJson.js";
+import {printable} from "../../io/printable.js";
 import {runTableFiles} from "../../io/runTables.js";
 import type {SqlRow} from "../../io/duckdb.js";
 import {parse, UsageError} from "./args.js";
@@ -48,12 +51,70 @@ function message(turn: SqlRow, agents: Map<string, string>): SqlRow {
   });
 }
 
+/**
+ * Text as a Markdown code span, whatever it holds: its fence is one backtick
+ * longer than the longest run of backticks in it, so nothing in it ends the
+ * span, and inside a span Markdown and HTML are shown as typed.
+ */
+function mdCode(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  const fence = "`".repeat(Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = /^`|`$/.test(flat) || /^ .* $/.test(flat) ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/**
+ * The card's provenance: the run's manifest.json parsed and written back as
+ * JSON (never its raw text, so nothing in it can end the fenced block), read
+ * only when it is a file inside the run directory (io/runFile.ts): a link
+ * out of the run (to a secrets file, say) is not followed. A manifest left
+ * out is said in the card and in `warning`, one line for stderr.
+ */
+function manifestSection(dir: string): {text: string; warning: string | null} {
+  const path = join(dir, "manifest.json");
+  const leftOut = (why: string) => ({text: `The exported directory's manifest.json ${why}, so it is left out.`, warning: `${path} ${why}; left out of the card`});
+  const file = readRunFile(dir, "manifest.json");
+  if (!file) return {text: "No manifest.json in the exported directory.", warning: null};
+  if ("problem" in file) return leftOut(file.problem);
+  let manifest: unknown;
+  try {
+    manifest = parseJsonStrict(file.text, MAX_JSON_DEPTH + 8);
+  } catch (error) {
+    if (error instanceof JsonInputError) return leftOut(`is not valid JSON (${error.message})`);
+    throw error;
+  }
+  // Backticks only occur inside JSON strings, where \u0060 is the same character: no fence can close early.
+  const json = JSON.stringify(manifest, null, 2).replaceAll("`", "\\u0060");
+  return {text: "The run's manifest (`manifest.json`):\n\n```json\n" + json + "\n```", warning: null};
+}
+
+/** The card's first line: how a README.md written by an earlier export is told from anyone else's. */
+const CARD_TITLE = "# Parley export";
+
+/**
+ * An export replaces games.jsonl and README.md in --out: only when they are
+ * an earlier export's (its card), never a README.md of someone else's (a
+ * project's, with --out .) or a games.jsonl without the card beside it.
+ */
+function refuseOthersFiles(out: string): void {
+  const card = join(out, "README.md");
+  let first: string | null = null;
+  try {
+    first = readFileSync(card, "utf8").split("\n", 1)[0];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new UsageError(`parley export: --out ${out}: ${card} cannot be read (${(error as Error).message})`);
+  }
+  if (first !== null && first !== CARD_TITLE) throw new UsageError(`parley export: --out ${out} holds a README.md that parley export did not write; choose another --out (an export writes README.md and games.jsonl there)`);
+  if (first === null && existsSync(join(out, "games.jsonl"))) throw new UsageError(`parley export: --out ${out} holds a games.jsonl without an export's README.md; choose another --out`);
+}
+
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("export", argv, {out: {type: "string"}, format: {type: "string", default: "jsonl"}});
   if (positionals.length !== 1 || !values.out) throw new UsageError(`parley ${usage}`);
   if (values.format !== "jsonl") throw new UsageError(`parley export: --format: expected jsonl, got "${values.format}"`);
   const [dir] = positionals;
   const out = outputDir("export", "--out", values.out);
+  refuseOthersFiles(out);
   const seats = await seatRows("export", dir, "");
   const seatsOf = new Map<string, {seat: number; agent: string; score: number}[]>();
   for (const s of seats) seatsOf.set(s.game_id, [...(seatsOf.get(s.game_id) ?? []), {seat: s.seat, agent: s.agent, score: s.score}]);
@@ -92,12 +153,12 @@ export async function run(argv: string[]): Promise<number> {
     rmSync(temp, {force: true});
     throw error;
   }
-  const manifestPath = join(dir, "manifest.json");
-  const manifest = existsSync(manifestPath) ? readFileSync(manifestPath, "utf8") : null;
+  const provenance = manifestSection(dir);
+  if (provenance.warning) process.stderr.write(`${printable(`parley export: ${provenance.warning}`)}\n`);
   const card = [
-    "# Parley export",
+    CARD_TITLE,
     "",
-    `Exported from \`${dir.split("/").filter(Boolean).pop()}\` by \`parley export\`: ${games.toLocaleString("en-US")} games, ${turns.toLocaleString("en-US")} turns, one game per line of \`games.jsonl\`.`,
+    `Exported from ${mdCode(basename(resolve(dir)))} by \`parley export\`: ${games.toLocaleString("en-US")} games, ${turns.toLocaleString("en-US")} turns, one game per line of \`games.jsonl\`.`,
     "",
     "## Record",
     "",
@@ -107,12 +168,12 @@ export async function run(argv: string[]): Promise<number> {
     "",
     "## Columns seen",
     "",
-    `- games: ${[...columns.games].sort().join(", ")}`,
-    `- turns: ${[...columns.turns].sort().join(", ") || "(no turns table)"}`,
+    `- games: ${[...columns.games].sort().map(mdCode).join(", ")}`,
+    `- turns: ${[...columns.turns].sort().map(mdCode).join(", ") || "(no turns table)"}`,
     "",
     "## Provenance",
     "",
-    manifest ? "The run's manifest (`manifest.json`):\n\n```json\n" + manifest.trim() + "\n```" : "No manifest.json in the exported directory.",
+    provenance.text,
     "",
     "## License",
     "",

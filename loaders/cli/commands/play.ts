@@ -11,8 +11,9 @@
  * writes its tables; participants' state lives in <out>/.parley/play, so a
  * restarted server carries on where everybody stood.
  */
-import {existsSync, readFileSync} from "node:fs";
-import {join} from "node:path";
+import {existsSync, readFileSync, rmSync} from "node:fs";
+import {join, resolve} from "node:path";
+import {claimTables, TablesInUse, type TableWriter} from "../../io/tableSet.js";
 import {usage} from "../../usage/play.usage.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
@@ -30,15 +31,17 @@ import {Study} from "../../study/study.js";
 import {startStudyServer} from "../../study/studyServer.js";
 import {watchInterrupts, signalExitCode} from "../../runner/interrupt.js";
 import {printable} from "../../io/printable.js";
+import {JsonInputError, parseJsonStrict} from "../../io/configJson.js";
 
 export const DEFAULT_EXPERIMENT = join(projectRoot, "data", "experiments", "glee-bargaining.json");
 
 function readExperiment(path: string): Experiment {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
+    raw = parseJsonStrict(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new UsageError(`parley play: ${path}: not valid JSON (${(error as Error).message})`);
+    if (error instanceof JsonInputError) throw new UsageError(`parley play: ${path}: ${error.message}`);
+    throw error;
   }
   try {
     return parseExperiment(raw);
@@ -59,18 +62,16 @@ function gamesFingerprint(experiment: Experiment): string {
   });
 }
 
-async function claimState(state: string, experiment: Experiment, file: string): Promise<void> {
+/** Refuses a state directory started with other conditions; returns whether this experiment's fingerprint is still to be recorded there. */
+function checkState(state: string, experiment: Experiment, file: string): boolean {
   const path = join(state, "experiment-fingerprint");
-  const print = gamesFingerprint(experiment);
-  if (existsSync(path)) {
-    const recorded = readFileSync(path, "utf8").trim();
-    if (!recorded) throw new UsageError(`parley play: ${path}: empty (a write cut short by a crash?); if ${file} is unchanged since this --out was started, delete it and start again`);
-    if (recorded !== print) {
-      throw new UsageError(`parley play: ${file}: the conditions (games, parameters, seats or opponents) differ from those this --out was started with, so saved games could not be replayed; use another --out for a changed experiment`);
-    }
-    return;
+  if (!existsSync(path)) return true;
+  const recorded = readFileSync(path, "utf8").trim();
+  if (!recorded) throw new UsageError(`parley play: ${path}: empty (a write cut short by a crash?); if ${file} is unchanged since this --out was started, delete it and start again`);
+  if (recorded !== gamesFingerprint(experiment)) {
+    throw new UsageError(`parley play: ${file}: the conditions (games, parameters, seats or opponents) differ from those this --out was started with, so saved games could not be replayed; use another --out for a changed experiment`);
   }
-  writeFileDurable(path, print + "\n");
+  return false;
 }
 
 /** The token in environment variable `name` (checked: strong enough), or null when it is unset or empty. */
@@ -83,7 +84,7 @@ function tokenFromEnv(name: string): string | null {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const {values, positionals} = parse("play", argv, {config: {type: "string"}, port: {type: "string"}, host: {type: "string"}, out: {type: "string"}});
+  const {values, positionals} = parse("play", argv, {config: {type: "string"}, port: {type: "string"}, host: {type: "string"}, out: {type: "string"}, replace: {type: "boolean"}});
   if (positionals.length) throw new UsageError(`usage: parley ${usage}`);
   const envAdminToken = tokenFromEnv("PARLEY_ADMIN_TOKEN");
   const envPlayToken = tokenFromEnv("PARLEY_PLAY_TOKEN");
@@ -107,16 +108,28 @@ export async function run(argv: string[]): Promise<number> {
     if (error instanceof OutputLocked) throw new UsageError(`parley play: ${error.message}`);
     throw error;
   }
+  // Tables of another writer (a run, an ingest, another experiment) in --out are replaced only when asked (io/tableSet.ts).
+  const writer: TableWriter = {command: "play", key: gamesFingerprint(experiment), label: `parley play ${resolve(file)}`, what: "experiment"};
   const state = join(out, ".parley", "play");
+  let replacing, unrecorded;
+  try {
+    // Changed conditions first: the saved games could not replay, so --replace would not help.
+    unrecorded = checkState(state, experiment, file);
+    replacing = claimTables(out, writer, {replace: values.replace === true});
+  } catch (error) {
+    lock.release();
+    if (error instanceof TablesInUse) throw new UsageError(`parley play: ${error.message}`);
+    throw error;
+  }
   const playToken = exposed ? envPlayToken ?? newToken() : null;
   const adminToken = envAdminToken ?? newToken();
   let study: Study;
   let server;
   try {
-    await claimState(state, experiment, file);
+    if (unrecorded) writeFileDurable(join(state, "experiment-fingerprint"), gamesFingerprint(experiment) + "\n");
     try {
       study = new Study({
-        experiment, out, state,
+        experiment, out, state, writer,
         onWriteError: (error) => process.stderr.write(printable(`parley play: writing the tables into ${out} failed (the games are saved in ${state}; the next write includes them): ${(error as Error).message}`) + "\n"),
         onGameError: (p, message) => process.stderr.write(printable(`parley play: participant ${p.id} (${p.condition}): the game cannot go on: ${message}`) + "\n"),
       });
@@ -128,6 +141,8 @@ export async function run(argv: string[]): Promise<number> {
     for (const line of [...study.problems, ...(await study.rebuildRecords())]) process.stderr.write(printable(`parley play: ${line}`) + "\n");
     // The tables as the saved state has them (a server killed before its last write catches up here).
     await study.tablesChanged();
+    // The replaced tables' manifest (a run's or an ingest's) would describe the study's tables: it goes with them.
+    if (replacing) rmSync(join(out, "manifest.json"), {force: true});
     server = await startStudyServer({study, out, host, port, playToken, adminToken, assets: await studyAssets()});
   } catch (error) {
     lock.release();
@@ -137,6 +152,16 @@ export async function run(argv: string[]): Promise<number> {
     if (code === "EADDRNOTAVAIL") throw new UsageError(`parley play: --host ${host} is not an address of this machine`);
     throw error;
   }
+  // Ctrl-C is handled from before the URLs are announced: a supervisor may stop the server as soon as it reads them.
+  const stopped = new Promise<void>((resolve) => {
+    watchInterrupts((signal) => {
+      process.stderr.write(`\nparley play: ${signal}: stopping; every participant's state is saved and the server carries on when started again\n`);
+      resolve();
+    }, (signal) => {
+      lock.release();
+      process.exit(signalExitCode(signal));
+    });
+  });
   // Only generated tokens are printed (the experimenter has no other way to learn them); one from the environment is named instead.
   const participantLink = exposed && envPlayToken ? `${server.url}/p/new?t=$PARLEY_PLAY_TOKEN` : server.participantLink;
   const adminLink = envAdminToken ? `${server.url}/admin?token=$PARLEY_ADMIN_TOKEN` : server.adminLink;
@@ -146,16 +171,7 @@ export async function run(argv: string[]): Promise<number> {
       `  participants: ${participantLink}\n  admin:        ${adminLink}${envAdminToken ? " (PARLEY_ADMIN_TOKEN, not printed)" : ""}\n  (Ctrl-C to stop)\n`,
   );
   printJson({url: server.url, participant_link: participantLink, admin_link: adminLink, out});
-
-  await new Promise<void>((resolve) => {
-    watchInterrupts((signal) => {
-      process.stderr.write(`\nparley play: ${signal}: stopping; every participant's state is saved and the server carries on when started again\n`);
-      resolve();
-    }, (signal) => {
-      lock.release();
-      process.exit(signalExitCode(signal));
-    });
-  });
+  await stopped;
   await server.close();
   await study.idle();
   lock.release();

@@ -10,6 +10,7 @@ import {join, resolve} from "node:path";
 import {parse, printJson, UsageError} from "./args.js";
 import {outputDir} from "./inputs.js";
 import {usage} from "../../usage/report.usage.js";
+import {printable} from "../../io/printable.js";
 import {readStudyRuns, StudyRunError} from "../../site/reportRuns.js";
 import {buildReport, ReportBuildFailed} from "../../site/reportSite.js";
 
@@ -35,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
   checkOut(values.out);
   outputDir("report", "--out", values.out);
   const title = values.title?.trim() || (runs.length === 1 ? `Study: ${runs[0].name}` : `Study of ${runs.length} runs`);
-  process.stderr.write(`parley report: ${runs.map((r) => `${r.name} (${r.games.join(", ") || "no games"})`).join("; ")}\n`);
+  process.stderr.write(`${printable(`parley report: ${runs.map((r) => `${r.name} (${r.games.join(", ") || "no games"})`).join("; ")}`)}\n`);
   let built;
   try {
     built = await buildReport({runs, out: values.out, title, builtin: values["with-builtin"] === true, verbose: values.verbose === true});

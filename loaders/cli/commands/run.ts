@@ -2,7 +2,7 @@
 import {priceKey, readPrices, unpriced, type PriceTable} from "../../runner/cost.js";
 import {buildManifest, writeManifest} from "../../runner/manifest.js";
 import {readFileSync} from "node:fs";
-import {basename, extname} from "node:path";
+import {basename, extname, resolve} from "node:path";
 import {parseRunConfig, ConfigError, type RunConfig} from "../../runner/runConfig.js";
 import {countGames} from "../../runner/grid.js";
 import {describePlan, LIMITS} from "../../runner/runConfigChecks.js";
@@ -10,16 +10,18 @@ import {writeTournament} from "../../runner/tournament.js";
 import {runResumable} from "../../runner/resume.js";
 import {llmStats} from "../../llm/stats.js";
 import {resolveApiKey} from "../../llm/secrets.js";
-import {CheckpointConflict} from "../../runner/checkpoint.js";
+import {CheckpointConflict, checkDirectory} from "../../runner/checkpoint.js";
 import {checkSharedLimits} from "../../runner/llmPlayers.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {inputPath, outputDir} from "./inputs.js";
 import {printable} from "../../io/printable.js";
+import {JsonInputError, parseJsonStrict} from "../../io/configJson.js";
 import {lockOutput, OutputLocked} from "../../io/outputLock.js";
 import {signalExitCode, watchInterrupts} from "../../runner/interrupt.js";
 import {usage, CONFIRM_ABOVE} from "../../usage/run.usage.js";
 
-import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, type Shard} from "../../runner/shard.js";
+import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, tableSetOptions, type Shard} from "../../runner/shard.js";
+import {claimTables, TablesInUse, type TableWriter} from "../../io/tableSet.js";
 import {runFingerprint} from "../../runner/resume.js";
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
@@ -27,9 +29,10 @@ export function readRunConfig(path: string): RunConfig {
   inputPath("run", path, "file", "expected a run config, e.g. data/runs/default.json");
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
+    raw = parseJsonStrict(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new UsageError(`parley run: ${path} is not valid JSON (${(error as Error).message})`);
+    if (error instanceof JsonInputError) throw new UsageError(`parley run: ${path}: ${error.message}`);
+    throw error;
   }
   try {
     return parseRunConfig(raw, basename(path, extname(path)));
@@ -49,6 +52,7 @@ export async function run(argv: string[]): Promise<number> {
     yes: {type: "boolean"},
     shard: {type: "string"},
     "max-cost": {type: "string"},
+    replace: {type: "boolean"},
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const shard = values.shard === undefined ? null : shardUsage(() => parseShard(values.shard!));
@@ -93,6 +97,17 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   if (lock.note) process.stderr.write(`parley run: ${lock.note}\n`);
+  // Tables of another writer or run definition in --out are replaced only when asked (io/tableSet.ts).
+  const writer: TableWriter = {command: "run", key: runFingerprint(config), label: `parley run ${resolve(positionals[0])}`, what: "run definition"};
+  try {
+    // Checkpoints of another definition first: --replace would not make them this run's.
+    if (resumable) checkDirectory(runStateDir(values.out, shard), writer.key);
+    claimTables(values.out, writer, {...tableSetOptions(values.out, shard), replace: values.replace === true});
+  } catch (error) {
+    lock.release();
+    if (error instanceof TablesInUse || error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
+    throw error;
+  }
   const out = values.out;
   const interrupts = watchInterrupts(
     (signal) => {
@@ -116,7 +131,7 @@ export async function run(argv: string[]): Promise<number> {
       // LLM runs: per-game checkpoints, response cache, progress line on stderr (run/resume.ts).
       let r;
       try {
-        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal, shard, prices, maxCost});
+        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal, shard, prices, maxCost, writer});
       } catch (error) {
         if (error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
         throw error;
@@ -149,7 +164,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    const files = await writeTournament(config, out, {concurrency, signal: interrupts.signal, shard});
+    const files = await writeTournament(config, out, {concurrency, signal: interrupts.signal, shard, writer});
     await manifest({planned, games: files.games, players: files.players, turns: files.turns});
     printJson({run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, games: files.games, players: files.players, turns: files.turns, seconds: Math.round(performance.now() - started) / 1000, partitions: files.partitions});
     return 0;

@@ -28,6 +28,7 @@
  * (loaders/games/gamabench/); the values a file itself records per player
  * are kept apart in `utility_recorded`.
  */
+import {idProblem} from "../../io/ids.js";
 import {readdirSync, readFileSync, statSync} from "node:fs";
 import {join, relative, sep} from "node:path";
 import type {Column, Row, TableSchema} from "../../io/schema.js";
@@ -587,6 +588,11 @@ export function ingestGamabench(dir: string): IngestResult {
       continue;
     }
     const id = parsed.game.game_id as string;
+    const badId = idProblem(id);
+    if (badId) {
+      problems.push({file: path, field: "file name", message: `${badId} (the game id is made from the file name)`});
+      continue;
+    }
     // Same game, model and run in two files (a copied folder): scores would count the run twice.
     const first = seen.get(id);
     if (first !== undefined) {

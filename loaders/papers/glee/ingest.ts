@@ -22,6 +22,7 @@
  * A game whose config or CSV is unreadable or lacks a field is reported (file,
  * line, field) and skipped; the other games are kept.
  */
+import {idProblem} from "../../io/ids.js";
 import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
 import {basename, join, relative, sep} from "node:path";
 import {GLEE_GAMES, GLEE_TURNS, type GameRow, type TurnRow} from "./tables.js";
@@ -287,6 +288,8 @@ export function gleeGame(folder: string, root: string): Built {
   if (!parsed.records.length) throw new FieldError(csv, "", "no rows after the header", 1);
   // The folder's path below the input directory, not its base name: two batches may both hold bargaining/<id>.
   const id = relative(root, folder).split(sep).join("/") || basename(folder);
+  const badId = idProblem(`glee-human/${id}`);
+  if (badId) throw new FieldError(folder, "game_id", `${badId} (the game id is made from the folder's path)`);
   const alice = config.player_1_args;
   if (isObj(alice) && alice.public_name !== undefined && alice.public_name !== "Alice") throw new FieldError(cfg, "player_1_args.public_name", `expected Alice, got ${JSON.stringify(alice.public_name)}`);
   const base: GameRow = {

@@ -10,6 +10,7 @@
  *    "kind": "matrix", "rows": [...], "cols": [...], "payoffs": [[[3, 3], [0, 1]], ...]}
  *   {"id": "...", ..., "kind": "tree", "tree": {"A1": [0, 0], "A2": {"B1": [1, -2], ...}}}
  */
+import {MAX_JSON_DEPTH, parseJsonStrict} from "../../io/configJson.js";
 import {readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 import type {Citation} from "../../contract/game.js";
@@ -92,14 +93,19 @@ export function parseGameFile(json: unknown, file: string): GameFile {
 /** The 1-based line of character `position` in `source`. */
 const lineOf = (source: string, position: number) => source.slice(0, position).split("\n").length;
 
-/** JSON.parse with the line of a syntax error in the message. */
+/** JSON read strictly (io/configJson.ts: no key twice, no deep nesting), with the line of a syntax error in the message. */
 function parseJson(source: string): unknown {
   try {
-    return JSON.parse(source);
+    JSON.parse(source);
   } catch (error) {
     const message = (error as Error).message;
     const at = /position (\d+)/.exec(message);
     throw new Error(at && !/line \d+/.test(message) ? `line ${lineOf(source, Number(at[1]))}: ${message}` : message);
+  }
+  try {
+    return parseJsonStrict(source, 2 * MAX_JSON_DEPTH); // a tree game nests one level per move
+  } catch (error) {
+    throw new Error((error as Error).message);
   }
 }
 

@@ -18,6 +18,7 @@
  * other"); equal payoffs or no trade are a tie, which §3 leaves out of win
  * rates. The summary's own player_outcome is kept as *_payoff_recorded.
  */
+import {idProblem} from "../../io/ids.js";
 import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
 import {basename, dirname, join, relative, sep} from "node:path";
 import type {Row, TableSchema} from "../../io/schema.js";
@@ -221,6 +222,11 @@ export function ingestNegotiationArena(dir: string): IngestResult {
     }
     // The run folder's path below the input directory: unique, where time stamps of two runs may collide.
     const gameId = `negotiationarena/${relative(dir, dirname(path)).split(sep).join("/") || basename(dirname(path))}`;
+    const badId = idProblem(gameId);
+    if (badId) {
+      problems.push({file: path, field: "game_id", message: `${badId} (the game id is made from the folder's path)`});
+      continue;
+    }
     try {
       const parsed = buySellRows(data, gameId, file);
       games.push(parsed.game);
