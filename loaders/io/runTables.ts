@@ -19,20 +19,6 @@ export interface RunTableFiles {
   partitioned: boolean;
 }
 
-/**
- * The game id of a `game=<id>` partition folder: <id> percent-decoded, or
- * as it stands when it is not valid percent-encoding (a folder Parley did
- * not write: named as it is, never an error that hides the other partitions).
- */
-export function partitionGame(name: string): string {
-  const encoded = name.slice("game=".length);
-  try {
-    return decodeURIComponent(encoded);
-  } catch {
-    return encoded;
-  }
-}
-
 /** The Parquet files of `table` in `dir`, optionally only the partitions of games `keep` accepts. */
 export function runTableFiles(dir: string, table: string, keep: (game: string) => boolean = () => true): RunTableFiles {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return {files: [], partitioned: false};

@@ -9,7 +9,7 @@
  *
  *   "prices": {"openai/gpt-4o-mini": {"input_per_million": 0.15, "output_per_million": 0.6, "as_of": "2026-11-01"}}
  */
-import {existsSync, readFileSync} from "node:fs";
+import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {readConfigFile} from "../projectConfig.js";
 import {writeFileDurable} from "../io/atomic.js";

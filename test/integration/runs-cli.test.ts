@@ -4,7 +4,7 @@
 // directory, with a scratch config (PARLEY_CONFIG).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from "node:fs";
 import {hostname} from "node:os";
 import {join} from "node:path";
 import {writeSmallGleeConfig} from "../support/smallGleeRun.js";
@@ -76,13 +76,17 @@ test("runs: usage errors are one line", async () => {
   assert.equal(bad.stderr.split("\n").length, 2);
 });
 
-test("a stray folder whose name is not valid percent-encoding (game=%zz) hides no run: metrics and runs read the real partitions", async () => {
+test("a stray folder whose name is not valid percent-encoding (game=%zz) is one line naming it; moved out, the run reads as before", async () => {
   const dir = tempDir();
   const config = writeSmallGleeConfig(dir, 2);
   const run = join(dir, "runs", "whole");
   ok(await parley(["run", config, "--out", run]));
   const before = ok(await parley(["metrics", run])).stdout;
   mkdirSync(join(run, "game=%zz"));
+  const refused = await parley(["metrics", run]);
+  assert.equal(refused.code, 2);
+  assert.equal(refused.stderr.trim(), `parley metrics: cannot read the tables of ${run}: ${join(run, "game=%zz")}: not a partition folder name (game=<id> with the id %-encoded); move it out of the run directory`);
+  renameSync(join(run, "game=%zz"), join(dir, "stray"));
   assert.equal(ok(await parley(["metrics", run])).stdout, before);
   const env = {PARLEY_CONFIG: join(dir, "parley.config.json")};
   writeFileSync(env.PARLEY_CONFIG, "{}");
