@@ -9,7 +9,7 @@
  * built site is loaders/site/serve.ts.
  */
 import {spawn} from "node:child_process";
-import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {delimiter, join} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {prepareRuns} from "../ownRuns/runArchives.js";
@@ -88,9 +88,21 @@ export function seedNpmVersions(root = siteRoot): string[] {
   return [...names];
 }
 
+/**
+ * Empties Framework's cache of what data and page loaders wrote (it depends
+ * on the environment: the datasets, the configured runs), keeping the npm
+ * packages it bundled (`_node`, named by package and version, the same
+ * whatever the environment) and the versions seedNpmVersions records.
+ */
+function clearLoaderCache(root = siteRoot): void {
+  const cache = join(root, ".observablehq/cache");
+  if (!existsSync(cache)) return;
+  for (const name of readdirSync(cache)) if (name !== "_node" && name !== "_npm") rmSync(join(cache, name), {recursive: true, force: true});
+}
+
 /** Builds the site into dist/ (or $PARLEY_DIST, read by observablehq.config.ts); returns Framework's exit code. */
 export function buildSite(env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  rmSync(join(projectRoot, "src/.observablehq/cache"), {recursive: true, force: true});
+  clearLoaderCache();
   seedNpmVersions();
   return observable(["build"], env);
 }
