@@ -4,14 +4,15 @@
  *   npm run test:unit          test/unit: pure functions, no process, no DuckDB
  *   npm run test:integration   test/integration: the command line, native DuckDB, servers on loopback
  *   npm run test:browser       test/browser: the fixture site in headless Chromium
- *   npm test                   the type check, the layer check, then all three
+ *   npm test                   all three, and the type check and the layer check beside them (--checks)
  *
- * Each file runs in a process of its own (Node's test runner), as many at
- * once as there are cores. With the browser tier, the fixture site
+ * Each file runs in a process of its own (Node's test runner), twice as
+ * many at once as there are cores. With the browser tier, the fixture site
  * (test/support/fixtureSite.ts) starts building at once, beside the other
  * tiers' files; the browser files wait for it. Files start longest first, so
  * the cores finish together.
  */
+import {spawn} from "node:child_process";
 import {randomUUID} from "node:crypto";
 import {availableParallelism} from "node:os";
 import {readdirSync} from "node:fs";
@@ -52,7 +53,10 @@ function files(tiers: readonly Tier[]): string[] {
   return all.sort((a, b) => rank(a) - rank(b)).map((f) => join(import.meta.dirname, f));
 }
 
-const asked = process.argv.slice(2);
+const args = process.argv.slice(2);
+// --checks: the type check and the layer check too, beside the tests (npm test).
+const checks = args.includes("--checks");
+const asked = args.filter((a) => a !== "--checks");
 const unknown = asked.filter((t) => !TIERS.includes(t as Tier));
 if (unknown.length) {
   process.stderr.write(`test/runner.ts: unknown tier ${unknown.join(", ")} (expected ${TIERS.join(", ")})\n`);
@@ -68,12 +72,31 @@ const fixture = tiers.includes("browser") ? fixtureSite() : null;
 // Its failure is the browser files' to report; this only keeps it from going unhandled.
 fixture?.catch(() => {});
 
-// More files than cores: a browser test mostly waits (for pages to settle), a process's start for its imports.
-const stream = run({files: files(tiers), concurrency: Number(process.env.PARLEY_TEST_CONCURRENCY) || availableParallelism() + 1});
+// Twice as many files as cores: a browser test mostly waits (for pages to settle), a process's start for its imports.
+const stream = run({files: files(tiers), concurrency: Number(process.env.PARLEY_TEST_CONCURRENCY) || 2 * availableParallelism()});
 stream.on("test:fail", () => (process.exitCode = 1));
 const output = stream.compose(new spec());
 output.pipe(process.stdout);
-output.on("end", () => printSlowest(7));
+const checked = checks ? Promise.all([check("type check", "tsc", ["--noEmit"]), check("layer check", "depcruise", ["loaders", "src", "bin", "--config", ".dependency-cruiser.cjs", "--output-type", "err"])]) : Promise.resolve([]);
+output.on("end", async () => {
+  printSlowest(7);
+  for (const line of await checked) process.stdout.write(line);
+});
+
+/** Runs a project tool (node_modules/.bin) beside the tests; resolves to its verdict, with its output when it fails. */
+function check(what: string, tool: string, toolArgs: string[]): Promise<string> {
+  const root = join(import.meta.dirname, "..");
+  return new Promise((resolve) => {
+    const child = spawn(join(root, "node_modules/.bin", tool), toolArgs, {cwd: root, stdio: ["ignore", "pipe", "pipe"]});
+    let text = "";
+    child.stdout.on("data", (c) => (text += c));
+    child.stderr.on("data", (c) => (text += c));
+    child.on("close", (code) => {
+      if (code !== 0) process.exitCode = 1;
+      resolve(code === 0 ? `✔ ${what} (${tool})\n` : `✖ ${what} (${tool} exited ${code}):\n${text}\n`);
+    });
+  });
+}
 
 // When each file's first and last test event came: the slowest files, printed after the summary.
 const seen = new Map<string, {first: number; last: number}>();

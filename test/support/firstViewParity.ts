@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import {join} from "node:path";
 import {recordSnapshot, snapshotAsker, type FirstView, type Snapshot} from "../../src/lib/snapshot.js";
-import {openWasm} from "./wasmDuckDB.js";
+import {openWasm, type WasmDatabase} from "./wasmDuckDB.js";
 
 /** Rounds doubles to 12 significant digits: the engines' libm (power, log) differ in the last bits. */
 export function rounded(value: unknown): unknown {
@@ -18,8 +18,9 @@ export function rounded(value: unknown): unknown {
   return value;
 }
 
-export async function assertFirstViewParity(view: FirstView, native: Snapshot, dir: string): Promise<void> {
-  const wasm = await openWasm(Object.fromEntries(view.tables.map((t) => [t, join(dir, `${t}.parquet`)])));
+export async function assertFirstViewParity(view: FirstView, native: Snapshot, dir: string, shared?: WasmDatabase): Promise<void> {
+  // A database of the view's own, or `shared` (holding the view's tables) for a view that creates nothing in it.
+  const wasm = shared && !view.prepare ? shared : await openWasm(Object.fromEntries(view.tables.map((t) => [t, join(dir, `${t}.parquet`)])));
   try {
     await view.prepare?.((sql, params) => wasm.query(sql, params));
     const browser = await recordSnapshot((sql, params) => wasm.query(sql, params), (ask) => view.script(ask));
@@ -29,6 +30,6 @@ export async function assertFirstViewParity(view: FirstView, native: Snapshot, d
     // A page reading the snapshot gets exactly what it stored, without asking DuckDB.
     await view.script(snapshotAsker(async () => native, () => Promise.reject(new Error("asked DuckDB for an answer the snapshot holds"))));
   } finally {
-    wasm.close();
+    if (wasm !== shared) wasm.close();
   }
 }
