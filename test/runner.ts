@@ -6,8 +6,8 @@
  *   npm run test:browser       test/browser: the fixture site in headless Chromium
  *   npm test                   all three, and the type check and the layer check beside them (--checks)
  *
- * Each file runs in a process of its own (Node's test runner), twice as
- * many at once as there are cores. With the browser tier, the fixture site
+ * Each file runs in a process of its own (Node's test runner), one more
+ * at once than there are cores. With the browser tier, the fixture site
  * (test/support/fixtureSite.ts) starts building at once, beside the other
  * tiers' files; the browser files wait for it. Files start longest first, so
  * the cores finish together.
@@ -72,8 +72,8 @@ const fixture = tiers.includes("browser") ? fixtureSite() : null;
 // Its failure is the browser files' to report; this only keeps it from going unhandled.
 fixture?.catch(() => {});
 
-// Twice as many files as cores: a browser test mostly waits (for pages to settle), a process's start for its imports.
-const stream = run({files: files(tiers), concurrency: Number(process.env.PARLEY_TEST_CONCURRENCY) || 2 * availableParallelism()});
+// One more file than cores: a browser test mostly waits (for pages to settle); more than that only crowds the cores.
+const stream = run({files: files(tiers), concurrency: Number(process.env.PARLEY_TEST_CONCURRENCY) || availableParallelism() + 1});
 stream.on("test:fail", () => (process.exitCode = 1));
 const output = stream.compose(new spec());
 output.pipe(process.stdout);
