@@ -17,7 +17,7 @@ import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {networkInterfaces} from "node:os";
 import {parley, scratch} from "../support/cli.js";
-import {ADMIN_TOKEN, experimentConfig, FAKE_GUESS, fakeModel as fakeLlm, PLAY_KEY, startStudy, startStudyIn, threeGamesConfig, XSS} from "../support/playStudy.js";
+import {ADMIN_TOKEN, call as callServer, experimentConfig, FAKE_GUESS, fakeModel as fakeLlm, PLAY_KEY, startStudy, startStudyIn, threeGamesConfig, XSS, type Answer, type CallOptions} from "../support/playStudy.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
@@ -31,40 +31,11 @@ async function fakeModel() {
   return server;
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  json: any;
-}
-
 /** Every response the server sent in this test, for the key scan. */
 const seen: Answer[] = [];
 
-/** One HTTP request to the server (node:http, so the Host header and the local address can be chosen). */
-function call(url: string, {method = "GET", body, headers = {}, localAddress}: {method?: string; body?: unknown; headers?: Record<string, string>; localAddress?: string} = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(url, {method, localAddress, headers: {...(data && {"content-type": "application/json"}), ...headers}}, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (text += c));
-      res.on("end", () => {
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-        const answer = {status: res.statusCode!, headers: res.headers, body: text, json};
-        seen.push(answer);
-        resolve(answer);
-      });
-    });
-    req.on("error", reject);
-    req.end(data);
-  });
-}
+/** One HTTP request to the server, its answer kept for the key scan. */
+const call = (url: string, options: CallOptions = {}): Promise<Answer> => callServer(url, options, seen);
 
 const startServer = startStudy;
 

@@ -8,12 +8,11 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {request} from "node:http";
 import {existsSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {networkInterfaces} from "node:os";
 import {parley, scratch} from "../support/cli.js";
-import {ADMIN_TOKEN, experimentConfig, fakeModel as fakeLlm, PLAY_KEY, startStudy, startStudyIn} from "../support/playStudy.js";
+import {ADMIN_TOKEN, call as callServer, experimentConfig, fakeModel as fakeLlm, PLAY_KEY, startStudy, startStudyIn, type Answer, type CallOptions} from "../support/playStudy.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
@@ -25,36 +24,8 @@ async function fakeModel() {
   return server;
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  json: any;
-}
-
-/** One HTTP request; rejects when no answer comes within `timeoutMs` (a request left waiting is the failure some tests look for). */
-function call(url: string, {method = "GET", body, headers = {}, timeoutMs = 15_000}: {method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number} = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(url, {method, headers: {...(data && {"content-type": "application/json"}), ...headers}}, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (text += c));
-      res.on("end", () => {
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-        resolve({status: res.statusCode!, headers: res.headers, body: text, json});
-      });
-    });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer to ${method} ${url} within ${timeoutMs} ms`)));
-    req.on("error", reject);
-    req.end(data);
-  });
-}
+/** One HTTP request; rejects when no answer comes within `timeoutMs` (15 s unless given). */
+const call = (url: string, options: CallOptions = {}): Promise<Answer> => callServer(url, {timeoutMs: 15_000, ...options});
 
 const apiOf = (url: string, id: string) => (path = "", body?: unknown, timeoutMs?: number) => call(`${url}/api/p/${id}${path}`, body === undefined ? {timeoutMs} : {method: "POST", body, timeoutMs});
 const newParticipant = async (url: string): Promise<string> => /\/p\/([^?]+)/.exec(String((await call(`${url}/p/new`)).headers.location))![1];

@@ -6,6 +6,7 @@
  * file ends are killed.
  */
 import {after} from "node:test";
+import {request} from "node:http";
 import {writeFileSync} from "node:fs";
 import {join} from "node:path";
 import type {ChildProcess} from "node:child_process";
@@ -113,4 +114,48 @@ export async function startStudyIn(dir: string, config: Record<string, unknown>,
   writeFileSync(file, JSON.stringify(config));
   const out = join(dir, "out");
   return {file, out, server: await startStudy(file, out, extra, env)};
+}
+
+/** A response as the study tests read it. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json: any;
+}
+
+export interface CallOptions {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The local address to send from (node:http, so it and the Host header can be chosen). */
+  localAddress?: string;
+  /** Rejects when no answer comes within it: a request left waiting is the failure some tests look for. */
+  timeoutMs?: number;
+}
+
+/** One HTTP request to a study server; `seen`, if given, collects every answer (for a scan of all that was sent). */
+export function call(url: string, {method = "GET", body, headers = {}, localAddress, timeoutMs}: CallOptions = {}, seen?: Answer[]): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(url, {method, localAddress, headers: {...(data && {"content-type": "application/json"}), ...headers}}, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (text += c));
+      res.on("end", () => {
+        let json: unknown = null;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        const answer = {status: res.statusCode!, headers: res.headers, body: text, json};
+        seen?.push(answer);
+        resolve(answer);
+      });
+    });
+    if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer to ${method} ${url} within ${timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end(data);
+  });
 }
