@@ -5,6 +5,7 @@
 // Framework loads this file through tsx, so it reads the list of papers like the command line does.
 import {papers} from "./loaders/papers/index.js";
 import {REFERENCE_INDEX, REFERENCE_PAGES} from "./loaders/site/referencePages.js";
+import {fileURLToPath} from "node:url";
 
 export default {
   title: "Parley",
@@ -13,6 +14,8 @@ export default {
   output: process.env.PARLEY_DIST ?? "dist",
   style: "style.css",
   globalStylesheets: [],
+  // TypeScript data and page loaders run compiled and cached (bin/loader.js), not through tsx at each of a build's thirty-odd runs.
+  interpreters: {".ts": [process.execPath, fileURLToPath(new URL("./bin/loader.js", import.meta.url))]},
   // One section per paper, from the papers' manifests (loaders/papers/<paper>/index.ts), then the pages across papers.
   pages: [
     ...papers.map((p) => ({name: p.citation.short, pages: [{name: "Overview", path: `/papers/${p.id}`}, ...p.pages.map((page) => ({name: page.title, path: page.path}))]})),

@@ -21,8 +21,29 @@ export class Db {
 
   /** Rows as plain objects; BIGINT and HUGEINT become numbers when they fit exactly, lists become arrays. `params` fill `?` placeholders. */
   async query<T extends SqlRow = SqlRow>(sql: string, params?: unknown[]): Promise<T[]> {
-    const reader = await this.connection.runAndReadAll(sql, params?.length ? (params as DuckDBValue[]) : undefined);
-    return reader.getRowObjectsJS().map((row) => plain(row) as T);
+    const values = params?.length ? (params as DuckDBValue[]) : undefined;
+    const result = await this.connection.run(sql, values);
+    if (result.columnTypes().every((t) => PLAIN_TYPES.has(t.typeId))) {
+      // Numbers, booleans and text read straight from the vectors: several times faster than the generic converter.
+      const names = result.columnNames();
+      const rows: SqlRow[] = [];
+      for (let c = 0; c < result.chunkCount; c++) {
+        const chunk = result.getChunk(c);
+        const count = chunk.rowCount;
+        const first = rows.length;
+        for (let i = 0; i < count; i++) rows.push({});
+        for (let j = 0; j < names.length; j++) {
+          const vector = chunk.getColumnVector(j);
+          const name = names[j];
+          for (let i = 0; i < count; i++) rows[first + i][name] = plain(vector.getItem(i));
+        }
+      }
+      return rows as T[];
+    }
+    const reader = await this.connection.runAndReadAll(sql, values);
+    const rows = reader.getRowObjectsJS();
+    for (const row of rows) plainInPlace(row);
+    return rows as T[];
   }
 
   /**
@@ -61,11 +82,20 @@ const PLAIN_TYPES = new Set<number>([1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 17]); // Du
 
 function plain(value: unknown): unknown {
   if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value;
-  if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === "object" && value.constructor === Object) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (value && typeof value === "object") {
+    if (Array.isArray(value)) return value.map(plain);
+    if (value.constructor === Object) return plainInPlace(value as Record<string, unknown>);
   }
   return value;
+}
+
+/** `plain` on each value of an object the converter made (so ours to change): no copy of the row. */
+function plainInPlace(row: Record<string, unknown>): Record<string, unknown> {
+  for (const key in row) {
+    const value = row[key];
+    if (typeof value === "bigint" || (value && typeof value === "object")) row[key] = plain(value);
+  }
+  return row;
 }
 
 /** Opens an in-memory DuckDB, runs `fn`, and closes it whatever happens. */

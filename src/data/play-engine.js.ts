@@ -5,6 +5,7 @@
 // esbuild into one ES module whose `scriptedEngine` holds them all. platform "browser"
 // with nothing external: a Node-only import (fs, DuckDB, an LLM SDK) fails this build
 // rather than the page.
+// Runs through tsx (bin/loader.js): it imports each paper's play.ts itself and checks it is the manifest's.
 import {build} from "esbuild";
 import {existsSync} from "node:fs";
 import {dirname, join, relative} from "node:path";

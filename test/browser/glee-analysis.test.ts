@@ -41,8 +41,14 @@ test("/glee-regression: Table 2, Table 3 and the coefficient plot from the data"
   await page.getByLabel("Agent pair as one feature").check();
   await settle(page);
   assert.deepEqual(await errorsOf(page), []);
-  for (const box of await page.locator("form:has-text('Agents') input[type=checkbox]").all()) await box.uncheck();
+  // All boxes off in one input event: a click per box would start a refit per box (six regressions and twenty held-out
+  // splits each), and a click waits for the page's thread, busy with the last refit, on a crowded machine.
+  await page.locator("form:has(input[type=checkbox]):has-text('Agents')").evaluate((form) => {
+    for (const box of form.querySelectorAll<HTMLInputElement>("input[type=checkbox]")) box.checked = false;
+    form.dispatchEvent(new Event("input", {bubbles: true}));
+  });
   await settle(page);
+  assert.equal(await page.locator("form:has(input[type=checkbox]):has-text('Agents') input:checked").count(), 0, "every agent unchecked");
   assert.deepEqual(await errorsOf(page), []);
   assert.match((await page.textContent("main"))!, /No market levels to show/);
   await page.context().close();

@@ -30,23 +30,49 @@ export interface WasmDatabase {
   close(): void;
 }
 
-/** DuckDB-WASM with each Parquet file of `tables` (name -> path) loaded as a table, as pages load them. */
+/**
+ * The process's DuckDB-WASM, instantiated once: linking the module costs about
+ * a second of CPU, which a test file opening dozens of databases paid each time.
+ */
+let instance: Promise<any> | undefined;
+const wasmInstance = () =>
+  (instance ??= (async () => {
+    const db = await duckdb.createDuckDB(
+      {mvp: {mainModule: join(dist, "duckdb-mvp.wasm"), mainWorker: ""}, eh: {mainModule: join(dist, "duckdb-eh.wasm"), mainWorker: ""}},
+      new duckdb.VoidLogger(),
+      duckdb.NODE_RUNTIME,
+    );
+    await db.instantiate();
+    return db;
+  })());
+let opened = 0;
+
+/** An Arrow table's rows as plain objects, read column by column. */
+function rows(table: any): Rows {
+  const out: Rows = Array.from({length: table.numRows}, () => ({}));
+  table.schema.fields.forEach((field: {name: string}, j: number) => {
+    const column = table.getChildAt(j);
+    for (let i = 0; i < out.length; i++) out[i][field.name] = plain(column.get(i));
+  });
+  return out;
+}
+
+/**
+ * DuckDB-WASM with each Parquet file of `tables` (name -> path) loaded as a
+ * table, as pages load them: a connection of the process's instance whose
+ * default schema is its own, so its tables and views are all it sees by name;
+ * `close` drops them.
+ */
 export async function openWasm(tables: Record<string, string>): Promise<WasmDatabase> {
-  const db = await duckdb.createDuckDB(
-    {mvp: {mainModule: join(dist, "duckdb-mvp.wasm"), mainWorker: ""}, eh: {mainModule: join(dist, "duckdb-eh.wasm"), mainWorker: ""}},
-    new duckdb.VoidLogger(),
-    duckdb.NODE_RUNTIME,
-  );
-  await db.instantiate();
+  const db = await wasmInstance();
   const conn = db.connect();
+  const schema = `parity_${++opened}`;
+  conn.query(`CREATE SCHEMA ${schema}`);
+  conn.query(`USE ${schema}`);
   for (const [name, path] of Object.entries(tables)) {
     const ipc = parquet.readParquet(new Uint8Array(readFileSync(path))).intoIPCStream();
-    conn.insertArrowFromIPCStream(ipc, {name});
+    conn.insertArrowFromIPCStream(ipc, {name, schema});
   }
-  const rows = (table: any): Rows => {
-    const names: string[] = table.schema.fields.map((f: {name: string}) => f.name);
-    return table.toArray().map((row: any) => Object.fromEntries(names.map((n) => [n, plain(row[n])])));
-  };
   return {
     async query(sql, params = []) {
       if (!params.length) return rows(conn.query(sql));
@@ -58,8 +84,9 @@ export async function openWasm(tables: Record<string, string>): Promise<WasmData
       }
     },
     close() {
+      conn.query("USE main");
+      conn.query(`DROP SCHEMA ${schema} CASCADE`);
       conn.close();
-      db.reset?.();
     },
   };
 }
