@@ -263,6 +263,8 @@ test("/glee-bargaining's One game: another pair and game are read by Range reque
   assert.ok(gameId, "the game is in the address");
   const expected = await withParquetViews({turns: fileOf("turns")}, (db) => db.query(GLEE_TURNS_SQL, [gameId]));
   assert.ok(expected.length >= 2, `${gameId} has turns`);
+  // On a crowded machine the transcript may come after the page went quiet: wait for its first turn (its absence fails below).
+  await page.locator(".parley-transcript .parley-turn").first().waitFor({timeout: 30_000}).catch(() => {});
   const shown = await page.locator(".parley-transcript .parley-turn").evaluateAll((items) => items.map((i) => i.querySelector(".parley-action, .parley-text")!.textContent));
   assert.deepEqual(shown, transcriptLines(expected as never, "bargaining").map((l) => l.text));
   for (const table of ["games", "turns"]) {
