@@ -160,7 +160,14 @@ export async function settle(page: Page, quietMs = 400, timeoutMs = 60_000): Pro
   }
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * A full-page screenshot in test-artifacts/screenshots/, for a person to look
+ * at (no test reads it), taken when PARLEY_SCREENSHOTS=1: painting and
+ * encoding every page whole cost Chromium a quarter of /pages' CPU (235
+ * against 183 core-seconds on two cores).
+ */
+export async function screenshot(page: Page, name: string): Promise<string | null> {
+  if (process.env.PARLEY_SCREENSHOTS !== "1") return null;
   const dir = join(artifacts, "screenshots");
   mkdirSync(dir, {recursive: true});
   const path = join(dir, `${name.replace(/[^a-z0-9-]+/gi, "_") || "index"}.png`);
