@@ -37,7 +37,7 @@ const offline = spawnSync("unshare", ["-n", "true"]).status === 0;
 
 /** `parley report <args>`, through `unshare -n` when possible. */
 function report(args: string[]): Promise<Done> {
-  const command = [process.execPath, "--import", "tsx", join(root, "loaders/cli/main.ts"), "report", ...args];
+  const command = [process.execPath, join(root, "bin/parley.js"), "report", ...args];
   const child = offline ? spawn("unshare", ["-n", ...command], {cwd: root}) : spawn(command[0], command.slice(1), {cwd: root});
   let stdout = "";
   let stderr = "";

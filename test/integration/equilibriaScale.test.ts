@@ -78,7 +78,7 @@ test("a constant payoff matrix makes every strategy a best response", () => {
 test("parley equilibria: the same answer at 1e-200 as at 1; a non-finite payoff is one line naming the cell", () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-eq-"));
   try {
-    const run = (file: string) => spawnSync(process.execPath, ["--import", "tsx", "loaders/cli/main.ts", "equilibria", file], {encoding: "utf8"});
+    const run = (file: string) => spawnSync(process.execPath, ["bin/parley.js", "equilibria", file], {encoding: "utf8"});
     const pennies = games["matching pennies"];
     writeFileSync(join(dir, "tiny.json"), JSON.stringify(transform(pennies, 1e-200)));
     const tiny = run(join(dir, "tiny.json"));

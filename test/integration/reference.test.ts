@@ -164,7 +164,7 @@ test("/reference/cli: every command and alias of the command line, its usage ver
 
   // The blocks, in order, are what the command line prints for help and its other names.
   const expected = `${["usage: parley <command> [options]", "", ...shown.map((u) => `  ${u}`)].join("\n")}\n`;
-  const cli = (...args: string[]) => run(process.execPath, ["--import", "tsx", join(projectRoot, "loaders/cli/main.ts"), ...args], {cwd: projectRoot}).then(
+  const cli = (...args: string[]) => run(process.execPath, [join(projectRoot, "bin/parley.js"), ...args], {cwd: projectRoot}).then(
     (r) => ({code: 0, stdout: r.stdout}),
     (e: {code: number; stdout: string}) => ({code: e.code, stdout: e.stdout}),
   );

@@ -2,6 +2,7 @@
  * The `parley` command line as a child process, and scratch state that a
  * test file cleans up after itself: the helpers the process-level tests share.
  */
+import {AsyncLocalStorage} from "node:async_hooks";
 import {createServer} from "node:net";
 import {after} from "node:test";
 import {spawn, type ChildProcess} from "node:child_process";
@@ -42,8 +43,69 @@ export function startParley(args: string[], env: NodeJS.ProcessEnv = {}, killAft
   return {child, done};
 }
 
-/** Runs `parley <args>` to the end. */
-export const parley = (args: string[], env: NodeJS.ProcessEnv = {}, killAfterMs?: number): Promise<Done> => startParley(args, env, killAfterMs).done;
+/**
+ * Commands run in the test's own process (loaders/cli/dispatch.ts's `main`)
+ * rather than as a child: they read, compute and print, and hold no signal
+ * handler, lock or shard, so a process of their own would test nothing more
+ * and cost a Node start, the compiled command line and DuckDB's binding each time.
+ */
+const IN_PROCESS = new Set(["agents", "compare", "equilibria", "games", "help", "ratings", "regress", "stats", "metrics", "gamabench-scores", "negotiationarena-stats", "gtllm-stats", "dond-stats", "econarena-stats"]);
+/** Environment a command reads when its modules load, not when it runs: a command given one runs as a process. */
+const READ_AT_LOAD = ["PARLEY_GAMES_DIR"];
+
+/**
+ * Runs `parley <args>` to the end: in this process for the commands of
+ * IN_PROCESS, else as a child process (`startParley`).
+ */
+export const parley = (args: string[], env: NodeJS.ProcessEnv = {}, killAfterMs?: number): Promise<Done> =>
+  IN_PROCESS.has(args[0]) && !READ_AT_LOAD.some((k) => k in env) ? parleyHere(args, env) : startParley(args, env, killAfterMs).done;
+
+/** What a command running in this process writes to stdout and stderr goes here (only writes made within its run). */
+const capture = new AsyncLocalStorage<{stdout: string; stderr: string}>();
+let patched = false;
+let queue: Promise<unknown> = Promise.resolve();
+
+function patchWrites(): void {
+  if (patched) return;
+  patched = true;
+  for (const name of ["stdout", "stderr"] as const) {
+    const stream = process[name];
+    const write = stream.write.bind(stream);
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const into = capture.getStore();
+      if (!into) return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+      into[name] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+      const callback = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+      if (callback) queueMicrotask(callback);
+      return true;
+    }) as typeof stream.write;
+  }
+}
+
+/**
+ * `parley <args>` through the command line's own `main`, in this process:
+ * `env` set for the call and restored after, its output captured, its exit
+ * code returned as a child's would be. Calls run one at a time.
+ */
+function parleyHere(args: string[], env: NodeJS.ProcessEnv): Promise<Done> {
+  const job = queue.then(async (): Promise<Done> => {
+    patchWrites();
+    const {main} = await import("../../loaders/cli/dispatch.js");
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    const exitCode = process.exitCode;
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    const output = {stdout: "", stderr: ""};
+    try {
+      const code = await capture.run(output, () => main(args));
+      return {code, signal: null, ...output};
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+      process.exitCode = exitCode;
+    }
+  });
+  queue = job.catch(() => {});
+  return job;
+}
 
 /** Scratch directories and servers of one test file, removed and closed when it ends. */
 export function scratch(prefix: string): {dir(): string; keep(server: {close(): Promise<void>}): void} {
