@@ -190,3 +190,24 @@ export async function compiled({root, entry, cacheDir = defaultCacheDir(root)}) 
   }
   return pathToFileURL(join(cacheDir, manifest.entry)).href;
 }
+
+/**
+ * What a command runs: `entry` compiled (see `compiled`), else, where the
+ * cache cannot be written or `useTsx` says so, the source itself through tsx
+ * (correct but slower). A source that does not compile prints esbuild's
+ * messages, as tsx would, and exits with code 1.
+ */
+export async function compiledOrSource({root, entry, cacheDir, useTsx = false}) {
+  try {
+    if (!useTsx) return await compiled({root, entry, cacheDir});
+  } catch (error) {
+    if (error.errors) {
+      const {formatMessages} = await import("esbuild");
+      process.stderr.write((await formatMessages(error.errors, {kind: "error", color: false})).join(""));
+      process.exit(1);
+    }
+  }
+  const {register} = await import("tsx/esm/api");
+  register();
+  return pathToFileURL(resolve(root, entry)).href;
+}

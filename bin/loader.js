@@ -8,11 +8,11 @@
 import {createHash} from "node:crypto";
 import {readFileSync} from "node:fs";
 import {dirname, join, relative, resolve} from "node:path";
-import {fileURLToPath, pathToFileURL} from "node:url";
-import {compiled, defaultCacheDir} from "./compiled.js";
+import {fileURLToPath} from "node:url";
+import {compiledOrSource, defaultCacheDir} from "./compiled.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const [loader, ...params] = process.argv.slice(2);
+const [loader] = process.argv.slice(2);
 if (!loader) {
   process.stderr.write("usage: node bin/loader.js <loader.ts> [--param=value …]\n");
   process.exit(2);
@@ -21,23 +21,10 @@ const source = resolve(loader);
 // The loader reads its parameters as when run directly: argv is [node, loader, …params].
 process.argv.splice(1, 2, source);
 
-let entry;
-try {
-  // A loader outside the project (a report's scratch copy) is run once: not worth a cache of its own.
-  if (relative(root, source).startsWith("..")) throw new Error("outside the project");
-  // A loader that imports TypeScript itself while it runs (src/data/play-engine.js.ts) says so in a line of its own.
-  if (/^\/\/ Runs through tsx\b/m.test(readFileSync(source, "utf8"))) throw new Error("asks for tsx");
-  // One cache per loader: a cache holds one entry's build.
-  const cacheDir = join(dirname(defaultCacheDir(root)), "../loaders", createHash("sha1").update(source).digest("hex").slice(0, 12));
-  entry = await compiled({root, entry: relative(root, source), cacheDir});
-} catch (error) {
-  if (error.errors) {
-    const {formatMessages} = await import("esbuild");
-    process.stderr.write((await formatMessages(error.errors, {kind: "error", color: false})).join(""));
-    process.exit(1);
-  }
-  const {register} = await import("tsx/esm/api");
-  register();
-  entry = pathToFileURL(source).href;
-}
-await import(entry);
+const entry = relative(root, source);
+// Through tsx: a loader outside the project (a report's scratch copy, run once: not worth a cache of its own), or one
+// that imports TypeScript itself while it runs (src/data/play-engine.js.ts) and says so in a line of its own.
+const useTsx = entry.startsWith("..") || /^\/\/ Runs through tsx\b/m.test(readFileSync(source, "utf8"));
+// One cache per loader: a cache holds one entry's build.
+const cacheDir = join(dirname(defaultCacheDir(root)), "../loaders", createHash("sha1").update(source).digest("hex").slice(0, 12));
+await import(await compiledOrSource({root, entry, cacheDir, useTsx}));

@@ -5,23 +5,9 @@
 // correct but slower.
 import {dirname, join} from "node:path";
 import {fileURLToPath} from "node:url";
-import {compiled} from "./compiled.js";
+import {compiledOrSource} from "./compiled.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-let entry;
-try {
-  entry = await compiled({root, entry: "loaders/cli/main.ts", cacheDir: process.env.PARLEY_CLI_CACHE || undefined});
-} catch (error) {
-  if (error.errors) {
-    // The source does not compile: esbuild's messages, as tsx would show them.
-    const {formatMessages} = await import("esbuild");
-    process.stderr.write((await formatMessages(error.errors, {kind: "error", color: false})).join(""));
-    process.exit(1);
-  }
-  const {register} = await import("tsx/esm/api");
-  register();
-  entry = "../loaders/cli/main.ts";
-}
 // Source maps are written beside the chunks but not loaded (that costs ~15 ms a call); for stack traces
 // in TypeScript terms run with NODE_OPTIONS=--enable-source-maps.
-await import(entry);
+await import(await compiledOrSource({root, entry: "loaders/cli/main.ts", cacheDir: process.env.PARLEY_CLI_CACHE || undefined}));

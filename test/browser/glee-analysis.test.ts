@@ -24,6 +24,16 @@ async function errorsOf(page: Page): Promise<string[]> {
   return page.locator(".observablehq--error").allTextContents();
 }
 
+/** The lines of the transcript a page shows. */
+const transcriptOf = (page: Page) => page.locator(".parley-transcript .parley-turn").evaluateAll((items) => items.map((i) => i.querySelector(".parley-action, .parley-text")!.textContent));
+
+/** `read()` until it gives `want`, for up to 30 s (on a crowded machine a page can go quiet before it draws); the last reading. */
+async function readUntil<T>(read: () => Promise<T>, want: T): Promise<T> {
+  let got = await read();
+  for (const until = Date.now() + 30_000; JSON.stringify(got) !== JSON.stringify(want) && Date.now() < until; got = await read()) await new Promise((r) => setTimeout(r, 250));
+  return got;
+}
+
 /** The table following the heading with this text. */
 const tableAfter = (page: Page, heading: string) => page.locator(`h2:has-text("${heading}") ~ div table`).first();
 
@@ -263,10 +273,11 @@ test("/glee-bargaining's One game: another pair and game are read by Range reque
   assert.ok(gameId, "the game is in the address");
   const expected = await withParquetViews({turns: fileOf("turns")}, (db) => db.query(GLEE_TURNS_SQL, [gameId]));
   assert.ok(expected.length >= 2, `${gameId} has turns`);
-  // On a crowded machine the transcript may come after the page went quiet: wait for its first turn (its absence fails below).
-  await page.locator(".parley-transcript .parley-turn").first().waitFor({timeout: 30_000}).catch(() => {});
-  const shown = await page.locator(".parley-transcript .parley-turn").evaluateAll((items) => items.map((i) => i.querySelector(".parley-action, .parley-text")!.textContent));
-  assert.deepEqual(shown, transcriptLines(expected as never, "bargaining").map((l) => l.text));
+  // On a crowded machine the page can go quiet while DuckDB still compiles: the transcript shown
+  // may still be the last game's, or none. Read it until it is the expected one, for up to 30 s.
+  const want = transcriptLines(expected as never, "bargaining").map((l) => l.text);
+  const shown = await readUntil(() => transcriptOf(page), want);
+  assert.deepEqual(shown, want);
   for (const table of ["games", "turns"]) {
     const size = statSync(fileOf(table)).size;
     const mine = answers.filter((a) => a.table === table);
@@ -293,7 +304,7 @@ test("/glee-bargaining's One game: another pair and game are read by Range reque
   await settle(again);
   assert.deepEqual(await errorsOf(again), []);
   assert.equal(new URL(again.url()).searchParams.get("game"), gameId);
-  assert.deepEqual(await again.locator(".parley-transcript .parley-turn").evaluateAll((items) => items.map((i) => i.querySelector(".parley-action, .parley-text")!.textContent)), shown);
+  assert.deepEqual(await readUntil(() => transcriptOf(again), shown), shown);
   assert.deepEqual(statuses, [200, 200], "games and turns, each fetched whole once");
   await plain.close();
 });
