@@ -45,7 +45,14 @@ function makeDirs(dir: string): void {
     missing.push(d);
     if (dirname(d) === d) break;
   }
-  for (const d of missing.reverse()) mkdirSync(d);
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (error) {
+      // Another process made it meanwhile (the shards of one run, started together, share their --out).
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !statOrNull(d)?.isDirectory()) throw error;
+    }
+  }
 }
 
 /**
