@@ -16,10 +16,10 @@
 import {createHash, randomBytes} from "node:crypto";
 import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync} from "node:fs";
 import {readFile} from "node:fs/promises";
-import {join, relative, resolve} from "node:path";
+import {dirname, join, relative, resolve} from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
 
-const FORMAT = 2;
+const FORMAT = 3;
 const self = fileURLToPath(import.meta.url);
 /** Files beside the sources that change what a build means. */
 const SETTINGS = ["tsconfig.json", "package.json"];
@@ -74,7 +74,7 @@ function current(cacheDir, key) {
     }
   }
   try {
-    statSync(join(cacheDir, manifest.entry));
+    for (const built of Object.values(manifest.entries)) statSync(join(cacheDir, built));
   } catch {
     return null;
   }
@@ -89,41 +89,58 @@ function writeManifest(cacheDir, manifest) {
 }
 
 /**
- * Rewrites `import.meta.url` in each project source to that source's own
- * URL, so code that finds files relative to itself (loaders/projectConfig.ts's
- * projectRoot) behaves as when run from the source. Hashes the text it
- * compiles, so the manifest describes exactly what was built.
+ * Gives each project source (TypeScript or JavaScript) its own
+ * `import.meta.url`, `.dirname` and `.filename`, so code that finds files
+ * relative to itself (loaders/projectConfig.ts's projectRoot) behaves as
+ * when run from the source. Hashes the text it compiles, so the manifest
+ * describes exactly what was built.
  */
 function sourceUrls(root, digests) {
   return {
     name: "parley-source-urls",
     setup(build) {
-      build.onLoad({filter: /\.[cm]?ts$/}, async (args) => {
+      build.onLoad({filter: /\.[cm]?[jt]s$/}, async (args) => {
         if (args.path.includes("/node_modules/")) return undefined;
         const stat = signature(args.path);
         const text = await readFile(args.path);
         // Signature taken before reading: a write while we read makes it differ, so the next call rechecks.
         digests.set(relative(root, args.path), {sha1: hash(text), stat});
-        return {contents: text.toString("utf8").replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href)), loader: "ts"};
+        return {contents: withOwnMeta(text.toString("utf8"), args.path), loader: /\.[cm]?ts$/.test(args.path) ? "ts" : "js"};
       });
     },
   };
 }
 
-async function build(cacheDir, key, entry) {
+/** What `import.meta.url`, `.dirname` and `.filename` become in compiled code (esbuild's `define`): a module's own constants. */
+const META = {"import.meta.url": "__parley_meta_url", "import.meta.dirname": "__parley_meta_dirname", "import.meta.filename": "__parley_meta_filename"};
+
+/**
+ * The source with its own `import.meta` values declared as the constants of
+ * META, in front of its first line (after a `#!` line), so line numbers and
+ * source maps stay as they were; esbuild renames them apart per module.
+ */
+function withOwnMeta(text, path) {
+  if (!text.includes("import.meta.")) return text;
+  const own = `const ${META["import.meta.url"]} = ${JSON.stringify(pathToFileURL(path).href)}, ${META["import.meta.dirname"]} = ${JSON.stringify(dirname(path))}, ${META["import.meta.filename"]} = ${JSON.stringify(path)};`;
+  const at = text.startsWith("#!") ? text.indexOf("\n") + 1 : 0;
+  return text.slice(0, at) + own + text.slice(at);
+}
+
+async function build(cacheDir, key) {
   const esbuild = await import("esbuild");
   const dirName = `build-${Date.now().toString(36)}-${process.pid}-${randomBytes(3).toString("hex")}`;
   const outdir = join(cacheDir, dirName);
   const digests = new Map();
   const result = await esbuild.build({
     absWorkingDir: key.root,
-    entryPoints: [entry],
+    entryPoints: key.entries,
     bundle: true,
     splitting: true,
     format: "esm",
     platform: "node",
     target: `node${process.versions.node.split(".")[0]}`,
     packages: "external",
+    define: META,
     outdir,
     sourcemap: true,
     metafile: true,
@@ -140,10 +157,13 @@ async function build(cacheDir, key, entry) {
       // A settings file the project does not have.
     }
   }
-  // Commands imported dynamically are entry points of their own chunks too; the entry is the one we asked for.
-  const built = Object.keys(result.metafile.outputs).find((o) => result.metafile.outputs[o].entryPoint === entry);
+  // Commands imported dynamically are entry points of their own chunks too; the entries are the ones we asked for.
+  const outputs = Object.keys(result.metafile.outputs);
+  const builtEntries = Object.fromEntries(
+    key.entries.map((entry) => [entry, join(dirName, relative(outdir, resolve(key.root, outputs.find((o) => result.metafile.outputs[o].entryPoint === entry))))]),
+  );
   linkPackages(cacheDir, key.root);
-  const manifest = {key, entry: join(dirName, relative(outdir, resolve(key.root, built))), inputs};
+  const manifest = {key, entries: builtEntries, inputs};
   writeManifest(cacheDir, manifest);
   removeOldBuilds(cacheDir, dirName);
   return manifest;
@@ -182,13 +202,22 @@ function removeOldBuilds(cacheDir, keep) {
  * and an error with a `code` when the cache cannot be written.
  */
 export async function compiled({root, entry, cacheDir = defaultCacheDir(root)}) {
-  const key = {format: FORMAT, root: resolve(root), entry, esbuild: esbuildVersion(root), node: process.versions.node.split(".")[0]};
+  return (await compiledEntries({root, entries: [entry], cacheDir}))[entry];
+}
+
+/**
+ * Several entries (paths relative to `root`) compiled in one build, their
+ * shared modules in shared chunks: an object from each entry to its file
+ * URL, as `compiled` gives for one.
+ */
+export async function compiledEntries({root, entries, cacheDir = defaultCacheDir(root)}) {
+  const key = {format: FORMAT, root: resolve(root), entries, esbuild: esbuildVersion(root), node: process.versions.node.split(".")[0]};
   let manifest = current(cacheDir, key);
   if (!manifest) {
     mkdirSync(cacheDir, {recursive: true});
-    manifest = await build(cacheDir, key, entry);
+    manifest = await build(cacheDir, key);
   }
-  return pathToFileURL(join(cacheDir, manifest.entry)).href;
+  return Object.fromEntries(Object.entries(manifest.entries).map(([entry, built]) => [entry, pathToFileURL(join(cacheDir, built)).href]));
 }
 
 /**

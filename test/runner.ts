@@ -6,6 +6,8 @@
  *   npm run test:browser       test/browser: the fixture site in headless Chromium
  *   npm test                   all three, and the type check and the layer check beside them (--checks)
  *
+ * test/start.js compiles the test files first (esbuild, one build, cached)
+ * and starts this runner; `tsx test/runner.ts` runs them as TypeScript.
  * Each file runs in a process of its own (Node's test runner), one more
  * at once than there are cores. With the browser tier, the fixture site
  * (test/support/fixtureSite.ts) starts building at once, beside the other
@@ -47,10 +49,16 @@ const LONG_FIRST = [
   "browser/ingestPages.test.ts",
 ];
 
+/** Each test file's compiled file, when test/start.js compiled them (npm test does); else the files run as TypeScript through tsx. */
+const compiledTests: Record<string, string> = JSON.parse(process.env.PARLEY_COMPILED_TESTS ?? "{}");
+delete process.env.PARLEY_COMPILED_TESTS;
+/** Which test a compiled file is, for the list of slowest files. */
+const sourceOf = new Map(Object.entries(compiledTests).map(([source, built]) => [built, join(import.meta.dirname, "..", source)]));
+
 function files(tiers: readonly Tier[]): string[] {
   const all = tiers.flatMap((tier) => readdirSync(join(import.meta.dirname, tier)).filter((f) => f.endsWith(".test.ts")).sort().map((f) => `${tier}/${f}`));
   const rank = (f: string) => (LONG_FIRST.includes(f) ? LONG_FIRST.indexOf(f) : LONG_FIRST.length);
-  return all.sort((a, b) => rank(a) - rank(b)).map((f) => join(import.meta.dirname, f));
+  return all.sort((a, b) => rank(a) - rank(b)).map((f) => compiledTests[`test/${f}`] ?? join(import.meta.dirname, f));
 }
 
 const args = process.argv.slice(2);
@@ -111,6 +119,6 @@ for (const event of ["test:dequeue", "test:pass", "test:fail"] as const) {
 }
 
 function printSlowest(count: number): void {
-  const slowest = [...seen].map(([file, t]) => ({file: relative(import.meta.dirname, file), seconds: (t.last - t.first) / 1000})).sort((a, b) => b.seconds - a.seconds).slice(0, count);
+  const slowest = [...seen].map(([file, t]) => ({file: relative(import.meta.dirname, sourceOf.get(file) ?? file), seconds: (t.last - t.first) / 1000})).sort((a, b) => b.seconds - a.seconds).slice(0, count);
   process.stdout.write(`\nslowest files (first to last test event, seconds):\n${slowest.map((f) => `  ${f.seconds.toFixed(1).padStart(6)}  ${f.file}`).join("\n")}\n`);
 }

@@ -10,7 +10,7 @@ import {mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync}
 import {dirname, join} from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
 // @ts-expect-error plain JavaScript module without types
-import {compiled} from "../../bin/compiled.js";
+import {compiled, compiledEntries} from "../../bin/compiled.js";
 import {root, scratch} from "../support/cli.js";
 
 const tmp = scratch("parley-compiled-");
@@ -69,6 +69,21 @@ test("import.meta.url in compiled code is the source file's own URL", async () =
   await import(url);
   const chunk = await import(new URL("./" + readFileSync(new URL(url), "utf8").match(/import\("\.\/(c-[^"]+)"\)/)![1], url).href);
   assert.equal(chunk.here, pathToFileURL(join(dir, "lib/c.ts")).href);
+});
+
+test("several entries compile in one build: each module keeps its own import.meta, and the words in a string stay words", async () => {
+  const dir = project();
+  writeFileSync(join(dir, "one.ts"), 'import {b} from "./lib/b.js";\nimport {where} from "./lib/where.js";\nexport const seen = {b, where, mine: import.meta.dirname, text: "import.meta.url"};\n');
+  writeFileSync(join(dir, "lib/two.ts"), '#!/usr/bin/env node\nimport {where} from "./where.js";\nexport const seen = {where, mine: import.meta.filename};\n');
+  writeFileSync(join(dir, "lib/where.ts"), "export const where: string = import.meta.url;\n");
+  const urls: Record<string, string> = await compiledEntries({root: dir, entries: ["one.ts", "lib/two.ts"], cacheDir: join(dir, ".cache")});
+  const one = (await import(urls["one.ts"]!)).seen;
+  const two = (await import(urls["lib/two.ts"]!)).seen;
+  const whereUrl = pathToFileURL(join(dir, "lib/where.ts")).href;
+  assert.deepEqual(one, {b: "b1", where: whereUrl, mine: dir, text: "import.meta.url"});
+  assert.deepEqual(two, {where: whereUrl, mine: join(dir, "lib/two.ts")});
+  // Unchanged sources: the same build serves both entries again.
+  assert.deepEqual(await compiledEntries({root: dir, entries: ["one.ts", "lib/two.ts"], cacheDir: join(dir, ".cache")}), urls);
 });
 
 test("bin/parley.js prints what the TypeScript entry prints, and falls back to tsx when it cannot cache", () => {

@@ -2,11 +2,12 @@
  * Keeps test/unit pure: loaded into every test process by test/runner.ts,
  * it acts in a unit test file's process only, where starting a process or
  * opening a native DuckDB database throws, naming what to do instead. Plain JavaScript:
- * it loads before tsx.
+ * it loads before any TypeScript.
  */
 import {createRequire, syncBuiltinESMExports} from "node:module";
 
-const file = process.argv.find((arg) => /[\\/]test[\\/]unit[\\/][^\\/]+\.test\.ts$/.test(arg));
+// A unit file: test/unit/<name>.test.ts, or the same compiled by test/start.js (<cache>/unit/<name>.test.js).
+const file = process.argv.find((arg) => /[\\/]unit[\\/][^\\/]+\.test\.[jt]s$/.test(arg));
 if (file) {
   const advice = "unit tests are pure (no process, no DuckDB): move this test to test/integration";
   const require = createRequire(import.meta.url);
