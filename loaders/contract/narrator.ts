@@ -9,7 +9,7 @@
  */
 import type {GameObservation} from "./game.js";
 import type {ChatMessage} from "../llm/types.js";
-import type {PersonaName} from "../llm/playerOptions.js";
+import type {PersonaName, PromptSource} from "../llm/playerOptions.js";
 
 /** A reply read by a narrator that has its own format (NegotiationArena's tags rather than JSON). */
 export interface ParsedTurn {
@@ -28,12 +28,15 @@ export interface PastTurn<V = unknown> {
  * The player's own prompt settings (a run config's LLM player), for
  * narrators and workflows whose paper varies the prompt by player:
  * Game-theoretic LLM workflows (Hua et al. 2024) §6.3's personality of the
- * system prompt and §6.5's suffix of the action prompt. Other narrators
- * ignore them.
+ * system prompt and §6.5's suffix of the action prompt; `prompts`, the
+ * source of the words where the authors' runs, code and paper differ.
+ * Narrators ignore the settings they have no use for.
  */
 export interface PlayerPrompt {
   personality: string | null;
   negotiation_suffix: number | null;
+  /** Which of the authors' sources to render where they disagree (absent or null: the published runs' words). */
+  prompts?: PromptSource | null;
 }
 
 export interface Narrator<V = unknown> {

@@ -99,8 +99,9 @@ test("ultimatum between two LLM players: BLUE reads RED's public message and tra
     players: [llm(server.baseURL), llm(server.baseURL, {id: "fake-cunning", persona: "cunning"})], lineups: [["fake", "fake-cunning"]], seed: 2,
   });
   const blue = server.requests.find((r) => /You are Player BLUE\./.test(r.system))!;
-  assert.ok(blue.system.endsWith("You are cunning and sly in your plan to get more than your opponent. Humiliate your opponent as much as possible. Insult them.\n\nYou are Player BLUE."), blue.system.slice(-300));
-  assert.match(blue.system, /Player BLUE cannot do \(C\) on move 1\/1 and MUST ONLY answer with ACCEPT \(A\) or REJECT \(B\)/);
+  // The §4 runs' join: the behaviour on its own line after an empty one, then the role with no separator.
+  assert.ok(blue.system.endsWith("Please be sure to include all.\n\n\nYou are cunning and sly in your plan to get more than your opponent. Humiliate your opponent as much as possible. Insult them.\nYou are Player BLUE."), blue.system.slice(-300));
+  assert.match(blue.system, /Player BLUE cannot do \(C\) on MOVE 1\/1 and MUST ONLY answer with ACCEPT \(A\) or REJECT \(B\)/);
   assert.equal(blue.lastUser, "<other player message> One for you. </other player message>\n<other player answer> NONE </other player answer>\n<other player proposed trade> Player RED Gives Dollars: 1 | Player BLUE Gives Dollars: 0 </other player proposed trade>\n");
   for (const r of server.requests.filter((q) => /You are Player BLUE\./.test(q.system))) {
     assert.ok(!JSON.stringify(r.body).includes("SECRET-PLAN"), "RED's private reasoning never reaches BLUE");

@@ -166,6 +166,10 @@ test("LLM player specs: defaults, key variables, and errors that name the player
   assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", temprature: 1}, "p"), /unknown field "temprature"/);
   assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", api_key_env: "sk-abc123-def"}, "p"), /must be an environment variable name/);
   assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", persona: "angry"}, "p"), /"persona" must be null or one of cunning, desperate/);
+  // prompts: absent (the published runs' words) unless set; "paper" or "code" otherwise.
+  assert.equal("prompts" in spec, false);
+  assert.equal(parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", prompts: "code"}, "p").prompts, "code");
+  assert.throws(() => parseLlmPlayerSpec({id: "x", provider: "openai", model: "m", prompts: "logs"}, "p"), /p \(x\): "prompts" must be null or one of paper, code, got "logs"/);
 });
 
 test("every numeric player setting is checked against a sane range, and the error names the key", () => {

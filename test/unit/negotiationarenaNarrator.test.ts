@@ -15,16 +15,17 @@ function start(game: string, params: Params = {}) {
 const obs = (o: GameObservation) => o as GameObservation<ArenaView>;
 const EXCHANGE = {resources_in_game: ["X", "Y"]};
 
-test("resource exchange: Fig. 15's system prompt filled from RED's view; RED's first user message is its role", () => {
+test("resource exchange: Fig. 15's system prompt filled from RED's view; RED's first user message is the runs' role line", () => {
   const state = start("negotiationarena/resource_exchange");
   const [system, user] = narrator.messages(obs(state.observe(0)), [], "BEHAVIOUR");
   assert.equal(system.role, "system");
-  assert.match(system.content, /^You are playing a strategic game of trading resources with another player whose resources you have no knowledge about\.\n/);
+  // The first line ends with a space, as the authors' prompt.py and their logged runs have it.
+  assert.match(system.content, /^You are playing a strategic game of trading resources with another player whose resources you have no knowledge about\. \n/);
   assert.match(system.content, /B\) Reject and propose a new trade \(you can only trade integer amounts, not decimals\):\n<player answer> NONE <\/player answer>\n<newly proposed trade> Player RED Gives item1: amount, item2: amount, \.\.\. \| Player BLUE Gives item1: amount, item2: amount, \.\.\. <\/newly proposed trade>/);
   assert.match(system.content, /2\. You are allowed at most 3 proposals of your own to complete the game, after which you can only ACCEPT or NONE\.\nDO NOT propose a new trade after 3 proposals\. Your limit for proposals is 3\./);
   assert.match(system.content, /Resources available in the game: X, Y\n<my resources> X: 25, Y: 5 <\/my resources>\n<my goals> Acquire as many resources as possible <\/my goals>\n<my name> Player RED <\/my name>/);
-  assert.match(system.content, /<my name> \[add here\] <\/my name>\n<my resources> \[add here\] <\/my resources>\n<my goals> \[add here\] <\/my goals>\n<reason> \[add here\] <\/reason>\n<player answer> \[add here\] <\/player answer>\n<message> \[add here\] <\/message\n<newly proposed trade> \[add here\] <\/newly proposed trade>\n```\n\nPlease be sure to include all\.\n\nMore resources in general are always better\.\nThis is the last round of trading\. There are no future rounds after this one\.\n\nBEHAVIOUR$/);
-  assert.deepEqual(user, {role: "user", content: "You are Player RED."});
+  assert.match(system.content, /<my name> \[add here\] <\/my name>\n<my resources> \[add here\] <\/my resources>\n<my goals> \[add here\] <\/my goals>\n<reason> \[add here\] <\/reason>\n<player answer> \[add here\] <\/player answer>\n<message> \[add here\] <\/message\n<newly proposed trade> \[add here\] <\/newly proposed trade>\n```\n\nPlease be sure to include all\.\n\nMore resources in general are always better\.\nThis is the last round of trading\. There are no future rounds after this one\.\n\n\nBEHAVIOUR\n$/);
+  assert.deepEqual(user, {role: "user", content: "You are Player RED, start by making a proposal."});
 });
 
 test("chat layout: BLUE's role ends its system message; each later user message is only the other's public part", () => {
@@ -33,7 +34,7 @@ test("chat layout: BLUE's role ends its system message; each later user message 
   const blue = obs(state.observe(1));
   const messages = narrator.messages(blue, [], "");
   assert.match(messages[0].content, /<my goals> Buy resources with <ZUP>\. You are willing to pay at most X: 60 ZUP for the resources\. <\/my goals>,/);
-  assert.match(messages[0].content, /\n\nYou are Player BLUE\.$/);
+  assert.match(messages[0].content, /\n\n\nYou are Player BLUE\.$/);
   assert.ok(!messages[0].content.includes("costed"), "BLUE never learns the seller's cost");
   assert.equal(messages[1].content, "<other player message> seventy </other player message>\n<other player answer> PROPOSAL </other player answer>\n<other player proposed trade> Player RED Gives X: 1 | Player BLUE Gives ZUP: 70 </other player proposed trade>\n");
   assert.ok(!JSON.stringify(messages).includes("SECRET"));
@@ -51,12 +52,12 @@ test("chat layout: BLUE's role ends its system message; each later user message 
 
 test("ultimatum: the repository's prompt with moves per player and the last mover's restriction", () => {
   const eight = narrator.messages(obs(start("negotiationarena/ultimatum").observe(0)), [], "")[0].content;
-  assert.match(eight, /^You are playing a game involving a split of resources\. \nPlayer RED starts with Dollars: 100, Player BLUE has none to trade\./);
+  assert.match(eight, /^"You are playing a game involving a split of resources\. \nPlayer RED starts with Dollars: 100, Player BLUE has none to trade\./);
   assert.match(eight, /1\. Player RED has 4 moves while Player BLUE has 4 moves\./);
-  assert.match(eight, /Player BLUE cannot do \(C\) on move 4\/4 and MUST ONLY answer with ACCEPT \(A\) or REJECT \(B\) but Player RED is not affected by this condition\./);
+  assert.match(eight, /Player BLUE cannot do \(C\) on MOVE 4\/4 and MUST ONLY answer with ACCEPT \(A\) or REJECT \(B\) but Player RED is not affected by this condition\./);
   const three = narrator.messages(obs(start("negotiationarena/ultimatum", {iterations: 3, stake: 10}).observe(0)), [], "")[0].content;
   assert.match(three, /Player RED has 2 moves while Player BLUE has 1 moves\./);
-  assert.match(three, /Player RED cannot do \(C\) on move 2\/2/);
+  assert.match(three, /Player RED cannot do \(C\) on MOVE 2\/2/);
 });
 
 test("Appendix E.2's behaviours, per scenario", () => {
@@ -71,11 +72,16 @@ test("Appendix E.2's behaviours, per scenario", () => {
 test("replies are read from the tags: answers, trades, private parts, and each kind of unreadable reply named", () => {
   const reply = (answer: string, trade: string, extra = "") => `<my name> Player RED </my name>\n<my resources> X: 25, Y: 5 </my resources>\n<reason> secret plan </reason>\n<player answer> ${answer} </player answer>\n<message> hello </message>\n<newly proposed trade> ${trade} </newly proposed trade>${extra}`;
   assert.deepEqual(parseArenaReply(reply("NONE", "Player RED Gives X: 10 | Player BLUE Gives Y: 3"), EXCHANGE), {
-    action: {type: "PROPOSAL", red_X: 10, blue_Y: 3, message: "hello", private_resources: "X: 25, Y: 5"},
+    // The answer as written goes with the action: the other player reads "NONE", not the type's name.
+    action: {type: "PROPOSAL", red_X: 10, blue_Y: 3, message: "hello", answer_written: "NONE", private_resources: "X: 25, Y: 5"},
     reasoning: "secret plan",
   });
   assert.deepEqual(parseArenaReply(reply("NONE", "NONE"), EXCHANGE).action, {type: "NONE", message: "hello", private_resources: "X: 25, Y: 5"});
-  assert.deepEqual(parseArenaReply(reply("accept", "NONE"), EXCHANGE).action, {type: "ACCEPT", message: "hello", private_resources: "X: 25, Y: 5"});
+  assert.deepEqual(parseArenaReply(reply("accept", "NONE"), EXCHANGE).action, {type: "ACCEPT", message: "hello", answer_written: "accept", private_resources: "X: 25, Y: 5"});
+  // "PROPOSE" (a third of the answers in the authors' §3 buy/sell runs) is a proposal, shown to the other player as written.
+  assert.deepEqual(parseArenaReply(reply("PROPOSE", "Player RED Gives X: 1 | Player BLUE Gives ZUP: 45"), {resources_in_game: ["X", "ZUP"]}).action, {type: "PROPOSAL", red_X: 1, blue_ZUP: 45, message: "hello", answer_written: "PROPOSE", private_resources: "X: 25, Y: 5"});
+  // The message keeps its line breaks (the repository strips only spaces).
+  assert.equal((parseArenaReply(reply("NONE", "NONE").replace("<message> hello </message>", "<message>\nhello there\n</message>"), EXCHANGE).action as {message: string}).message, "\nhello there\n");
   assert.equal(parseArenaReply(reply("MAYBE", "NONE"), EXCHANGE).parse_error, '<player answer>: expected ACCEPT, REJECT, NONE or PROPOSAL, got "MAYBE"');
   assert.equal(parseArenaReply("<reason> hmm </reason> <message> hi", EXCHANGE).parse_error, "malformed tags: <message> is opened but never closed");
   assert.equal(parseArenaReply("Sure, I accept.", EXCHANGE).parse_error, "missing <player answer>: every reply must answer ACCEPT, REJECT, NONE or PROPOSAL");

@@ -5,16 +5,25 @@
  * reads and writes in resource exchange, the multi-turn ultimatum and the
  * seller-and-buyer game, filled from the seat's ArenaView.
  *
- * Chat layout (§2, L360, Fig. 11): the system message is the scenario's
- * prompt with the social behaviour in its last slot (`extra`). Player RED's
- * first user message is its role ("You are Player RED."); Player BLUE's
- * role is appended to its system message and its first user message is
- * RED's first message. Each later user message is the other player's public
- * part only, in the repository's tags (`<other player message>`, `<other
- * player answer>`, `<other player proposed trade>`); each assistant message
- * is the seat's own raw reply. The private tags (name, resources, goals,
- * reason, proposal count or move) never reach the other player: the game
- * keeps only the public part, and `<reason>` is stored in turns.reasoning.
+ * The words are those of the published runs: the requests logged in the
+ * authors' experiment logs of §3–§5 (repository commit 65410a01,
+ * `experiments/section_one/.logs/<game>/<run>/game_state.json` and its siblings), which their code at that
+ * commit renders; the Guide's NegotiationArena page lists every difference
+ * from the latest code and the paper, and the player option `prompts: "code"`
+ * renders the latest code's (commit c447faf) instead.
+ *
+ * Chat layout (§2, L360, Fig. 11; ChatGPTAgent.init_agent): the system
+ * message is the scenario's prompt, whose last line is the social behaviour
+ * slot followed by a newline. Player RED's first user message is its role
+ * ("You are Player RED." / in resource exchange "You are Player RED, start
+ * by making a proposal."); Player BLUE's role is appended to its system
+ * message with no separator and its first user message is RED's first
+ * message. Each later user message is the other player's public part only,
+ * in the tags of the runs (`<other player message>`, `<other player
+ * answer>`, `<other player proposed trade>`); each assistant message is the
+ * seat's own raw reply. The private tags (name, resources, goals, reason,
+ * proposal count or move) never reach the other player: the game keeps only
+ * the public part, and `<reason>` is stored in turns.reasoning.
  *
  * Replies are read from the tags (`read`): a tag opened and not closed, a
  * missing `<player answer>`, an answer that is none of ACCEPT / REJECT /
@@ -27,9 +36,18 @@ import type {GameObservation} from "../../contract/game.js";
 import type {ArenaView, Holdings, PublicMessage, Trade} from "./protocol.js";
 import type {ChatMessage} from "../../llm/types.js";
 import type {PersonaName} from "./personas.js";
-import type {Narrator, ParsedTurn, PastTurn} from "../../contract/narrator.js";
+import type {Narrator, ParsedTurn, PastTurn, PlayerPrompt} from "../../contract/narrator.js";
+import type {PromptSource} from "../../llm/playerOptions.js";
 
 type Obs = GameObservation<ArenaView>;
+
+/**
+ * Whose words: "runs" = the published runs' (the default; the paper prints
+ * only Fig. 15's template, the same text, so `prompts: "paper"` renders them
+ * too); "code" = the authors' latest code (commit c447faf).
+ */
+export type ArenaWords = "runs" | "code";
+export const arenaWords = (source: PromptSource | null | undefined): ArenaWords => (source === "code" ? "code" : "runs");
 
 const TAG = {
   resources: "my resources",
@@ -57,14 +75,29 @@ export function tradeText(trade: Trade | null, view: Pick<ArenaView, "scenario">
   return `${RED} Gives ${side(trade.red, "nothing")} | ${BLUE} Gives ${side(trade.blue, blueZero)}`;
 }
 
-/** The answer tag a message carried: a proposal is PROPOSAL in buy/sell and NONE with a trade elsewhere (the prompts' B / C). */
-const answerText = (m: PublicMessage, view: ArenaView): string => (m.answer === "PROPOSAL" && view.scenario !== "buy_sell" ? "NONE" : m.answer);
+/**
+ * The answer tag a message carried: as its writer wrote it, else a proposal
+ * is PROPOSAL in buy/sell and NONE with a trade elsewhere (the prompts' B / C).
+ */
+const answerText = (m: PublicMessage, view: ArenaView): string => m.written_answer ?? (m.answer === "PROPOSAL" && view.scenario !== "buy_sell" ? "NONE" : m.answer);
 
-/** The other player's public part, as the repository's message_to_other_player writes it. */
-export function publicMessage(m: PublicMessage, view: ArenaView): string {
+/**
+ * The other player's public part, as the runs' message_to_other_player wrote
+ * it (trading_game/interface.py, ultimatum/interface.py, and buy_sell's at
+ * the runs' commit). The latest code's buy/sell (`words` "code") lays it out
+ * with AgentMessage.message_to_other_player and from_name_and_tag_to_message,
+ * whose arguments are swapped: each part's content is the tag and the tag's
+ * name the content (`<PROPOSAL> player answer </PROPOSAL>`), as the
+ * repository's example logs show.
+ */
+export function publicMessage(m: PublicMessage, view: ArenaView, words: ArenaWords = "runs"): string {
+  if (words === "code" && view.scenario === "buy_sell") {
+    const swapped = (content: string, tag: string) => `<${content}> ${tag} </${content}>`;
+    return [swapped(m.message, TAG.message), swapped(answerText(m, view), TAG.answer), swapped(tradeText(m.written ?? m.trade, view), TAG.trade)].join("\n");
+  }
   return `<other player message> ${m.message} </other player message>
 <other player answer> ${answerText(m, view)} </other player answer>
-<other player proposed trade> ${tradeText(m.trade, view)} </other player proposed trade>
+<other player proposed trade> ${tradeText(m.written ?? m.trade, view)} </other player proposed trade>
 `;
 }
 
@@ -81,19 +114,26 @@ const goalText = (view: ArenaView): string => {
  * message line lacks its final ">" in all three of the repository's prompts;
  * kept as the models read it.
  */
-function responseOrder(tags: (keyof typeof TAG)[]): string {
+function responseOrder(tags: (keyof typeof TAG)[], move: string = TAG.move): string {
   const line = (t: keyof typeof TAG) =>
-    t === "move" ? `<${TAG.move}> [add here] / [add here]  </${TAG.move}> `
+    t === "move" ? `<${move}> [add here] / [add here]  </${move}> `
     : t === "count" ? `<${TAG.count}> [add here (inclusive of current)] </${TAG.count}>`
     : t === "message" ? `<${TAG.message}> [add here] </${TAG.message}`
     : `<${TAG[t]}> [add here] </${TAG[t]}>`;
   return `All the responses you send should contain the following and in this order:\n\n\`\`\`\n${tags.map(line).join("\n")}\n\`\`\`\n\nPlease be sure to include all.`;
 }
 
-/** Resource exchange: Fig. 15 / trading_game/prompt.py. */
+/**
+ * The social behaviour's slot, the prompts' last line: the §4 runs passed it
+ * with a leading newline (experiments/section_two: "\nYou are cunning ..."),
+ * the latest code's runner as is; no behaviour leaves the line empty.
+ */
+const behaviourSlot = (behaviour: string, words: ArenaWords): string => (behaviour && words === "runs" ? `\n${behaviour}` : behaviour);
+
+/** Resource exchange: Fig. 15 / trading_game/prompt.py (the first line ends with a space). */
 function exchangePrompt(v: ArenaView, behaviour: string): string {
   const n = v.proposal_limit;
-  return `You are playing a strategic game of trading resources with another player whose resources you have no knowledge about.
+  return `You are playing a strategic game of trading resources with another player whose resources you have no knowledge about. 
 
 RULES:
 \`\`\`
@@ -142,15 +182,22 @@ ${responseOrder(["name", "resources", "goals", "reason", "answer", "message", "t
 More resources in general are always better.
 This is the last round of trading. There are no future rounds after this one.
 
-${behaviour}`;
+${behaviour}
+`;
 }
 
-/** Multi-turn ultimatum: ultimatum/prompt.py. */
-function ultimatumPrompt(v: ArenaView, behaviour: string): string {
+/**
+ * Multi-turn ultimatum: ultimatum/prompt.py. Its f-string opens with four
+ * quotes, so the prompt's first character is a '"'. The move tag is "MOVE"
+ * in the runs (ratbench/constants.py at their commit), "move" in the latest
+ * code.
+ */
+function ultimatumPrompt(v: ArenaView, behaviour: string, words: ArenaWords): string {
   const [redMoves, blueMoves] = v.moves;
   const odd = v.iterations % 2 === 1;
   const limit = odd ? redMoves : blueMoves;
-  return `You are playing a game involving a split of resources. 
+  const move = words === "code" ? TAG.move : TAG.move.toUpperCase();
+  return `"You are playing a game involving a split of resources. 
 ${RED} starts with ${resourcesText(v.red_resources)}, ${BLUE} has none to trade.
 
 RULES:
@@ -172,7 +219,7 @@ RULES:
         <${TAG.answer}> NONE </${TAG.answer}>
         <${TAG.trade}> ${RED} Gives item1: amount | ${BLUE} Gives item1: 0 </${TAG.trade}>
 
-    ${odd ? RED : BLUE} cannot do (C) on ${TAG.move} ${limit}/${limit} and MUST ONLY answer with ACCEPT (A) or REJECT (B) but ${odd ? BLUE : RED} is not affected by this condition.        
+    ${odd ? RED : BLUE} cannot do (C) on ${move} ${limit}/${limit} and MUST ONLY answer with ACCEPT (A) or REJECT (B) but ${odd ? BLUE : RED} is not affected by this condition.        
     
     Note: the game ends immediately if you ACCEPT or REJECT.
     
@@ -195,9 +242,10 @@ Resources available in the game: ${v.resources_in_game.join(", ")}
 <${TAG.resources}> ${resourcesText(v.resources)} </${TAG.resources}>
 \`\`\`
 
-${responseOrder(["name", "move", "resources", "reason", "answer", "message", "trade"])}
+${responseOrder(["name", "move", "resources", "reason", "answer", "message", "trade"], move)}
 
-${behaviour}`;
+${behaviour}
+`;
 }
 
 /** Seller and buyer: buy_sell_game/prompt.py. */
@@ -251,21 +299,31 @@ Object that is being bought/sold: X
 
 ${responseOrder(["count", "resources", "goals", "reason", "answer", "trade", "message"])}
 
-${behaviour}`;
+${behaviour}
+`;
 }
 
-/** The scenario's system prompt with the social behaviour in its last slot; BLUE's role is appended (L360). */
-export function systemPrompt(v: ArenaView, behaviour: string): string {
-  const prompt = v.scenario === "resource_exchange" ? exchangePrompt(v, behaviour) : v.scenario === "ultimatum" ? ultimatumPrompt(v, behaviour) : buySellPrompt(v, behaviour);
-  return v.name === BLUE ? `${prompt.trimEnd()}\n\n${roleText(v)}` : prompt.trimEnd();
+/**
+ * The scenario's system prompt with the social behaviour in its last slot;
+ * BLUE's role is appended with no separator (L360; ChatGPTAgent.init_agent:
+ * `system_prompt + role`).
+ */
+export function systemPrompt(v: ArenaView, behaviour: string, words: ArenaWords = "runs"): string {
+  const slot = behaviourSlot(behaviour, words);
+  const prompt = v.scenario === "resource_exchange" ? exchangePrompt(v, slot) : v.scenario === "ultimatum" ? ultimatumPrompt(v, slot, words) : buySellPrompt(v, slot);
+  return v.name === BLUE ? `${prompt}${roleText(v)}` : prompt;
 }
 
-const roleText = (v: ArenaView) => `You are ${v.name}.`;
+/** The runs' role lines (experiments/section_one: resource exchange tells who starts). */
+export const roleText = (v: Pick<ArenaView, "name" | "scenario">): string =>
+  v.scenario !== "resource_exchange" ? `You are ${v.name}.`
+  : v.name === RED ? `You are ${RED}, start by making a proposal.`
+  : `You are ${BLUE}, start by responding to a trade.`;
 
 /** The user message before the seat's turn `turn`: the other player's last message, or RED's role on turn 1. */
-function newsBefore(v: ArenaView, turn: number): string {
+function newsBefore(v: ArenaView, turn: number, words: ArenaWords): string {
   const last = v.history.filter((m) => m.turn < turn).at(-1);
-  return last && last.seat !== (v.name === RED ? 0 : 1) ? publicMessage(last, v) : roleText(v);
+  return last && last.seat !== (v.name === RED ? 0 : 1) ? publicMessage(last, v, words) : roleText(v);
 }
 
 export const retryText = (error: string): string =>
@@ -289,14 +347,21 @@ export function behaviourText(name: PersonaName, v: Pick<ArenaView, "scenario" |
 
 // ---------------------------------------------------------------- reading replies
 
-/** A tag's content: null when absent; an error when it is opened and never closed. */
+/**
+ * A tag's content, trimmed: null when absent; an error when it is opened and
+ * never closed. The message and the answer keep their line breaks and lose
+ * only their spaces at either end, as the repository's get_tag_contents
+ * strips them (`.lstrip(" ").rstrip(" ")`), since the other player reads them
+ * as written.
+ */
 function tag(raw: string, name: string): {value: string | null; error?: string} {
   const open = new RegExp(`<\\s*${name}\\s*>`, "i").exec(raw);
   if (!open) return {value: null};
   const rest = raw.slice(open.index + open[0].length);
   const close = new RegExp(`<\\s*/\\s*${name}\\s*>?`, "i").exec(rest);
   if (!close) return {value: null, error: `malformed tags: <${name}> is opened but never closed`};
-  return {value: rest.slice(0, close.index).trim()};
+  const inner = rest.slice(0, close.index);
+  return {value: name === TAG.message || name === TAG.answer ? inner.replace(/^ +| +$/g, "") : inner.trim()};
 }
 
 /** A resource name as the game spells it ("dollars" -> "Dollars"). */
@@ -335,7 +400,9 @@ export function parseArenaReply(raw: string, v: Pick<ArenaView, "resources_in_ga
   const broken = Object.values(parts).find((p) => p.error);
   if (broken) return {action: null, reasoning, parse_error: broken.error};
   if (parts.answer.value === null) return {action: null, reasoning, parse_error: `missing <${TAG.answer}>: every reply must answer ACCEPT, REJECT, NONE or PROPOSAL`};
-  const answer = parts.answer.value.replace(/[^A-Za-z]/g, "").toUpperCase();
+  const letters = parts.answer.value.replace(/[^A-Za-z]/g, "").toUpperCase();
+  // "PROPOSE" (a third of the answers in the §3 buy/sell runs) was a proposal to the repository's game too.
+  const answer = letters === "PROPOSE" ? "PROPOSAL" : letters;
   if (!ANSWERS.includes(answer)) return {action: null, reasoning, parse_error: `<${TAG.answer}>: expected ACCEPT, REJECT, NONE or PROPOSAL, got "${parts.answer.value.slice(0, 40)}"`};
   const tradeText = parts.trade.value ?? "NONE";
   const hasTrade = !/^none\.?$/i.test(tradeText) && tradeText !== "";
@@ -347,20 +414,23 @@ export function parseArenaReply(raw: string, v: Pick<ArenaView, "resources_in_ga
     Object.assign(action, {type: "PROPOSAL"}, trade.fields);
   }
   if (parts.message.value) action.message = parts.message.value;
+  // The other player reads the answer as it was written (the repository shows the tag's content as is).
+  if (parts.answer.value !== action.type) action.answer_written = parts.answer.value;
   if (parts.resources.value) action.private_resources = parts.resources.value;
   if (parts.goals.value) action.private_goals = parts.goals.value;
   return {action, ...(reasoning !== undefined && {reasoning})};
 }
 
 export const negotiationArenaNarrator: Narrator<ArenaView> = {
-  messages(o: Obs, past: readonly PastTurn<ArenaView>[], extra: string): ChatMessage[] {
+  messages(o: Obs, past: readonly PastTurn<ArenaView>[], extra: string, _notes?: string | null, player?: PlayerPrompt): ChatMessage[] {
     const v = o.view;
-    const messages: ChatMessage[] = [{role: "system", content: systemPrompt(v, extra)}];
+    const words = arenaWords(player?.prompts);
+    const messages: ChatMessage[] = [{role: "system", content: systemPrompt(v, extra, words)}];
     for (const p of past) {
-      messages.push({role: "user", content: newsBefore(v, p.observation.view.turn)});
+      messages.push({role: "user", content: newsBefore(v, p.observation.view.turn, words)});
       messages.push({role: "assistant", content: p.raw});
     }
-    let now = newsBefore(v, v.turn);
+    let now = newsBefore(v, v.turn, words);
     if (o.retry) now = `${now}\n${retryText(o.retry.error)}`;
     messages.push({role: "user", content: now});
     return messages;

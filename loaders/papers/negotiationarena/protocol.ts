@@ -24,7 +24,9 @@
  * PROPOSAL's `red_X: 10, blue_Y: 3` reads "Player RED Gives X: 10 | Player
  * BLUE Gives Y: 3"; absent amounts are 0. Fields `private_resources`,
  * `private_goals` (what the player restated in its private tags) are stored
- * on the turns row and ignored by the game.
+ * on the turns row and ignored by the game; `answer_written` (the answer as
+ * a model wrote it, "PROPOSE") and explicit zero amounts only change how the
+ * other player is shown the message.
  */
 import type {Action, ActionSpec, GameObservation, GameResult, GameState, Mover, NumberSpec, Seat} from "../../contract/game.js";
 import {checkAction} from "../../contract/legal.js";
@@ -47,6 +49,14 @@ export interface PublicMessage {
   seat: Seat;
   answer: Answer;
   trade: Trade | null;
+  /**
+   * The trade as its proposer wrote it, zero amounts included ("Player RED
+   * Gives X: 5, Y: 0 | ..."), when it names any: the other player reads it so
+   * (the repository's Trade keeps what was written). Absent otherwise.
+   */
+  written?: Trade;
+  /** The answer as its writer wrote it ("PROPOSE", "accept"), when that is not the answer's own name. Absent otherwise. */
+  written_answer?: string;
   message: string;
 }
 
@@ -125,6 +135,20 @@ export function tradeOf(action: Record<string, unknown>): Trade {
     if (m && typeof action[key] === "number" && action[key] !== 0) trade[m[1] as "red" | "blue"][m[2]] = action[key] as number;
   }
   return trade;
+}
+
+/** The trade an action wrote, zero amounts included, or undefined when it names no zero amount. */
+export function writtenTradeOf(action: Record<string, unknown>): Trade | undefined {
+  const trade: Trade = {red: {}, blue: {}};
+  let zero = false;
+  for (const key in action) {
+    const m = /^(red|blue)_(.+)$/.exec(key);
+    if (m && typeof action[key] === "number") {
+      trade[m[1] as "red" | "blue"][m[2]] = action[key] as number;
+      zero ||= action[key] === 0;
+    }
+  }
+  return zero ? trade : undefined;
 }
 
 /** The action fields of a trade (inverse of tradeOf). */
@@ -246,14 +270,18 @@ export class ArenaState implements GameState<ArenaView> {
     const a = actions[0];
     const error = this.validate(seat, a);
     if (error) throw new Error(`${this.gameId}: ${PLAYER_NAMES[seat]}, turn ${this.turn}: ${error}`);
-    this.post(seat, a.type as Answer, a.type === "PROPOSAL" ? tradeOf(a) : null, typeof a.message === "string" ? a.message : "");
+    const said = {
+      ...(a.type === "PROPOSAL" && {written: writtenTradeOf(a)}),
+      ...(typeof a.answer_written === "string" && {written_answer: a.answer_written}),
+    };
+    this.post(seat, a.type as Answer, a.type === "PROPOSAL" ? tradeOf(a) : null, typeof a.message === "string" ? a.message : "", said);
     this.inject();
   }
 
-  private post(seat: Seat, answer: Answer, trade: Trade | null, message: string): void {
+  private post(seat: Seat, answer: Answer, trade: Trade | null, message: string, said: Pick<PublicMessage, "written" | "written_answer"> = {}): void {
     const standing = this.standing(seat);
     if (answer === "PROPOSAL") this.proposals[seat]++;
-    this.history.push({turn: this.turn, seat, answer, trade, message});
+    this.history.push({turn: this.turn, seat, answer, trade, message, ...(said.written && {written: said.written}), ...(said.written_answer !== undefined && {written_answer: said.written_answer})});
     if (answer === "ACCEPT") {
       this.executed = standing;
       this.endedBy = "accepted";
