@@ -34,6 +34,10 @@ export interface PastTurn<V = unknown> {
 export interface PlayerPrompt {
   personality: string | null;
   negotiation_suffix: number | null;
+  /** Where the authors' sources disagree: null = the default (their code, unless it breaks the paper's rule), "paper" or "code" (the run config's `prompts`). */
+  prompts?: "paper" | "code" | null;
+  /** Whether the player plays with the game's workflow. */
+  workflow?: boolean;
 }
 
 export interface Narrator<V = unknown> {
@@ -65,7 +69,7 @@ export interface Narrator<V = unknown> {
    * reply as the game's action, or why it cannot be read (a rule break).
    * When present it replaces the JSON reading.
    */
-  read?(raw: string, observation: GameObservation<V>): ReadReply;
+  read?(raw: string, observation: GameObservation<V>, player?: PlayerPrompt): ReadReply;
 
   /**
    * Optional: why the parsed JSON is not an answer at all (a key the request

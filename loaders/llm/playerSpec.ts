@@ -53,6 +53,8 @@ export interface LlmPlayerSpec {
   personality?: Personality;
   /** Matrix and tree games: which of the six prompts of Hua et al. 2024 §6.5 ends every action prompt (1–6). Present only when set. */
   negotiation_suffix?: number;
+  /** Where a paper's sources disagree on the words: "paper" or "code" instead of the default (Hua et al. 2024: the Guide's Prompts section). Present only when set. */
+  prompts?: "paper" | "code";
   /** Per-HTTP-attempt timeout. */
   timeout_ms: number;
   /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
@@ -103,6 +105,9 @@ function rangeText(k: keyof typeof ranges): string {
 /** The defaults of the numeric settings that have one. */
 export const LLM_PLAYER_DEFAULTS = {max_tokens: 400, timeout_ms: 60_000, max_retries: 6, max_response_bytes: defaultMaxResponseBytes, max_retry_wait_ms: defaultMaxRetryWaitMs} as const;
 
+/** The values of a player's `prompts`. */
+export const PROMPT_SOURCES = ["paper", "code"] as const;
+
 const oneOf = (names: readonly string[]) => `one of ${names.map((n) => JSON.stringify(n)).join(", ")}`;
 
 /**
@@ -125,6 +130,7 @@ export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
   {key: "personality", type: `null or ${oneOf(PERSONALITIES)}`, default: 'null: "rational"', meaning: "matrix and tree games: the system prompt's personality (Hua et al. 2024 §6.3)"},
   {key: "negotiation_suffix", type: `null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT}`, default: "null", meaning: "matrix and tree games: which of the prompts of Hua et al. 2024 §6.5 ends every action prompt"},
   {key: "workflow", type: "true or false", default: "false", meaning: "play with the game's workflow (Hua et al. 2024 §4.4, §5.2), in games that have one"},
+  {key: "prompts", type: `null or ${oneOf(PROMPT_SOURCES)}`, default: "null: the authors' code, unless it breaks the paper's rule", meaning: "where a paper's sources disagree on the words sent: the paper's text or the authors' code (matrix and tree games, Deal or No Deal: the Guide's Prompts section)"},
   {key: "timeout_ms", type: rangeText("timeout_ms"), default: String(LLM_PLAYER_DEFAULTS.timeout_ms), meaning: "timeout of each HTTP attempt"},
   {key: "max_retries", type: rangeText("max_retries"), default: String(LLM_PLAYER_DEFAULTS.max_retries), meaning: "HTTP retries on 429, 5xx, timeouts and dropped connections"},
   {key: "max_concurrency", type: rangeText("max_concurrency"), default: `null: ${defaultLimits.maxConcurrency}`, meaning: "requests in flight to this endpoint (provider + base_url), shared by every player using it"},
@@ -190,12 +196,17 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
   if (suffix !== null && !(typeof suffix === "number" && Number.isInteger(suffix) && suffix >= 1 && suffix <= NEGOTIATION_SUFFIX_COUNT)) {
     throw new Error(`${who}: "negotiation_suffix" must be null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT} (the prompts of Hua et al. 2024 §6.5), got ${JSON.stringify(suffix)}`);
   }
+  const prompts = o.prompts ?? null;
+  if (prompts !== null && !PROMPT_SOURCES.includes(prompts as (typeof PROMPT_SOURCES)[number])) {
+    throw new Error(`${who}: "prompts" must be null or one of ${PROMPT_SOURCES.join(", ")}, got ${JSON.stringify(prompts)}`);
+  }
   const workflow = o.workflow ?? false;
   if (typeof workflow !== "boolean") throw new Error(`${who}: "workflow" must be true or false`);
   return {
     ...(workflow && {workflow: true}),
     ...(personality !== null && {personality: personality as Personality}),
     ...(suffix !== null && {negotiation_suffix: suffix as number}),
+    ...(prompts !== null && {prompts: prompts as (typeof PROMPT_SOURCES)[number]}),
     id,
     provider,
     model: str("model", false)!,
