@@ -35,8 +35,15 @@ export interface PastTurn<V = unknown> {
 export interface PlayerPrompt {
   personality: string | null;
   negotiation_suffix: number | null;
-  /** Which of the authors' sources to render where they disagree (absent or null: the published runs' words). */
+  /**
+   * Which of the authors' sources to render where they disagree: absent or
+   * null, the default (the published runs' words where they were logged, else
+   * the authors' code, with a code bug that changes the game replaced by the
+   * paper's rule); "paper" or "code" (the run config's `prompts`).
+   */
   prompts?: PromptSource | null;
+  /** Whether the player plays with the game's workflow. */
+  workflow?: boolean;
 }
 
 export interface Narrator<V = unknown> {
@@ -68,7 +75,7 @@ export interface Narrator<V = unknown> {
    * reply as the game's action, or why it cannot be read (a rule break).
    * When present it replaces the JSON reading.
    */
-  read?(raw: string, observation: GameObservation<V>): ReadReply;
+  read?(raw: string, observation: GameObservation<V>, player?: PlayerPrompt): ReadReply;
 
   /**
    * Optional: why the parsed JSON is not an answer at all (a key the request

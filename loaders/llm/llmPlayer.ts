@@ -56,7 +56,7 @@ export class LlmPlayer implements Agent {
     private readonly workflow: Workflow | null = null,
   ) {
     this.traits = {model: spec.model, workflow: spec.workflow ?? false};
-    this.prompt = {personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, prompts: spec.prompts ?? null};
+    this.prompt = playerPrompt(spec);
   }
 
   /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4, unless the narrator words it) and chain of thought, appended to the system message. */
@@ -97,7 +97,7 @@ export class LlmPlayer implements Agent {
     this.pending = {observation, raw};
     const extra = {...(calls && {calls}), ...(this.prepared.record && {record: this.prepared.record})};
     if (this.narrator.read) {
-      const read = this.narrator.read(raw, observation);
+      const read = this.narrator.read(raw, observation, this.prompt);
       const base = {raw, usage, ...extra, ...(read.reasoning && {reasoning: read.reasoning})};
       return read.error !== undefined ? {...base, action: null, parse_error: read.error} : {...base, action: read.action};
     }
@@ -109,6 +109,9 @@ export class LlmPlayer implements Agent {
     return {...base, action: this.narrator.action(parsed.json, observation)};
   }
 }
+
+/** The spec's own prompt settings, as narrators and workflows read them. */
+const playerPrompt = (spec: LlmPlayerSpec): PlayerPrompt => ({personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, prompts: spec.prompts ?? null, workflow: spec.workflow ?? false});
 
 /** Whether an LLM player can play `game`: the game has a narrator. */
 export const llmPlays = (game: string): boolean => narratorFor(game) !== null;
@@ -127,7 +130,7 @@ export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePref
     create: (c) => {
       const narrator = narratorFor(c.game);
       if (!narrator) throw new Error(`no narrator for ${c.game}: LLM players cannot play it`);
-      const workflow = spec.workflow ? workflowFor(c.game, {personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null}) : null;
+      const workflow = spec.workflow ? workflowFor(c.game, playerPrompt(spec)) : null;
       return new LlmPlayer(spec, c, narrator, complete, samplePrefix, workflow);
     },
   };

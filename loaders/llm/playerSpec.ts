@@ -55,9 +55,10 @@ export interface LlmPlayerSpec {
   negotiation_suffix?: number;
   /**
    * Which of the authors' sources the narrator renders where they disagree:
-   * absent = the prompts of the published runs (their logs, else their code at
-   * the data's commit); "paper" = the paper's printed text; "code" = the
-   * authors' latest code. Present only when set.
+   * absent = the default (the prompts of the published runs where they were
+   * logged, else the authors' code, with a code bug that changes the game
+   * replaced by the paper's rule); "paper" = the paper's printed text;
+   * "code" = the authors' code. Present only when set.
    */
   prompts?: PromptSource;
   /** Per-HTTP-attempt timeout. */
@@ -131,7 +132,7 @@ export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
   {key: "chain_of_thought", type: "true or false", default: "false", meaning: 'ask for step-by-step reasoning in a "reasoning" field before the answer (stored, never shown to the opponent)'},
   {key: "personality", type: `null or ${oneOf(PERSONALITIES)}`, default: 'null: "rational"', meaning: "matrix and tree games: the system prompt's personality (Hua et al. 2024 §6.3)"},
   {key: "negotiation_suffix", type: `null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT}`, default: "null", meaning: "matrix and tree games: which of the prompts of Hua et al. 2024 §6.5 ends every action prompt"},
-  {key: "prompts", type: `null or ${oneOf(PROMPT_SOURCES)}`, default: "null: the published runs' words", meaning: "where the authors' logged runs, code and paper word a prompt differently: the paper's printed text or the authors' latest code instead of the runs' words (each paper's Guide page lists the differences)"},
+  {key: "prompts", type: `null or ${oneOf(PROMPT_SOURCES)}`, default: "null: the published runs' words where logged, else the authors' code (the paper's rule where that code breaks it)", meaning: "where the authors' logged runs, code and paper word a prompt differently: the paper's printed text or the authors' code instead (each paper's Guide page lists the differences)"},
   {key: "workflow", type: "true or false", default: "false", meaning: "play with the game's workflow (Hua et al. 2024 §4.4, §5.2), in games that have one"},
   {key: "timeout_ms", type: rangeText("timeout_ms"), default: String(LLM_PLAYER_DEFAULTS.timeout_ms), meaning: "timeout of each HTTP attempt"},
   {key: "max_retries", type: rangeText("max_retries"), default: String(LLM_PLAYER_DEFAULTS.max_retries), meaning: "HTTP retries on 429, 5xx, timeouts and dropped connections"},

@@ -18,7 +18,7 @@ import {BeliefTracker} from "../../src/lib/dondBelief.js";
 
 const {dir: tempDir, keep} = scratch("parley-dond-llm-");
 
-const items = (text: string) => /divide these items: (\d+) books?, (\d+) hats? and (\d+) balls?/.exec(text)!.slice(1).map(Number);
+const items = (text: string) => /There are (\d+) books, (\d+) hats, and (\d+) balls in total\./.exec(text)!.slice(1).map(Number);
 const offer = (x: number[]) => `book=${x[0]} hat=${x[1]} ball=${x[2]}`;
 /** "I take book=a hat=b ball=c; you take book=… " → the speaker's share. */
 const proposed = (line: string | undefined) => {
@@ -35,15 +35,16 @@ const proposed = (line: string | undefined) => {
 function dondBot(r: FakeRequest): Reply {
   const text = r.lastUser;
   const c = items(text);
-  const alice = text.includes("You are Alice");
+  const alice = text.includes("You are playing the role of Alice.");
   if (text.includes("### Question")) {
     if (c[0] === 2) return {text: "They both want a fair deal."};
     const mine = proposed(/Your last message: (.*)/.exec(text)?.[1]);
     const theirs = proposed(/'s reply: (.*)/.exec(text)?.[1]);
     return {text: `<my_offer>${mine ? offer(mine) : "none"}</my_offer> <their_offer>${theirs ? offer(theirs) : "none"}</their_offer>`};
   }
-  const log = (/### Negotiation Messages\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? "").split("\n").filter((l) => /^(Alice|Bob): /.test(l));
-  if (text.includes("### Your Deal")) {
+  // The authors' log: "Alice said in round 1: …", "Bob replied in round 1: …".
+  const log = text.split("\n").filter((l) => /^(Alice said|Bob replied) in round \d+: /.test(l));
+  if (text.includes("### Present Deal")) {
     const last = [...log].reverse().find((l) => proposed(l))!;
     const share = proposed(last)!;
     const mine = last.startsWith(alice ? "Alice" : "Bob") ? share : c.map((n, k) => n - share[k]);
@@ -121,6 +122,6 @@ test("two LLM players, one with the belief workflow: sub-calls stored, malformed
   ]);
   assert.ok(tracker.belief.length < 26 && tracker.belief.length > 0);
   // The workflow's reflection reached Alice's message prompt.
-  const prompt = server.answered.find((q) => q.lastUser.includes("Workflow-aided Reflection") && q.lastUser.includes("Bob: I take book=1 hat=0 ball=3"))!;
+  const prompt = server.answered.find((q) => q.lastUser.includes("Workflow-aided Reflection") && q.lastUser.includes("Bob replied in round 1: I take book=1 hat=0 ball=3"))!;
   assert.match(prompt.lastUser, new RegExp(`${tracker.belief.length} of the 26 possible valuations of Bob`));
 });

@@ -84,7 +84,8 @@ test("two LLM players talk and one runs the workflow; kill -9 mid-run, the same 
   const rawAction = server.answered.find((q) => q.lastUser.includes("### Your Action") && q.lastUser.includes("You are playing as Bob") && !q.lastUser.includes("### Strategy") && !q.lastUser.includes("broke the rules"))!;
   assert.equal(rawAction.system, "You are a rational assistant that carefully answer the question.");
   assert.match(rawAction.lastUser, /Alice said in round 1: Let us both choose choice_1\.\nBob replied in round 1: Let us both choose choice_1\./);
-  assert.match(rawAction.lastUser, /You must make your own choice regardless what the other player says\.\n$/);
+  // §6.5 prompt 6 in the authors' code's words (the opponent named), after the talk.
+  assert.match(rawAction.lastUser, /\n\n\nYou must make your own choice regardless what Alice says\.\n$/);
   assert.doesNotMatch(rawAction.lastUser, /stag|hare|opera|football/i);
   const treeTalk = server.answered.find((q) => q.lastUser.includes("### Negotiation\n") && q.lastUser.includes("sequential move game") && q.lastUser.includes("before the first action"))!;
   assert.match(treeTalk.lastUser, /If Alice chooses choice_1, Alice will receive a reward of 0 and Bob will receive a reward of 0\./);

@@ -177,11 +177,12 @@ test("the LLM's tagged replies: <s> message, <s>halt negotiation</s>, <deal>…<
   assert.deepEqual(read("<deal>book=0 hat=1 ball=2</deal>", "deal").action, {type: "deal", book: 0, hat: 1, ball: 2});
   assert.deepEqual(read("<deal>no deal</deal>", "deal").action, {type: "no_deal"});
   assert.equal(read("<deal>the hat</deal>", "deal").error, "expected <deal>book=x hat=y ball=z</deal> or <deal>no deal</deal>");
-  // The prompt: the paper's system line, own values only, the request with the tag.
+  // The prompt: the paper's system line, own values only, the request with the tag (the authors' code's words,
+  // whole requests in test/unit/gtllmAuthorsPrompts.test.ts).
   const [system, user] = dondNarrator.messages(obs("talk"), [], "");
   assert.equal(system.content, "You are a rational assistant that carefully answer the question.");
-  assert.match(user.content, /Your values: a book is worth 1, a hat is worth 3, a ball is worth 2\./);
-  assert.match(user.content, /inside <s>…<\/s>\. To end the negotiation, send <s>halt negotiation<\/s>\.$/);
+  assert.match(user.content, /There are 1 books whose values to you are 1\. There are 1 hats whose values to you are 3\. There are 3 balls whose values to you are 2\./);
+  assert.match(user.content, /Especially, if you have come to an agreement, say '<s>halt negotiation<\/s>' to end the negotiation\.\n\nRemember, do not reveal your values of the items to the other player through out the game\.\n$/);
   assert.deepEqual(readOffers("<my_offer>none</my_offer><their_offer>books=1 hats=0 balls=3</their_offer>"), {mine: null, theirs: [1, 0, 3]});
   assert.ok("error" in readOffers("<my_offer>half</my_offer>"));
 });

@@ -1,22 +1,25 @@
 /**
  * What a language model reads in the matrix and tree games of data/games/:
  * the prompts of Game-theoretic LLM workflows (Hua et al. 2024) §4, which the
- * paper does not print; their wording is that of the authors' repository
- * (Wenyueh/game_theory: simultaneous_game_agent.py, sequential_game_agent.py,
- * workflow_design.py), filled from the seat's structured view. Every call is
- * one system message, "You are a {personality} assistant that carefully
- * answer the question." (§6.3; "rational" by default), and one user prompt
- * rebuilt from scratch (the repository sends no chat history).
+ * paper does not print. They are the authors' repository's bytes
+ * (Wenyueh/game_theory at b05314e: simultaneous_game_agent.py and
+ * sequential_game_agent.py without the workflow, workflow_design.py with
+ * it), filled from the seat's structured view; test/unit/gtllmAuthorsPrompts
+ * checks them against the requests the authors' code sends
+ * (test/fixtures/authors-prompts/gtllm/). Every call is one system message,
+ * "You are a {personality} assistant that carefully answer the question."
+ * (§6.3; "rational" by default), and one user prompt rebuilt from scratch
+ * (the repository sends no chat history).
  *
- * Differences from the repository, each for a reason: "There are two
- * possible actions" states the real count; a matrix game where the players
- * have different numbers of actions says so; the root question of the tree
- * workflow says that no action was taken yet (the repository writes an
- * empty chain); after an unreadable answer the model is told what was wrong
- * (the repository silently asks again, forever).
+ * What differs from the repository, each for a reason (the Guide's
+ * "Prompts" section lists them): after an unreadable answer the model is
+ * told what was wrong (the repository silently asks again, forever); a
+ * matrix game whose players have different actions lists the other's own
+ * actions (the repository's code cannot describe one); with
+ * `prompts: "paper"` the §6.5 suffix is worded as the paper prints it.
  */
 import type {Seat} from "../../contract/game.js";
-import type {Narrator} from "../../contract/narrator.js";
+import type {Narrator, PlayerPrompt} from "../../contract/narrator.js";
 import type {DataGameView, MatrixView, TalkLine, TreeView} from "./views.js";
 import {isLeaf, leaves, nodeAt, type TreeNode} from "../../../src/lib/gameTree.js";
 import {NEGOTIATION_SUFFIX_COUNT} from "../../llm/playerOptions.js";
@@ -24,8 +27,9 @@ import {NEGOTIATION_SUFFIX_COUNT} from "../../llm/playerOptions.js";
 export {PERSONALITIES, type Personality} from "../../llm/playerOptions.js";
 
 /**
- * The six prompts of §6.5, numbered as the paper prints them (the repository
- * numbers 3 and 6 the other way round), appended at the end of the action prompt.
+ * The six prompts of §6.5 as the paper prints them, numbered as it numbers
+ * them (a run config's `negotiation_suffix` counts so); sent with
+ * `prompts: "paper"`.
  */
 export const NEGOTIATION_SUFFIXES = [
   "Please carefully analyze the negotiation messages, think about whether you can trust the other player's message, and make your own decision.",
@@ -38,6 +42,25 @@ export const NEGOTIATION_SUFFIXES = [
 // A run config's negotiation_suffix is checked against this count (llm/playerSpec.ts), so the two must agree.
 if (NEGOTIATION_SUFFIXES.length !== NEGOTIATION_SUFFIX_COUNT) throw new Error(`papers/gtllm/narrator.ts: ${NEGOTIATION_SUFFIXES.length} negotiation suffixes, but llm/playerSpec.ts allows ${NEGOTIATION_SUFFIX_COUNT}`);
 
+/**
+ * The same six as the repository words them (`prompt_for_negotiate`, the
+ * opponent's name in place of "the other player"), in the paper's order:
+ * the repository's numbers are 1, 2, 6, 3, 4, 5.
+ */
+const CODE_SUFFIXES = [
+  (o: string) => `Please carefully analyze the negotiation messages, think about whether you can trust ${o} message, and make your own decision.\n`,
+  () => "Please carefully analyze the negotiation messages and make your own decision.\n",
+  (o: string) => `Carefully analyze and think about whether you can trust ${o} message, and then make your own decision.\n`,
+  (o: string) => `You can choose your own choice regardless what ${o} says.\n`,
+  (o: string) => `You should make your own choice regardless what ${o} says.\n`,
+  (o: string) => `You must make your own choice regardless what ${o} says.\n`,
+];
+
+/** The §6.5 suffix `n` (the paper's numbering) as sent to the seat playing against `opponent`. */
+export function negotiationSuffix(n: number, opponent: string, prompts: PlayerPrompt["prompts"] = null): string {
+  return prompts === "paper" ? `${NEGOTIATION_SUFFIXES[n - 1]}\n` : CODE_SUFFIXES[n - 1](opponent);
+}
+
 export const systemPrompt = (personality: string | null): string => `You are a ${personality ?? "rational"} assistant that carefully answer the question.`;
 
 const NAMES = ["Alice", "Bob"];
@@ -46,7 +69,9 @@ const other = (v: DataGameView) => name((1 - v.me) as Seat);
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
 const ordinal = (n: number) => ORDINALS[n - 1] ?? `${n}th`;
 const CHOICE_FORMAT = "Surround your choice with '<s>' and '</s>' to indicate the start and end of your choice. For example, '<s>choice_1</s>', '<s>choice_2</s>', '<s>choice_3</s>'.";
-const REASON_FORMAT = (whose: string) => `Surround your reasoning with '<r>' and '</r>' to indicate the start and end of why ${whose}. For example, '<r>I choose choice_1 because ...</r>'.`;
+const INFERENCE_FORMAT = "Surround your inference result with '<s>' and '</s>' to indicate the start and end. For example, '<s>choice_1</s>', '<s>choice_2</s>', '<s>choice_3</s>'.";
+/** The reasoning format; `example` is the repository's example reason, which differs by question. */
+const REASON_FORMAT = (whose: string, example: string) => `Surround your reasoning with '<r>' and '</r>' to indicate the start and end of why ${whose}. For example, '<r>${example} because ...</r>'.`;
 
 // ---------------------------------------------------------------- the game
 
@@ -65,7 +90,8 @@ function matrixRules(v: MatrixView): string {
       })
       .join("\n"),
   );
-  return groups.join("\n\n\n");
+  // The repository joins the sentences and a "\n" after each of my actions with "\n".
+  return `${groups.join("\n\n\n")}\n\n`;
 }
 
 function treeRules(tree: TreeNode): string {
@@ -79,18 +105,19 @@ function treeRules(tree: TreeNode): string {
     .join("\n");
 }
 
-/** "### Game Introduction" and "### Game Rules". */
+/** "### Game Introduction" and "### Game Rules" (the repository's `game_setting`). */
 export function gameSetting(v: DataGameView): string {
   if (v.kind === "matrix") {
     const mine = v.labels[v.me];
     const theirs = v.labels[1 - v.me];
-    const same = mine.join() === theirs.join();
+    // The repository states the other's choices as its own ("also has"); only a game with different actions needs its own line.
+    const otherLine = mine.join() === theirs.join() ? `also has ${mine.length} choices: ${mine.join(", ")}` : `has ${theirs.length} choices: ${theirs.join(", ")}`;
     return `
 ### Game Introduction
 
 You are playing a one-round game with another player to maximize the reward you can obtain. This game involves two players, Alice and Bob.
 You are playing as ${name(v.me)}. You have ${mine.length} choices: ${mine.join(", ")}.
-The other player, ${other(v)}, ${same ? "also has" : "has"} ${theirs.length} choices: ${theirs.join(", ")}.
+The other player, ${other(v)}, ${otherLine}.
 
 ### Game Rules
 
@@ -117,23 +144,29 @@ export function talkLog(v: DataGameView): string[] {
   });
 }
 
-function previousActions(v: TreeView): string {
+/**
+ * "### Previous Actions Done in the Game" before the negotiation or action
+ * block of a tree game (empty at the root). The repository's workflow
+ * (workflow_design.py) names the moves "_choice_k", its plain agent
+ * (sequential_game_agent.py) "choice_k"; the line after them holds 12 spaces.
+ */
+function previousActions(v: TreeView, workflow: boolean): string {
   if (!v.moves.length) return "";
-  const done = v.moves.map((k, d) => `${name((d % 2) as Seat)} chooses choice_${k + 1}`).join(". ");
+  const done = v.moves.map((k, d) => `${name((d % 2) as Seat)} chooses ${workflow ? "_" : ""}choice_${k + 1}`).join(". ");
   return `
 ### Previous Actions Done in the Game
 
 The previous actions done in the game are presented below:
 ${done}
-`;
+            `;
 }
+
+/** What the workflow puts between the game and the request: "\n" + the strategy (and thinking chain) + "\n", or nothing. */
+const strategyPart = (strategy: string) => (strategy ? `\n${strategy}\n` : "");
 
 // ---------------------------------------------------------------- talk and action
 
-/** The negotiation prompt (a message, or '<s>halt negotiation</s>'). */
-export function negotiatePrompt(v: DataGameView, strategy: string): string {
-  const log = talkLog(v);
-  return `${gameSetting(v)}${strategy ? `\n${strategy}\n` : ""}${v.kind === "tree" ? previousActions(v) : ""}
+const NEGOTIATION = (v: DataGameView) => `
 ### Negotiation
 
 You can discuss with ${other(v)} to maximize the reward you can obtain. You have a maximum of ${v.negotiation_rounds} rounds to negotiate.
@@ -141,14 +174,32 @@ Analyze the situation and decide on what to say to the other player.
 
 Surround your message with '<s>' and '</s>' to indicate the start and end of your message. For example, '<s>Hi, how are you?</s>'.
 You can also choose the halt the negotiation by saying '<s>halt negotiation</s>'.
-${log.length ? `\n\nThe previous rounds of negotiation are presented below:\n${log.join("\n")}` : ""}`;
+`;
+
+/**
+ * The negotiation prompt (a message, or '<s>halt negotiation</s>'); `strategy`
+ * is the workflow's (empty without it). The talk so far follows under
+ * "The previous rounds of negotiation are presented below:", which
+ * sequential_game_agent.py alone writes as a "## " heading between blank lines.
+ */
+export function negotiatePrompt(v: DataGameView, strategy: string): string {
+  const log = talkLog(v);
+  const workflow = strategy !== "";
+  const previous = v.kind === "tree" ? previousActions(v, workflow) : "";
+  const header = v.kind === "tree" && !workflow ? "\n\n## The previous rounds of negotiation are presented below:\n\n" : "\n\nThe previous rounds of negotiation are presented below:\n";
+  return `${gameSetting(v)}${strategyPart(strategy)}${previous}${NEGOTIATION(v)}${log.length ? `${header}${log.join("\n")}` : ""}`;
 }
 
-/** The action prompt, with the §6.5 suffix (1–6) at its very end when one is set. */
-export function actionPrompt(v: DataGameView, strategy: string, suffix: number | null): string {
+/**
+ * The action prompt. After talk (only then, as in the repository) it ends
+ * with a blank line and the player's §6.5 suffix (1–6, the paper's
+ * numbering; none when unset), naming the opponent unless `prompts` is "paper".
+ */
+export function actionPrompt(v: DataGameView, strategy: string, suffix: number | null, prompts: PlayerPrompt["prompts"] = null): string {
   const log = talkLog(v);
-  const choices = v.kind === "matrix" ? v.labels[v.me] : (nodeAt(v.tree, v.moves) as {actions: string[]}).actions;
-  return `${gameSetting(v)}${strategy ? `\n${strategy}\n` : ""}${log.length ? `\n### Negotiation Messages\n\nThe previous rounds of negotiation are presented below:\n${log.join("\n")}\n` : ""}${v.kind === "tree" ? previousActions(v) : ""}
+  const workflow = strategy !== "";
+  const choices = v.kind === "matrix" ? v.labels[v.me] : (nodeAt(v.tree, v.moves) as {actions: string[]}).actions.map((a) => `_${a}`);
+  const action = `${v.kind === "tree" ? previousActions(v, workflow) : ""}
 ### Your Action
 
 Analyse the problem and the negotiation message if there is any.
@@ -156,7 +207,9 @@ Please choose one of the following actions to maximize your reward.
 ${CHOICE_FORMAT}
 
 Action choices: ${choices.join(", ")}
-${suffix ? `\n\n${NEGOTIATION_SUFFIXES[suffix - 1]}\n` : ""}`;
+`;
+  const talk = log.length ? `\n### Negotiation Messages\n\nThe previous rounds of negotiation are presented below:\n${log.join("\n")}\n${action}\n\n${suffix ? negotiationSuffix(suffix, other(v), prompts) : ""}` : action;
+  return `${gameSetting(v)}${strategyPart(strategy) || "\n"}${talk}`;
 }
 
 /** Said after an answer that broke the rules, at the end of the same prompt. */
@@ -164,53 +217,53 @@ export const retryNote = (error: string): string => `\n\nYour previous answer br
 
 // ---------------------------------------------------------------- the workflow's sub-questions (§4.4)
 
-const INFERENCE_FORMAT = "Surround your inference result with '<s>' and '</s>' to indicate the start and end. For example, '<s>choice_1</s>', '<s>choice_2</s>', '<s>choice_3</s>'.";
-
-/** §4.4.1: "what will the other do if I play `mine`?" */
+/** §4.4.1: "what will the other do if I play `mine`?" (the repository lists the seat's own actions as the other's). */
 export function otherGivenMinePrompt(v: MatrixView, mine: string): string {
-  const theirs = v.labels[1 - v.me];
   return `${gameSetting(v)}
+
 ### The Other Player's Action Given Your Action
 
 Suppose you have chosen to take the action: ${mine}.
-There are ${theirs.length} possible actions that ${other(v)} can take:
-${theirs.join(", ")}
+There are two possible actions that ${other(v)} can take:
+${v.labels[v.me].join(", ")}
 
 What action do you think ${other(v)} will take to maximize their reward and why?
 Analyze the game rules based on your choice, and then infer their optimal choice that maximizes their reward conditionally.
 
-${REASON_FORMAT(`you think they may make the choice`)}
+${REASON_FORMAT("you think they may make the choice", `I choose ${other(v)} would choose choice_1`)}
 ${INFERENCE_FORMAT}
 `;
 }
 
 /** §4.4.1: "what is my best reply if the other plays `theirs`?" */
 export function mineGivenOtherPrompt(v: MatrixView, theirs: string): string {
-  const mine = v.labels[v.me];
   return `${gameSetting(v)}
+
 ### Your Potential Action Given the Other Player's Action
 
 Suppose ${other(v)} has chosen to take the action: ${theirs}.
 What action would you then take to maximize your reward and why?
 Analyze the game rules and the current situation of their choice and then infer your best choice.
 
-There are ${mine.length} possible actions that you can take:
-${mine.join(", ")}
+There are two possible actions that you can take:
+${v.labels[v.me].join(", ")}
 
-${REASON_FORMAT("you make the choice")}
+${REASON_FORMAT("you make the choice", "I choose choice_1")}
 ${CHOICE_FORMAT}
 `;
 }
 
-/** One decided node of the tree workflow: who moves, what they were inferred to choose, and why. */
+/** One decided node of the tree workflow: who moves, what they were inferred to choose (as answered), and why. */
 export interface Decided {
   mover: Seat;
   choice: number;
+  /** The answer as written between the tags (the repository keeps its spaces). */
+  answer: string;
   reason: string;
 }
 
-const chainText = (path: readonly number[]) =>
-  path.length ? path.map((k, d) => `${d === 0 ? "First, " : "\nThen "}${name((d % 2) as Seat)} chooses choice_${k + 1}.`).join("") : "no action has been taken yet.";
+/** "First, Alice chooses choice_2.\nThen Bob chooses choice_1." (empty at the root). */
+const chainText = (path: readonly number[]) => path.map((k, d) => `${d === 0 ? "First, " : "\nThen "}${name((d % 2) as Seat)} chooses choice_${k + 1}.`).join("");
 
 /** The decisions the workflow already inferred below `path`, along their choices. */
 export function decidedBelow(tree: TreeNode, path: number[], decided: Map<string, Decided>): Decided[] {
@@ -224,63 +277,68 @@ export function decidedBelow(tree: TreeNode, path: number[], decided: Map<string
   return out;
 }
 
-/** §4.4.2: "given the previous actions, what will the mover choose?" at the node `path`, knowing what was inferred below it. */
+/**
+ * §4.4.2: "given the previous actions, what will the mover choose?" at the
+ * node `path`, knowing what was inferred below it. As in the repository, a
+ * node with a decided subtree lists what follows each action ("Notice
+ * that ..."), and its whole prompt then has "I " turned into "you " and
+ * "my " into "your " (workflow_design.py's
+ * chain_conditioned_actions_with_decisions_made).
+ */
 export function treeNodePrompt(v: TreeView, path: number[], decided: Map<string, Decided>): string {
   const node = nodeAt(v.tree, path) as Extract<TreeNode, {mover: 0 | 1}>;
   const mine = node.mover === v.me;
   const who = mine ? "you" : name(node.mover);
+  const withDecisions = node.children.some((c) => !isLeaf(c));
   const notices = node.actions
     .map((a, k) => {
       const below = decidedBelow(v.tree, [...path, k], decided);
       const then = below.length
-        ? below.map((d) => `${d.mover === v.me ? "you" : name(d.mover)} will choose choice_${d.choice + 1} because ${d.reason}.`).join("\n")
+        ? below.map((d) => `${d.mover === v.me ? "you" : name(d.mover)} will choose ${d.answer} because ${d.reason}.\n`).join("")
         : "the game will finish with rewards obtained defined by the game rules.";
       return `Notice that if ${who} choose ${a}, ${then}`;
     })
-    .join("\n");
+    .join("");
+  const context = `Suppose the previous actions are: ${chainText(path)}.
+There are two possible actions that ${who} can take: ${node.actions.join(", ")}
+${withDecisions ? `\n${notices}\n` : ""}`;
   const question = mine
     ? `### Your Potential Action Given Previous Actions
 
-Suppose the previous actions are: ${chainText(path)}
-There are ${node.actions.length} possible actions that you can take: ${node.actions.join(", ")}
-
-${notices}
-
+${context}
 What action would you then take to maximize your reward and why?
 Analyze the game rules and the current situation of their choice and then infer your best choice.
 
-${REASON_FORMAT("you make the choice")}
+${REASON_FORMAT("you make the choice", "I choose choice_1")}
 ${CHOICE_FORMAT}`
     : `### The Other Player's Potential Action Given Previous Actions
 
-Suppose the previous actions are: ${chainText(path)}
-There are ${node.actions.length} possible actions that ${who} can take: ${node.actions.join(", ")}
-
-${notices}
-
+${context}
 What action do you think ${who} will take to maximize their reward and why?
 Analyze the game rules based on your choice, and then infer their optimal choice that maximizes their reward conditionally.
 
-${REASON_FORMAT("you think they may make the choice")}
+${REASON_FORMAT("you think they may make the choice", `I think ${who} would choose choice_1`)}
 ${INFERENCE_FORMAT}`;
-  return `${gameSetting(v)}\n${question}\n`;
+  const prompt = `${gameSetting(v)}\n\n${question}\n`;
+  return withDecisions ? prompt.replaceAll("I ", "you ").replaceAll("my ", "your ") : prompt;
 }
 
-/** The matrix workflow's thinking-chain lines (workflow_design.py's perspective-wise template). */
-export const theyReplyLine = (v: DataGameView, mine: string, theirs: string, reason: string) => `If I choose ${mine}, then ${other(v)} will choose ${theirs} because ${reason}.`;
-export const iReplyLine = (v: DataGameView, theirs: string, mine: string, reason: string) => `If ${other(v)} chooses ${theirs}, then I will choose ${mine} because ${reason}.`;
+/** The matrix workflow's thinking-chain lines (workflow_design.py's perspective_wise_reasoning_template, typo kept). */
+export const theyReplyLine = (v: DataGameView, mine: string, theirs: string, reason: string) => `\nIf I chooses ${mine}, then ${other(v)} will choose ${theirs} because ${reason}.\n`;
+export const iReplyLine = (v: DataGameView, theirs: string, mine: string, reason: string) => `\nIf ${other(v)} chooses ${theirs}, then I will choose ${mine} because ${reason}.\n`;
 
 /** The tree workflow's thinking chain from the root: "First, I will choose choice_1 because ...". */
 export const treeChain = (v: DataGameView, path: Decided[]): string[] =>
   path.map((d, i) => {
     const n = ordinal(i + 1);
     const who = d.mover === v.me ? "I" : name(d.mover);
-    return `${n[0].toUpperCase()}${n.slice(1)}, ${who} will choose choice_${d.choice + 1} because ${d.reason}.`;
+    return `${n[0].toUpperCase()}${n.slice(1)}, ${who} will choose ${d.answer} because ${d.reason}.`;
   });
 
 /** The summariser call: the thinking chains in, one strategy out. */
 export function summaryPrompt(v: DataGameView, chains: readonly string[]): string {
   return `${gameSetting(v)}
+
 ### Summary of Thinking Chains
 
 Below are the thinking processes that you have gone through about: 
@@ -297,9 +355,13 @@ Surround the strategy you have derived from the thinking chains using '<s>' and 
 `;
 }
 
-/** What is prepended to every later negotiation and action prompt (workflow_design.py's beautify_strategy). */
+/**
+ * What is placed before every later negotiation and action prompt
+ * (workflow_design.py's beautify_strategy; in a tree game followed by the
+ * thinking chain, its strategy_thoughts).
+ */
 export function strategyText(strategy: string, chains: readonly string[] | null): string {
-  return `
+  const summary = `
 ### Strategy You Have Derived
 
 You have thought about the game and derived the following strategy:
@@ -311,33 +373,44 @@ Think about what to tell the other player in order for you to obtain most reward
 
 If you need to make decisions:
 Follow this strategy to maximize your reward.
-${chains ? `\n${chains.join("\n")}\n` : ""}`;
+`;
+  return chains ? `${summary}\n${chains.join("\n")}` : summary;
 }
 
 // ---------------------------------------------------------------- reading replies
 
-/** The text between the first <tag> and the next </tag>, trimmed; null when absent. */
-export function tagged(text: string, tag: "s" | "r"): string | null {
+/** The text between the first <tag> and the next </tag>, as written (the repository's `parse`); null when absent. */
+export function taggedRaw(text: string, tag: "s" | "r"): string | null {
   const start = text.indexOf(`<${tag}>`);
   if (start < 0) return null;
   const end = text.indexOf(`</${tag}>`, start);
   if (end < 0) return null;
-  return text.slice(start + tag.length + 2, end).trim();
+  return text.slice(start + tag.length + 2, end);
 }
+
+/** The text between the first <tag> and the next </tag>, trimmed; null when absent. */
+export const tagged = (text: string, tag: "s" | "r"): string | null => taggedRaw(text, tag)?.trim() ?? null;
 
 /**
  * The narrator of every matrix and tree game (§4): one prompt per decision
  * under the system prompt with the player's personality (§6.3), the talk or
- * action request with the workflow's strategy (`notes`) and, for actions, the
+ * action request with the workflow's strategy (`notes`) and, after talk, the
  * player's §6.5 suffix; after a rule break the request says what was wrong.
- * Replies are read from '<s>…</s>': a message or "halt negotiation" while
- * talking, a choice_k when acting.
+ * Replies are read from '<s>…</s>': a message (kept as written, as the
+ * repository keeps it) or "halt negotiation" while talking, a choice_k (or
+ * a tree game's listed "_choice_k") when acting.
+ *
+ * A halt ends the talk, as the prompt says it does. With `prompts: "code"`
+ * it does not, as in the repository, whose test compares the text between
+ * the tags with the tagged text (the talk then runs its rounds with
+ * "halt negotiation" as a message); its workflow's matrix games alone
+ * compare it right, so there a halt still ends the talk.
  */
 export const gtllmNarrator: Narrator<DataGameView> = {
   messages(obs, _past, _extra, notes, player) {
     const v = obs.view;
     const strategy = notes ?? "";
-    let prompt = v.phase === "talk" ? negotiatePrompt(v, strategy) : actionPrompt(v, strategy, player?.negotiation_suffix ?? null);
+    let prompt = v.phase === "talk" ? negotiatePrompt(v, strategy) : actionPrompt(v, strategy, player?.negotiation_suffix ?? null, player?.prompts ?? null);
     if (obs.retry) prompt += retryNote(obs.retry.error);
     return [
       {role: "system", content: systemPrompt(player?.personality ?? null)},
@@ -346,10 +419,15 @@ export const gtllmNarrator: Narrator<DataGameView> = {
   },
   /** Replies are read from tags (`read`); a JSON answer is taken as the action it spells. */
   action: (json) => json,
-  read(raw, obs) {
-    const said = tagged(raw, "s");
+  read(raw, obs, player) {
+    const said = taggedRaw(raw, "s");
     if (said === null) return {error: "no answer between <s> and </s>"};
-    if (obs.view.phase === "talk") return {action: /^halt negotiation\.?$/i.test(said) ? {type: "halt"} : {type: "message", message: said}};
-    return {action: {type: "choose", choice: said}};
+    if (obs.view.phase === "talk") {
+      const halt = /^halt negotiation\.?$/i.test(said.trim());
+      const haltIgnored = player?.prompts === "code" && !(player.workflow && obs.view.kind === "matrix" && said === "halt negotiation");
+      return {action: halt && !haltIgnored ? {type: "halt"} : {type: "message", message: said}};
+    }
+    const choice = said.trim();
+    return {action: {type: "choose", choice: obs.view.kind === "tree" ? choice.replace(/^_(?=choice_\d+$)/, "") : choice}};
   },
 };

@@ -6,8 +6,10 @@
  * end the talk at once by halting ("halt negotiation"); both see every
  * message; then the actions are chosen privately. Tree games talk like this
  * before every move. (The repository's halt test compares the message
- * without its tags to the tagged text, so its talk never ends early; here a
- * halt ends it, as the prompt promises.)
+ * without its tags to the tagged text, so its talk never ends early outside
+ * its matrix workflow; here a halt ends it, as the prompt promises. An LLM
+ * player with `prompts: "code"` plays the repository's way: its narrator
+ * reads the halt as a message.)
  */
 import type {ActionSpec, ParamSpec, Seat} from "../../contract/game.js";
 import type {TalkLine} from "./views.js";

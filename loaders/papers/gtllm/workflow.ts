@@ -9,6 +9,11 @@
  * call turns the thinking chain into a strategy, which the narrator
  * prepends to every later negotiation and action prompt (`notes`).
  *
+ * The questions, their order (Alice asks about Bob's replies first, Bob
+ * about his own first, as workflow_design.py loops over Alice then Bob) and
+ * the thinking-chain lines are the authors' repository's
+ * (workflow_design.py); the prompts are the narrator's.
+ *
  * Each sub-call goes through the player's `complete` (cached, counted,
  * retried) under the player's system prompt and is stored as its own turns
  * row (action "workflow", `workflow_step`), before the row of the decision
@@ -24,7 +29,7 @@ import type {DataGameView, MatrixView, TreeView} from "./views.js";
 import {labelIndex} from "./views.js";
 import {isLeaf, nodeAt} from "../../../src/lib/gameTree.js";
 import {
-  decidedBelow, iReplyLine, mineGivenOtherPrompt, otherGivenMinePrompt, strategyText, summaryPrompt, systemPrompt, tagged, theyReplyLine, treeChain, treeNodePrompt, type Decided,
+  decidedBelow, iReplyLine, mineGivenOtherPrompt, otherGivenMinePrompt, strategyText, summaryPrompt, systemPrompt, tagged, taggedRaw, theyReplyLine, treeChain, treeNodePrompt, type Decided,
 } from "./narrator.js";
 
 /** A fresh workflow for one seat; `player.personality` sets the system prompt of its sub-calls. */
@@ -49,16 +54,21 @@ class SubQuestions {
     private readonly calls: SubCall[],
   ) {}
 
-  /** One sub-question: its call row, and its <s> answer and <r> reason (null when unreadable or not one of `legal`). */
-  async answer(prompt: string, step: string, legal?: readonly string[]): Promise<{answer: string | null; reason: string}> {
+  /**
+   * One sub-question: its call row, its <s> answer (trimmed; null when
+   * unreadable or not one of `legal`), the answer as written (the
+   * repository quotes it so in the thinking chain) and the <r> reason.
+   */
+  async answer(prompt: string, step: string, legal?: readonly string[]): Promise<{answer: string | null; written: string; reason: string}> {
     const {raw, usage} = await this.ask([{role: "system", content: systemPrompt(this.player.personality)}, {role: "user", content: prompt}]);
-    const answer = tagged(raw, "s");
+    const written = taggedRaw(raw, "s");
+    const answer = written?.trim() ?? null;
     const reason = tagged(raw, "r") ?? "";
     let parse_error: string | undefined;
     if (answer === null) parse_error = "no answer between <s> and </s>";
     else if (legal && !legal.includes(answer)) parse_error = `answer ${JSON.stringify(answer)} is not one of ${legal.join(", ")}`;
     this.calls.push({action: "workflow", raw, usage, record: {phase: "workflow", workflow_step: step}, ...(parse_error && {error: parse_error})});
-    return {answer: parse_error ? null : answer, reason};
+    return {answer: parse_error ? null : answer, written: written ?? "", reason};
   }
 }
 
@@ -70,19 +80,25 @@ async function derive(v: DataGameView, q: SubQuestions): Promise<string> {
   return strategyText(answer ?? "(no strategy could be read)", v.kind === "tree" ? chains : null);
 }
 
-/** §4.4.1 through the model; returns the thinking chain. */
+/** §4.4.1 through the model; returns the thinking chain (Alice's questions first, then Bob's, whoever asks). */
 async function matrixChain(v: MatrixView, q: SubQuestions): Promise<string[]> {
   const mine = v.labels[v.me];
   const theirs = v.labels[1 - v.me];
   const chains: string[] = [];
-  for (const a of mine) {
-    const {answer, reason} = await q.answer(otherGivenMinePrompt(v, a), `other given ${a}`, theirs);
-    if (answer) chains.push(theyReplyLine(v, a, answer, reason));
-  }
-  for (const b of theirs) {
-    const {answer, reason} = await q.answer(mineGivenOtherPrompt(v, b), `mine given ${b}`, mine);
-    if (answer) chains.push(iReplyLine(v, b, answer, reason));
-  }
+  const aboutThem = async () => {
+    for (const a of mine) {
+      const {answer, written, reason} = await q.answer(otherGivenMinePrompt(v, a), `other given ${a}`, theirs);
+      if (answer) chains.push(theyReplyLine(v, a, written, reason));
+    }
+  };
+  const aboutMe = async () => {
+    for (const b of theirs) {
+      const {answer, written, reason} = await q.answer(mineGivenOtherPrompt(v, b), `mine given ${b}`, mine);
+      if (answer) chains.push(iReplyLine(v, b, written, reason));
+    }
+  };
+  if (v.me === 0) await aboutThem(), await aboutMe();
+  else await aboutMe(), await aboutThem();
   return chains;
 }
 
@@ -101,8 +117,8 @@ async function treeChainOf(v: TreeView, q: SubQuestions): Promise<string[]> {
   for (const path of nodes) {
     const node = nodeAt(v.tree, path) as {mover: 0 | 1; actions: string[]};
     const step = path.length ? `node ${path.map((k) => `choice_${k + 1}`).join(" ")}` : "root";
-    const {answer, reason} = await q.answer(treeNodePrompt(v, path, decided), step, node.actions);
-    decided.set(path.join(","), {mover: node.mover, choice: answer ? labelIndex(answer) : 0, reason: answer ? reason : "(no readable answer)"});
+    const {answer, written, reason} = await q.answer(treeNodePrompt(v, path, decided), step, node.actions);
+    decided.set(path.join(","), answer ? {mover: node.mover, choice: labelIndex(answer), answer: written, reason} : {mover: node.mover, choice: 0, answer: node.actions[0], reason: "(no readable answer)"});
   }
   return treeChain(v, decidedBelow(v.tree, [], decided));
 }

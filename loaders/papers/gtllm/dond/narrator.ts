@@ -1,13 +1,21 @@
 /**
  * What a language model reads in Deal or No Deal (Game-theoretic LLM: Agent
  * Workflow for Negotiation Games (Hua et al. 2024) §5). The paper prints no
- * prompt; this follows the layout of the authors' repository
- * (`deal_no_deal.py`): one user prompt rebuilt from scratch every call under
- * the system prompt "You are a rational assistant that carefully answer the
- * question." (§6.3, L1059), with the game description and the seat's own
- * values, the negotiation so far, and the request: a message inside
- * `<s>…</s>` (`<s>halt negotiation</s>` ends the talk), then the deal as
- * `<deal>book=x hat=y ball=z</deal>`. The wording is ours.
+ * prompt; these are the bytes of the authors' repository (Wenyueh/game_theory
+ * at b05314e, src/deal_no_deal/deal_no_deal.py: `game_setting` without
+ * `--special_prompting`, `initial_negotiation_message`, `present_deal`),
+ * checked against the requests their code sends
+ * (test/fixtures/authors-prompts/gtllm/dond.json): one user prompt rebuilt
+ * from scratch every call, with the game description and the seat's own
+ * values, the request, and the negotiation so far; then the deal as
+ * `<deal>book=x hat=y ball=z</deal>`.
+ *
+ * The system prompt is §6.3's "You are a rational assistant that carefully
+ * answer the question."; the repository's Deal or No Deal script sends the
+ * bare word "rational" (its `--system_prompt` default is never wrapped in
+ * the sentence), which `prompts: "code"` reproduces. After an unreadable
+ * answer the request says what was wrong (the repository asks again with
+ * the same prompt).
  *
  * Replies are read from those tags, not JSON (`read`); a reply without them
  * is a rule break naming what was expected.
@@ -20,35 +28,75 @@ import type {ChatMessage} from "../../../llm/types.js";
 import type {Narrator, ReadReply} from "../../../contract/narrator.js";
 
 export const DOND_SYSTEM = "You are a rational assistant that carefully answer the question.";
+/** The system prompt the repository's deal_no_deal.py sends (`prompts: "code"`). */
+export const DOND_SYSTEM_CODE = "rational";
 
 const NAMES = {alice: "Alice", bob: "Bob"} as const;
 
 const other = (obs: GameObservation<DondView>) => (obs.seat === 0 ? "Bob" : "Alice");
 
+/** The repository's `game_description` ("### Game Description" and "### Item Values to You"), typos kept. */
 export function dondIntroduction(obs: GameObservation<DondView>): string {
-  const {counts, values, max_rounds} = obs.view;
+  const {counts, values} = obs.view;
   const me = obs.seat === 0 ? "Alice" : "Bob";
-  const worth = ITEMS.map((item, k) => `a ${item} is worth ${values[k]}`).join(", ");
-  return [
-    "### Game Introduction",
-    `You are ${me}, negotiating with ${other(obs)} to divide these items: ${bundleText(counts)}. Items cannot be split.`,
-    `Your values: ${worth}. All the items together are worth 10 to you. ${other(obs)} values the items privately; the values may differ from yours.`,
-    `You may negotiate for up to ${max_rounds} rounds; in each round Alice and then Bob send one message. Either of you may end the negotiation at any time by sending <s>halt negotiation</s>.`,
-    `When the negotiation ends, each of you privately writes the deal you believe was agreed. If the two deals are compatible, each of you receives the value of the items in your own deal; if you come to disagreement, neither of you will obtain any reward.`,
-  ].join("\n");
+  const them = other(obs);
+  const total = counts.reduce((t, c, k) => t + c * values[k], 0);
+  return `
+### Game Description
+
+This is a negotiation game. There are ${counts[0]} books, ${counts[1]} hats, and ${counts[2]} balls in total. 
+Each item has a value (range minimum 0 - maximum 10) to you and ${them} which is unknown to you and can be very different from yours.
+And you only know that sum of all values of all items to both playes is 10.
+Thus do not assume the value of the items to ${them} is the same as yours.
+
+Your goal is to MAXIMIZE the total VALUE you alone can obtain by taking the items after negotiation (NOTICE THAT SINGLE ITEM CANNOT BE SPLITTED).
+You need to negotiate with ${them} to decide which and how many items you and your partner ${them} will each get.
+DO NOT REVEAL your values of the items to ${them} through out the game.
+Notice that if you come to disagreement on the negotiation, neither of you will obtain any reward.
+
+You are playing the role of ${me}. The player you negotiate with is ${them}.
+
+### Item Values to You
+
+There are ${counts[0]} books whose values to you are ${values[0]}. There are ${counts[1]} hats whose values to you are ${values[1]}. There are ${counts[2]} balls whose values to you are ${values[2]}.
+
+Thus, the highest total value you could obtain is ${total} by taking all items.
+`;
 }
 
-export function dondLog(log: readonly DondMessage[]): string {
-  if (!log.length) return "### Negotiation Messages\n(none yet)";
-  return ["### Negotiation Messages", ...log.map((m) => `${NAMES[m.speaker]}: ${m.halt ? "halt negotiation" : m.message}`)].join("\n");
-}
+/** One line of the talk as the repository logs it; a halt is its text "halt negotiation" (after a scripted agent's own words, if any). */
+const logLine = (m: DondMessage) => `${NAMES[m.speaker]} ${m.seat === 0 ? "said" : "replied"} in round ${m.round}: ${m.halt ? `${m.message ? `${m.message} ` : ""}halt negotiation` : m.message}`;
 
-function request(obs: GameObservation<DondView>): string {
-  if (obs.view.phase === "talk") {
-    return `### Your Turn\nWrite your next message to ${other(obs)} inside <s>…</s>. To end the negotiation, send <s>halt negotiation</s>.`;
-  }
-  const ended = obs.view.halted_by ? `${NAMES[obs.view.halted_by]} ended the negotiation.` : `The negotiation reached its ${obs.view.max_rounds}-round limit.`;
-  return `### Your Deal\n${ended} Write the deal you believe was agreed, as the items you receive: <deal>book=x hat=y ball=z</deal>. If no deal was agreed, write <deal>no deal</deal>.`;
+/** "## The previous rounds of negotiation are presented below:" and the log (the heading comes even when the log is empty, before the deal). */
+export const dondLog = (log: readonly DondMessage[]): string => `\n\n## The previous rounds of negotiation are presented below:\n\n${log.map(logLine).join("\n")}`;
+
+const negotiation = (obs: GameObservation<DondView>) => `
+
+### Negotiation
+
+You can negotiate with ${other(obs)} to MAXIMIZE the total value you can obtain. You have a maximum of ${obs.view.max_rounds} rounds to negotiate.
+Analyze the situation and decide on what to say to the other player.
+
+Surround your message with '<s>' and '</s>' to indicate the start and end of your message. For example, '<s>Hi, how are you?</s>'.
+You can also choose the halt the negotiation by saying '<s>halt negotiation</s>'.
+Especially, if you have come to an agreement, say '<s>halt negotiation</s>' to end the negotiation.
+
+Remember, do not reveal your values of the items to the other player through out the game.
+`;
+
+const PRESENT_DEAL = `
+### Present Deal
+
+You have finished the negotiation. Now, you need to present the deal to the other player.
+You need to present which and how many items you will get based on your negotiation.
+Write down the number of books, hats, and balls you want to get in the format of <deal>book=x hat=y ball=z</deal>, where x, y, and z are the number of books, hats, and balls you want to get, respectively.
+`;
+
+/** The user prompt: `initial_negotiation_message` while talking (a workflow's `notes` go where the repository puts its `extra_prompt`), `present_deal` after. */
+export function dondPrompt(obs: GameObservation<DondView>, notes: string | null | undefined): string {
+  const {phase, log} = obs.view;
+  if (phase === "talk") return `${dondIntroduction(obs)}${notes ?? ""}${negotiation(obs)}${log.length ? dondLog(log) : ""}`;
+  return `${dondIntroduction(obs)}${dondLog(log)}${PRESENT_DEAL}`;
 }
 
 const retryText = (obs: GameObservation) => (obs.retry ? `\n\nYour previous answer broke the rules: ${obs.retry.error}. Answer again.` : "");
@@ -68,14 +116,12 @@ export function parseShare(text: string): number[] | null | undefined {
 }
 
 export const dondNarrator: Narrator<DondView> & {read: (raw: string, obs: GameObservation<DondView>) => ReadReply} = {
-  messages(obs, _past, extra, notes) {
-    const system = extra.trim() ? `${DOND_SYSTEM}\n\n${extra.trim()}` : DOND_SYSTEM;
-    const parts = [dondIntroduction(obs), dondLog(obs.view.log)];
-    if (notes) parts.push(notes);
-    parts.push(request(obs) + retryText(obs));
+  messages(obs, _past, extra, notes, player) {
+    const base = player?.prompts === "code" ? DOND_SYSTEM_CODE : DOND_SYSTEM;
+    const system = extra.trim() ? `${base}\n\n${extra.trim()}` : base;
     return [
       {role: "system", content: system},
-      {role: "user", content: parts.join("\n\n")},
+      {role: "user", content: dondPrompt(obs, notes) + retryText(obs)},
     ] satisfies ChatMessage[];
   },
   action(json) {
@@ -106,7 +152,7 @@ export const dondNarrator: Narrator<DondView> & {read: (raw: string, obs: GameOb
 export function dondOfferQuestion(obs: GameObservation<DondView>, mine: string | null, theirs: string): ChatMessage[] {
   const them = other(obs);
   const lines = [
-    dondIntroduction(obs),
+    dondIntroduction(obs).trim(),
     "### Messages to read",
     `Your last message: ${mine ?? "(none)"}`,
     `${them}'s reply: ${theirs}`,
@@ -142,7 +188,7 @@ export interface ReflectionFacts {
 /** The "workflow-aided reflection" placed before the request (the authors' repository injects its belief computations so). */
 export function dondReflection(obs: GameObservation<DondView>, facts: ReflectionFacts): string {
   const them = other(obs);
-  const lines = ["### Workflow-aided Reflection"];
+  const lines = ["\n\n### Workflow-aided Reflection"];
   const list = facts.belief.map((w) => `(${w.join(", ")})`).join(", ");
   lines.push(`Assuming ${them} wants an agreement, maximises ${them === "Bob" ? "his" : "her"} own value and only proposes divisions ${them === "Bob" ? "he" : "she"} does not envy, ${facts.belief.length} of the ${facts.prior} possible valuations of ${them} (book, hat, ball) fit the proposals so far: ${list || "none"}.`);
   if (facts.offered) {
