@@ -9,7 +9,7 @@
  */
 import type {GameObservation} from "./game.js";
 import type {ChatMessage} from "../llm/types.js";
-import type {PersonaName} from "../llm/playerOptions.js";
+import type {PersonaName, PromptSource} from "../llm/playerOptions.js";
 
 /** A reply read by a narrator that has its own format (NegotiationArena's tags rather than JSON). */
 export interface ParsedTurn {
@@ -34,7 +34,10 @@ export interface PastTurn<V = unknown> {
 export interface PlayerPrompt {
   personality: string | null;
   negotiation_suffix: number | null;
+  /** Another source of the authors' words than the default (the published runs' words); absent or null: the default. */
+  prompts?: PromptSource | null;
 }
+
 
 export interface Narrator<V = unknown> {
   /**
@@ -73,6 +76,11 @@ export interface Narrator<V = unknown> {
    * records it as a rule break with this reason.
    */
   check?(json: Record<string, unknown>, observation: GameObservation<V>): string | null;
+  /**
+   * The prompt sources this narrator can send besides its default (an LLM
+   * player with `prompts` set sits only at games whose narrator lists it).
+   */
+  prompts?: readonly PromptSource[];
   /** The social behaviour's words for this game (default: the ultimatum wording of personas.ts). */
   persona?(name: PersonaName, observation: GameObservation<V>): string;
   /**

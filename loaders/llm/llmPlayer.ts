@@ -56,7 +56,7 @@ export class LlmPlayer implements Agent {
     private readonly workflow: Workflow | null = null,
   ) {
     this.traits = {model: spec.model, workflow: spec.workflow ?? false};
-    this.prompt = {personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null};
+    this.prompt = {personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, ...(spec.prompts && {prompts: spec.prompts})};
   }
 
   /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4, unless the narrator words it) and chain of thought, appended to the system message. */
@@ -114,7 +114,8 @@ export class LlmPlayer implements Agent {
 export const llmPlays = (game: string): boolean => narratorFor(game) !== null;
 
 /** Whether `spec` can play `game`: a narrator, and a workflow when it asks for one. */
-const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game) && (!spec.workflow || hasWorkflow(game));
+const specPlays = (spec: LlmPlayerSpec, game: string): boolean =>
+  llmPlays(game) && (!spec.workflow || hasWorkflow(game)) && (!spec.prompts || (narratorFor(game)?.prompts ?? []).includes(spec.prompts));
 
 /** An agent registry entry for a run-config LLM player; `complete` is built once and shared by all its games. */
 export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {

@@ -12,3 +12,11 @@ export type PersonaName = (typeof personaNames)[number];
 export const PERSONALITIES = ["compassionate", "friendly", "helpful", "pragmatic", "rational", "witty"] as const;
 export type Personality = (typeof PERSONALITIES)[number];
 export const NEGOTIATION_SUFFIX_COUNT = 6;
+
+/**
+ * The sources of a prompt besides the default, the words the published runs
+ * sent: "paper", the paper's printed text; "code", the authors' latest code.
+ * Which ones a game offers is its narrator's `prompts`.
+ */
+export const PROMPT_SOURCES = ["paper", "code"] as const;
+export type PromptSource = (typeof PROMPT_SOURCES)[number];

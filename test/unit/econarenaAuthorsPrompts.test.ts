@@ -93,7 +93,8 @@ const sent = (def: GameDef, o: GameObservation) => narratorFor(def.id)!.messages
 
 const beautyValues = (v: BeautyView) => ({"number of players": String(v.n_players), "upper bound": num(v.upper_bound)});
 
-for (const [section, params] of [["B1", {}], ["B2", {environment: "rational"}], ["B3", {environment: "cot"}], ["B4", {runs: 6, history_window: 3}]] as const) {
+const SECTIONS_BEAUTY: [string, Params][] = [["B1", {}], ["B2", {environment: "rational"}], ["B3", {environment: "cot"}], ["B4", {runs: 6, history_window: 3}]];
+for (const [section, params] of SECTIONS_BEAUTY) {
   test(`beauty contest: the narrator sends Appendix ${section.replace("B", "B.")} byte for byte (first run)`, () => {
     for (const p of [params, {...params, scale: "H"}]) {
       const o = start(beautyContest, p).observe(2) as GameObservation<BeautyView>;
@@ -119,7 +120,8 @@ const auctionValues = (v: AuctionView) => ({
   "number of bidders": String(v.n_players), "private value of the bidder": num(v.value), "assets of the bidder": num(v.assets),
 });
 
-for (const [section, params] of [["B5", {}], ["B6", {environment: "rational"}], ["B7", {environment: "cot"}], ["B8", {runs: 6, history_window: 3}]] as const) {
+const SECTIONS_AUCTION: [string, Params][] = [["B5", {}], ["B6", {environment: "rational"}], ["B7", {environment: "cot"}], ["B8", {runs: 6, history_window: 3}]];
+for (const [section, params] of SECTIONS_AUCTION) {
   test(`second-price auction: the narrator sends Appendix ${section.replace("B", "B.")} byte for byte (first run)`, () => {
     for (const p of [params, {...params, scale: "H"}]) {
       const o = start(auction, p).observe(1) as GameObservation<AuctionView>;

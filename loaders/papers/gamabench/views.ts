@@ -237,6 +237,14 @@ export interface ProposalSeen {
   accepted: boolean;
   /** "You chose" (null when this seat did not vote). */
   your_vote: PirateVote | null;
+  /**
+   * The plan as the proposer wrote it: its JSON object's entries, keys and
+   * values as given ({"2-th": "30", "3-rd": 20} -> [["2-th", "30"], ["3-rd", 20]]).
+   * The repository echoes the proposer's own object in the report and the
+   * voters' request ({'2-th': '30', '3-rd': 20}). Absent (a scripted
+   * proposer, or a list): the plan in the requested form.
+   */
+  plan_written?: [key: string, value: string | number][];
 }
 
 export interface PirateView {
@@ -256,6 +264,8 @@ export interface PirateView {
   plan: number[] | null;
   /** "You will get g golds from this plan" (phase "vote"); else null. */
   offered: number | null;
+  /** The plan being voted on as its proposer wrote it (see ProposalSeen). */
+  plan_written?: [key: string, value: string | number][];
   history: ProposalSeen[];
 }
 
