@@ -8,6 +8,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {parseLlmPlayerSpec} from "../../loaders/llm/playerSpec.js";
 import {llmPlayerDef} from "../../loaders/llm/llmPlayer.js";
+import {parseRunConfig} from "../../loaders/runner/runConfig.js";
 import type {Complete} from "../../loaders/llm/complete.js";
 
 const spec = (extra: object = {}) => parseLlmPlayerSpec({id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", ...extra}, "run.json players[0]");
@@ -30,4 +31,11 @@ test("a player with prompts sits only where the game's narrator offers that sour
   assert.equal(sits({prompts: "code"}, "gamabench/pirate"), false);
   assert.equal(sits({prompts: "code"}, "econarena/beauty_contest"), false, "Economics Arena's words are the paper's only");
   assert.equal(sits({prompts: "paper"}, "gamabench/el_farol"), false);
+});
+
+test("a run config that asks a game for words it does not have is one clear error", () => {
+  const player = {id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", prompts: "code"};
+  const config = (game: string) => ({game, players: [player], lineups: [Array(10).fill("m")], games_per_lineup: 1});
+  assert.doesNotThrow(() => parseRunConfig(config("gamabench/guessing")));
+  assert.throws(() => parseRunConfig(config("gamabench/pirate")), /^Error: players: m asks for "prompts": "code", but gamabench\/pirate has only the words of the published runs/);
 });
