@@ -1,8 +1,11 @@
 /**
  * The gamma-Bench narrators (loaders/papers/gamabench/narrators.ts): the
- * V1 prompts of gamma-Bench (Huang et al. 2024), Appendix C, as the authors'
- * repository words them, filled by hand here from each observation, so a
- * changed word fails; the chat layout (system, then user / assistant / user
+ * V1 prompts of gamma-Bench (Huang et al. 2024), Appendix C, as the
+ * published runs read them (the system message's leading blank line, the
+ * format lines without the latest code's "(do not use markdown format)",
+ * which `prompts: "code"` sends), filled by hand here from each
+ * observation, so a changed word fails; public goods' token limit; the
+ * pirate plan echoed as its proposer wrote it; the chat layout (system, then user / assistant / user
  * per earlier round, then the request; earlier requests not kept); implicit
  * El Farol hiding the bar from a stayer; the pirate proposer's and voters'
  * requests; the retry message; and replies mapped onto actions.
