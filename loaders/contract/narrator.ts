@@ -38,7 +38,6 @@ export interface PlayerPrompt {
   prompts?: PromptSource | null;
 }
 
-
 export interface Narrator<V = unknown> {
   /**
    * The messages to send now: system message, the history as the paper lays
