@@ -16,7 +16,8 @@
  * - diner:         {type: "order", choice: "costly" | "cheap"}
  * - auction:       {type: "bid", amount: integer in [0, own valuation]}
  * - battle royale: {type: "shoot", target: a surviving seat other than oneself} | {type: "miss"}
- * - pirate:        proposer {type: "propose", plan: integers ≥ 0, one per survivor (most senior first), summing to G};
+ * - pirate:        proposer {type: "propose", plan: integers ≥ 0, one per survivor (most senior first), summing to G,
+ *                  written?: the plan's JSON entries as the proposer wrote them, relayed to the voters like a message};
  *                  every survivor, proposer included, {type: "vote", choice: "accept" | "reject"}
  */
 import type {Seat, Settled} from "../../contract/game.js";
