@@ -83,6 +83,11 @@ export interface Narrator<V = unknown> {
    * records it as a rule break with this reason.
    */
   check?(json: Record<string, unknown>, observation: GameObservation<V>): string | null;
+  /**
+   * The prompt sources this narrator can send besides its default (an LLM
+   * player with `prompts` set sits only at games whose narrator lists it).
+   */
+  prompts?: readonly PromptSource[];
   /** The social behaviour's words for this game (default: the ultimatum wording of personas.ts). */
   persona?(name: PersonaName, observation: GameObservation<V>): string;
   /**

@@ -26,6 +26,7 @@ import {personaText, ultimatumGoal} from "../papers/negotiationarena/personas.js
 import {samplingOf, type LlmPlayerSpec} from "./playerSpec.js";
 import {narratedGames, narratorFor} from "../registry/narrators.js";
 import type {ChatMessage} from "./types.js";
+import type {PromptSource} from "./playerOptions.js";
 import {hasWorkflow, workflowFor} from "../registry/workflows.js";
 
 /** The chain-of-thought instruction appended to the system message, unless the narrator has its own (or none). */
@@ -116,8 +117,12 @@ const playerPrompt = (spec: LlmPlayerSpec): PlayerPrompt => ({personality: spec.
 /** Whether an LLM player can play `game`: the game has a narrator. */
 export const llmPlays = (game: string): boolean => narratorFor(game) !== null;
 
+/** True when the game's narrator can send the words of `source` (an LLM player's `prompts`). */
+export const offersPrompts = (game: string, source: PromptSource): boolean => (narratorFor(game)?.prompts ?? []).includes(source);
+
 /** Whether `spec` can play `game`: a narrator, and a workflow when it asks for one. */
-const specPlays = (spec: LlmPlayerSpec, game: string): boolean => llmPlays(game) && (!spec.workflow || hasWorkflow(game));
+const specPlays = (spec: LlmPlayerSpec, game: string): boolean =>
+  llmPlays(game) && (!spec.workflow || hasWorkflow(game)) && (!spec.prompts || offersPrompts(game, spec.prompts));
 
 /** An agent registry entry for a run-config LLM player; `complete` is built once and shared by all its games. */
 export function llmPlayerDef(spec: LlmPlayerSpec, complete: Complete, samplePrefix = ""): AgentDef {

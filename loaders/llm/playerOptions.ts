@@ -5,16 +5,21 @@
  * and Game-theoretic LLM workflows (Hua et al. 2024) §6.3's personalities of
  * the system prompt and §6.5's six negotiation suffixes
  * (papers/gtllm/narrator.ts), and which of the authors' sources a narrator
- * renders where their logged runs, code and paper disagree (`prompts`:
- * absent = the words of the published runs; "paper" = the paper's printed
- * text; "code" = the authors' latest code). No imports: the narrators that use them run
- * in the browser too (the play page).
+ * renders where their logged runs, code and paper disagree (`prompts`).
+ * No imports: the narrators that use them run in the browser too (the play
+ * page).
  */
 export const personaNames = ["cunning", "desperate"] as const;
 export type PersonaName = (typeof personaNames)[number];
 export const PERSONALITIES = ["compassionate", "friendly", "helpful", "pragmatic", "rational", "witty"] as const;
 export type Personality = (typeof PERSONALITIES)[number];
 export const NEGOTIATION_SUFFIX_COUNT = 6;
-/** `prompts`: render the paper's printed prompts, or the authors' latest code, instead of the published runs' words. */
+
+/**
+ * The sources of a prompt besides the default (the words the published runs
+ * sent where they were logged, else the authors' code): "paper", the paper's
+ * printed text; "code", the authors' code. Which ones a game offers is its
+ * narrator's `prompts`.
+ */
 export const PROMPT_SOURCES = ["paper", "code"] as const;
 export type PromptSource = (typeof PROMPT_SOURCES)[number];

@@ -75,7 +75,7 @@ test("history environment: each later run's prompt holds exactly the previous ru
     const h = historyOf(q);
     if (run === 1) {
       assert.equal(h, null);
-      assert.match(q.lastUser, /you can assume that other are all perfectly rational players\.\n\nPlease just strictly output a JSON string, which has following keys:\n- understanding/);
+      assert.match(q.lastUser, /you can assume that other are all perfectly rational players\.\n\nPlease just strictly output a JSON string, which has following keys:\n\n- understanding/);
       continue;
     }
     assert.equal(h!.id, 1, "the player's own id");

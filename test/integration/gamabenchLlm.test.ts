@@ -50,7 +50,7 @@ test("guess 2/3 of the average with ten LLM seats: Appendix C conversation, rule
   // 3 rounds × (10 first answers + 2 retries) = 36 calls, all answered once.
   assert.equal(server.answered.length, 36);
   const first = server.requests[0];
-  assert.match(first.system, /^You are participating in a game played by 10 players over 3 rounds\.\n\nGame Rules:/);
+  assert.match(first.system, /^\n\nYou are participating in a game played by 10 players over 3 rounds\.\n\nGame Rules:/);
   assert.match(first.lastUser, /^Now round 1 starts\./);
   // A round-3 request carries the earlier rounds as user / assistant / user results (Appendix C), not the old requests.
   const third = server.requests.find((q) => /Now round 3 starts/.test(q.lastUser) && !/broke the rules/.test(q.lastUser))!;

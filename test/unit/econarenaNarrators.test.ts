@@ -18,6 +18,7 @@ test("beauty contest, melee: Appendix B.1 word for word", () => {
   assert.deepEqual(messages, [
     {role: "system", content: "I want you to act as a clever game player and perform as rationally as possible."},
     {role: "user", content: `You are playing a game and the rules are as follows:
+
 - it consists of 5 players, including you.
 - this is a one-round game.
 - you need to choose a real number between 0 and 100, 0 and 100 inclusive.
@@ -27,6 +28,7 @@ test("beauty contest, melee: Appendix B.1 word for word", () => {
 - your goal is primarily to maximize the possibility of getting the prize and secondly to maximize the your prize.
 
 Please just strictly output a JSON string, which has following keys:
+
 - understanding: str, your brief understanding of the game
 - popular answer: float, the number which you think other players are most likely to choose
 - answer: float, the number which you would like to choose
@@ -34,11 +36,11 @@ Please just strictly output a JSON string, which has following keys:
   ]);
 });
 
-test("beauty contest, rational and cot: told the others are rational; cot thinks step by step and asks two keys", () => {
+test("beauty contest, rational and cot: told the others are rational (cot: B.3's 'palyers'); cot thinks step by step and asks two keys", () => {
   const rational = narratorFor(beautyContest.id)!.messages(observe(beautyContest, {environment: "rational"}), [], "")[1].content;
   assert.match(rational, /your prize\.\n- you can assume that other are all perfectly rational players\.\n\nPlease just strictly output/);
   const cot = narratorFor(beautyContest.id)!.messages(observe(beautyContest, {environment: "cot"}), [], "")[1].content;
-  assert.match(cot, /rational players\.\n\nLet's think step by step\.\n\nAfter that, please output a JSON string, which has following keys:\n- popular answer: float, [^\n]+\n- answer: float, the number which you would like to choose$/);
+  assert.match(cot, /rational palyers\.\n\nLet's think step by step\.\n\nAfter that, please output a JSON string, which has following keys:\n\n- popular answer: float, [^\n]+\n- answer: float, the number which you would like to choose$/);
 });
 
 test("replies: numbers from strings, a missing key or a non-number named, out-of-range left to the game", () => {
@@ -58,6 +60,7 @@ test("second-price auction, rational: B.5's rules with B.6's goal and rational l
   const [system, user] = narratorFor(auction.id)!.messages(o, [], "");
   assert.equal(system.content, "I want you to act as a smart auction bidder and perform as rationally as possible.");
   assert.equal(user.content, `You are participating in an auction and the rules are as follows:
+
 - it consists of 5 bidders, included you.
 - this is a one-round auction.
 - there is only 1 item, and your private value of the item is ${v.value} units(private values may vary among bidders).
@@ -70,6 +73,7 @@ test("second-price auction, rational: B.5's rules with B.6's goal and rational l
 - you can assume that others are all perfectly rational bidders.
 
 Please just strictly output a JSON string, which has following keys:
+
 - understanding: str, your brief understanding of the auction
 - bid: float, the bid which you would like to place
 - reason: str, the brief reason why you place the bid that way`);
@@ -80,7 +84,8 @@ test("English auction: the clock's price and the bidders still in, a stay-or-dro
   const n = narratorFor(auction.id)!;
   const messages = n.messages(o, [], "");
   assert.match(messages[1].content, /ascending clock: the price starts at 10 units and rises by 10 units at each step/);
-  assert.match(messages[2].content, /^The clock price is now 10 units, and the bidders still in are \(ids\) \[0,1,2,3,4\] \(your id is 2\)\.\n\nPlease just strictly output a JSON string, which has following keys:\n- decision: /);
+  assert.equal(messages.length, 2, "one USER message (§3.1's single prompt)");
+  assert.match(messages[1].content, /\n\nThe clock price is now 10 units, and the bidders still in are \(ids\) \[0,1,2,3,4\] \(your id is 2\)\.\n\nPlease just strictly output a JSON string, which has following keys:\n\n- decision: /);
   assert.deepEqual(n.action({decision: " Stay "}, o), {type: "clock", choice: "stay"});
   assert.equal(n.check!({reason: "x"}, o), `missing key "decision"`);
 });

@@ -1,8 +1,11 @@
 /**
  * The gamma-Bench narrators (loaders/papers/gamabench/narrators.ts): the
- * V1 prompts of gamma-Bench (Huang et al. 2024), Appendix C, as the authors'
- * repository words them, filled by hand here from each observation, so a
- * changed word fails; the chat layout (system, then user / assistant / user
+ * V1 prompts of gamma-Bench (Huang et al. 2024), Appendix C, as the
+ * published runs read them (the system message's leading blank line, the
+ * format lines without the latest code's "(do not use markdown format)",
+ * which `prompts: "code"` sends), filled by hand here from each
+ * observation, so a changed word fails; public goods' token limit; the
+ * pirate plan echoed as its proposer wrote it; the chat layout (system, then user / assistant / user
  * per earlier round, then the request; earlier requests not kept); implicit
  * El Farol hiding the bar from a stayer; the pirate proposer's and voters'
  * requests; the retry message; and replies mapped onto actions.
@@ -21,7 +24,9 @@ import type {
   PirateView,
   PublicGoodsView,
 } from "../../loaders/papers/gamabench/views.js";
-import {fractionString, gamabenchNarrators as narrators, pyFixed, pyFloat, readSeat} from "../../loaders/papers/gamabench/narrators.js";
+import {fractionString, gamabenchNarrators as narrators, pyFixed, pyFloat, pyRepr, readSeat} from "../../loaders/papers/gamabench/narrators.js";
+import {pirate} from "../../loaders/papers/gamabench/pirate.js";
+import {deriveRng} from "../../src/lib/rng.js";
 
 function obs<V>(game: string, seat: number, view: V, legal: ActionSpec[], retry?: {attempt: number; error: string}): GameObservation<V> {
   return {game, game_id: `${game}#1`, seat, seat_name: null, n_seats: 10, round: (view as {round: number}).round, view, legal, ...(retry && {retry})};
@@ -54,7 +59,7 @@ test("values are written as the repository's Python writes them", () => {
 
 // ---------------------------------------------------------------- Guess 2/3
 
-const GUESS_SYSTEM = `You are participating in a game played by 10 players over 20 rounds.
+const GUESS_SYSTEM = `\n\nYou are participating in a game played by 10 players over 20 rounds.
 
 Game Rules:
 
@@ -62,7 +67,7 @@ Game Rules:
 2. After all selections are made, the average of all chosen numbers is calculated.
 3. The target number is 2/3 of this average.
 4. The winner is the player(s) who selected a number closest to the target number.`;
-const GUESS_FORMAT = `Please provide your chosen number in the following JSON format (do not use markdown format): {"chosen_number": "integer_between_0_and_100"}`;
+const GUESS_FORMAT = `Please provide your chosen number in the following JSON format: {"chosen_number": "integer_between_0_and_100"}`;
 const guessView = (round: number): GuessingView => ({
   n_players: 10,
   rounds: 20,
@@ -94,7 +99,7 @@ ${GUESS_FORMAT}`,
 test("guessing game: round 3 replays rounds 1 and 2 as user / own JSON / user, without their requests", () => {
   const m = chat(obs("gamabench/guessing", 0, guessView(3), guessLegal), "Let's think step by step.");
   assert.equal(roles(m), "system user assistant user user assistant user user");
-  assert.equal(m[0]!.content, `${GUESS_SYSTEM}\n\nLet's think step by step.`);
+  assert.equal(m[0]!.content, ` Let's think step by step.${GUESS_SYSTEM}`, "extra takes the repository's role-play slot");
   assert.deepEqual(
     m.slice(1).map((x) => x.content),
     [
@@ -128,7 +133,7 @@ test("guessing game: replies become {type: choose, amount}", () => {
 
 // ---------------------------------------------------------------- El Farol
 
-const BAR_SYSTEM = `You are participating in a game played by 10 players over 20 rounds.
+const BAR_SYSTEM = `\n\nYou are participating in a game played by 10 players over 20 rounds.
 
 Game Rules:
 
@@ -140,7 +145,7 @@ const BAR_REQUEST3 = `Now round 3 starts.
 
 Your goal is to maximize your fun. Choose to go to the bar when you predict fewer than 60% of the players will go, and choose to stay home otherwise.
 
-Please only provide your decision in the following JSON format (do not use markdown format): {"decision": "go_or_stay"}`;
+Please provide your decision in the following JSON format: {"decision": "go_or_stay"}`;
 // Seat 0 went in round 1 (7 went: too many) and stayed in round 2 (5 went: fun).
 const barView = (feedback: "explicit" | "implicit", round: number): ElFarolView => ({
   n_players: 10,
@@ -221,7 +226,7 @@ const dollarView = (round: number): DollarView => ({
 const dollarLegal: ActionSpec[] = [{type: "bid", numbers: {amount: {min: 0, max: 100, integer: true}}}];
 
 test("divide the dollar: rounds 1 and 3", () => {
-  const system = `You are participating in a game played by 10 players over 20 rounds.
+  const system = `\n\nYou are participating in a game played by 10 players over 20 rounds.
 
 Game Rules:
 
@@ -229,7 +234,7 @@ Game Rules:
 2. If the sum of all bids does not exceed 100, each player receives their bid amount.
 3. If the sum exceeds 100, all players receive nothing.`;
   const request = (i: number) =>
-    `Now round ${i} starts.\n\nYour goal is to maximize your individual gain without causing the total sum of bids to exceed 100 golds.\n\nPlease provide your bid amount in the following JSON format (do not use markdown format): {"bid_amount": "integer_between_0_and_100"}`;
+    `Now round ${i} starts.\n\nYour goal is to maximize your individual gain without causing the total sum of bids to exceed 100 golds.\n\nPlease provide your bid amount in the following JSON format: {"bid_amount": "integer_between_0_and_100"}`;
   assert.deepEqual(chat(obs("gamabench/divide_dollar", 0, dollarView(1), dollarLegal)), [
     {role: "system", content: system},
     {role: "user", content: request(1)},
@@ -275,7 +280,7 @@ const goodsView = (round: number): PublicGoodsView => ({
 const goodsLegal: ActionSpec[] = [{type: "contribute", numbers: {amount: {min: 0, max: 20, integer: true}}}];
 
 test("public goods: rounds 1 and 3", () => {
-  const system = `You are participating in a game played by 10 players over 20 rounds.
+  const system = `\n\nYou are participating in a game played by 10 players over 20 rounds.
 
 Game Rules:
 
@@ -329,7 +334,7 @@ const dinerView = (round: number): DinerView => ({
 const dinerLegal: ActionSpec[] = [{type: "order", choices: {choice: ["costly", "cheap"]}}];
 
 test("diner's dilemma: rounds 1 and 3", () => {
-  const system = `You are participating in a game played by 10 players over 20 rounds.
+  const system = `\n\nYou are participating in a game played by 10 players over 20 rounds.
 
 Game Rules:
 
@@ -339,7 +344,7 @@ Game Rules:
 4. The costly dish is tastier than the cheap dish, but not sufficiently to justify its price when dining alone.
 5. At the end of each round, the total cost of all dishes ordered is split equally among all players.`;
   const request = (i: number) =>
-    `Now round ${i} starts.\n\nYour goal is to maximize your overall satisfaction, balancing the quality of the dish and the cost shared.\n\nPlease provide your chosen dish in the following JSON format (do not use markdown format): {"chosen_dish": "costly_or_cheap"}`;
+    `Now round ${i} starts.\n\nYour goal is to maximize your overall satisfaction, balancing the quality of the dish and the cost shared.\n\nPlease provide your chosen dish in the following JSON format: {"chosen_dish": "costly_or_cheap"}`;
   assert.deepEqual(chat(obs("gamabench/diner", 0, dinerView(1), dinerLegal)), [
     {role: "system", content: system},
     {role: "user", content: request(1)},
@@ -382,7 +387,7 @@ const auctionView = (round: number, pricing: "first" | "second" = "first"): Auct
 const auctionLegal = (v: number): ActionSpec[] => [{type: "bid", numbers: {amount: {min: 0, max: v, integer: true}}}];
 
 test("sealed-bid auction: rounds 1 and 3; second price names the second highest bid", () => {
-  const system = (price: string) => `You are participating in a game played by 10 players over 20 rounds.
+  const system = (price: string) => `\n\nYou are participating in a game played by 10 players over 20 rounds.
 
 Game Rules:
 
@@ -424,7 +429,7 @@ test("sealed-bid auction: replies become {type: bid, amount}", () => {
 
 const rates = [35, 40, 45, 50, 55, 60, 65, 70, 75, 80];
 const LINEUP_ALL = `[\n${rates.map((r, i) => `{\n"The ${["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"][i]} player to shot": "player_${i}",\n"hit_rate": "${r}%"\n}`).join(",\n")}\n]`;
-const brSystem = (seat: number) => `You are participating in a game played by 10 players.
+const brSystem = (seat: number) => `\n\nYou are participating in a game played by 10 players.
 
 Game Rules:
 
@@ -505,7 +510,7 @@ test("battle royale: targets read as seats, null or none as an intentional miss"
 
 // ---------------------------------------------------------------- Pirate Game
 
-const pirateSystem = (rank: number) => `You are participating in a game played by 10 players.
+const pirateSystem = (rank: number) => `\n\nYou are participating in a game played by 10 players.
 
 Game Rules:
 
@@ -594,13 +599,14 @@ test("pirate game: a plan from the repository's dict, a list, or strings; votes 
   const o = obs("gamabench/pirate", 2, pirateView(2, 3, "propose", ["reject", "reject"]), proposeLegal(8));
   const plan = [97, 0, 1, 0, 1, 0, 1, 0];
   const dict = Object.fromEntries(plan.map((g, i) => [`${i + 3}-th`, String(g)]));
-  assert.deepEqual(act(o, {proposal: dict}), {type: "propose", plan});
+  // The proposal object as written goes along (`written`): the repository echoes it to the voters.
+  assert.deepEqual(act(o, {proposal: dict}), {type: "propose", plan, written: Object.entries(dict)});
   // Keys out of order are put in rank order; bare paper-style keys and lists are read too.
   const reversed = Object.fromEntries(Object.entries(dict).reverse());
-  assert.deepEqual(act(o, {proposal: reversed}), {type: "propose", plan});
+  assert.deepEqual(act(o, {proposal: reversed}), {type: "propose", plan, written: Object.entries(reversed)});
   assert.deepEqual(act(o, Object.fromEntries(plan.map((g, i) => [String(i + 3), g]))), {type: "propose", plan});
   assert.deepEqual(act(o, {proposal: plan.map(String)}), {type: "propose", plan});
-  assert.deepEqual(act(o, {proposal: {"3-th": "all of it"}}), {type: "propose", plan: ["all of it"]});
+  assert.deepEqual(act(o, {proposal: {"3-th": "all of it"}}), {type: "propose", plan: ["all of it"], written: [["3-th", "all of it"]]});
   assert.deepEqual(act(o, {proposal: "everything to me"}), {proposal: "everything to me"});
   const v = obs("gamabench/pirate", 4, pirateView(4, 3, "vote", ["reject", "accept"]), voteLegal);
   assert.deepEqual(act(v, {decision: "Accept"}), {type: "vote", choice: "accept"});
@@ -622,4 +628,47 @@ test("no reply makes a narrator throw", () => {
   ];
   const garbage: Record<string, unknown>[] = [{}, {x: [1, {y: null}]}, {proposal: null}, {chosen_number: {}}, {target: {}}, {decision: ["go"]}];
   for (const o of observations) for (const g of garbage) assert.doesNotThrow(() => act(o, g), `${o.game} ${JSON.stringify(g)}`);
+});
+
+// ---------------------------------------------------------------- what the published runs read, and the options
+
+test("pirate game: the plan is echoed as its proposer wrote it (keys and strings), in the report and the voters' request", () => {
+  const written: [string, string | number][] = [["3-th", "97"], ["4-th", "0"], ["5-rd", 1], ["6-th", "0"], ["7-th", "1"], ["8-th", "0"], ["9-th", "1"], ["10-th", "0"]];
+  const view = {...pirateView(4, 3, "vote", ["reject", "accept"]), plan_written: written};
+  view.history = view.history.map((h, i) => (i === 1 ? {...h, plan_written: [["2-th", "99"], ["3-th", "0"]] as [string, string | number][]} : h));
+  const v = chat(obs("gamabench/pirate", 4, view, voteLegal));
+  assert.match(v[4]!.content, /^The 2-nd-th most senior pirate proposed a plan of \{'2-th': '99', '3-th': '0'\}\.\n/);
+  assert.match(v.at(-1)!.content, /The proposed plan is \{'3-th': '97', '4-th': '0', '5-rd': 1, '6-th': '0', '7-th': '1', '8-th': '0', '9-th': '1', '10-th': '0'\}\. You will get 1 golds/);
+  assert.equal(pyRepr("it's"), `"it's"`);
+  assert.equal(pyRepr("a\\b"), `'a\\\\b'`);
+});
+
+test("the pirate game relays the proposer's written plan to the voters' views and history", () => {
+  const state = pirate.start({}, {gameId: "p", nSeats: 4, rng: deriveRng(1, "p")});
+  const written: [string, string | number][] = [["1-th", "97"], ["2-th", "0"], ["3-th", "1"], ["4-th", "2"]];
+  state.apply([{type: "propose", plan: [97, 0, 1, 2], written}]);
+  assert.deepEqual((state.observe(2).view as PirateView).plan_written, written);
+  state.apply(["reject", "reject", "reject", "accept"].map((choice) => ({type: "vote", choice})));
+  assert.deepEqual((state.observe(2).view as PirateView).history[0]!.plan_written, written);
+  state.apply([{type: "propose", plan: [98, 0, 2]}]);
+  assert.equal((state.observe(2).view as PirateView).plan_written, undefined, "a plan given without its written form");
+});
+
+test("public goods: the repository's token limit, one history message dropped per round after round 10", () => {
+  const round = (r: number) => ({round: r, contributions: [10, 0, 0, 5, 5, 0, 10, 0, 0, 0], contributed: 10, pot: 30, gain: -4, tokens_after: 16, tokens_all: [16, 26, 26, 21, 21, 26, 16, 26, 26, 26]});
+  const at = (k: number) => chat(obs("gamabench/public_goods", 0, {...goodsView(1), round: k, history: Array.from({length: k - 1}, (_, j) => round(j + 1))}, goodsLegal));
+  assert.equal(at(11).length, 1 + 30 + 1);
+  const m = at(13);
+  assert.equal(m.length, 1 + 36 - 2 + 1);
+  assert.equal(m[1]!.content, "Tokens in the public pot: 30\nYour gain: -4.0\nYour tokens after round 1: 16.0\nTokens of each player after round 1: [16.0, 26.0, 26.0, 21.0, 21.0, 26.0, 16.0, 26.0, 26.0, 26.0]", "round 1's report cut after its first two messages");
+});
+
+test('prompts: "code": the format lines of the repository\'s latest code (commit e44a56a), which the published runs did not read', () => {
+  const code = (o: GameObservation) => narrators[o.game]!.messages(o, [], "", null, {personality: null, negotiation_suffix: null, prompts: "code"}).at(-1)!.content;
+  assert.match(code(obs("gamabench/guessing", 0, guessView(1), guessLegal)), /Please provide your chosen number in the following JSON format \(do not use markdown format\): \{"chosen_number"/);
+  assert.match(code(obs("gamabench/el_farol", 0, barView("implicit", 1), barLegal)), /Please only provide your decision in the following JSON format \(do not use markdown format\): \{"decision": "go_or_stay"\}$/);
+  assert.match(code(obs("gamabench/divide_dollar", 0, dollarView(1), dollarLegal)), /Please provide your bid amount in the following JSON format \(do not use markdown format\): /);
+  assert.match(code(obs("gamabench/diner", 0, dinerView(1), dinerLegal)), /Please provide your chosen dish in the following JSON format \(do not use markdown format\): /);
+  for (const game of ["gamabench/guessing", "gamabench/el_farol", "gamabench/divide_dollar", "gamabench/diner"]) assert.deepEqual(narrators[game]!.prompts, ["code"]);
+  for (const game of ["gamabench/public_goods", "gamabench/sealed_bid", "gamabench/battle_royale", "gamabench/pirate"]) assert.equal(narrators[game]!.prompts, undefined, `${game}: its latest code words it as the published runs read it`);
 });

@@ -1,19 +1,26 @@
 /**
  * The Economics Arena narrators: the prompts of Economics Arena (Guo et al.
  * 2024), Appendix B, filled from each seat's view
- * (loaders/papers/econarena/views.ts). Wording is the paper's, typos
- * included ("included you", "other are all perfectly rational players").
+ * (loaders/papers/econarena/views.ts). The authors' code is not available,
+ * so the paper's printed prompts are the only evidence, and the default is
+ * their text byte for byte (test/unit/econarenaAuthorsPrompts.test.ts checks
+ * it against test/fixtures/authors-prompts/econarena/), typos included
+ * ("included you", "other are all perfectly rational players", B.3's
+ * "palyers", "has been hold").
  *
  * Layout: SYSTEM the one-sentence role ("act as a clever game player" /
- * "a smart auction bidder", "perform as rationally as possible"); USER the
- * bullet-list rules (plus "you can assume that other(s) are all perfectly
- * rational" in the rational and cot environments) and the JSON request (cot:
- * "Let's think step by step." and the shorter key list). In a history
- * session, every run after the first sends the same rules without their JSON
- * request, then a second USER message with the history of the last ≤ 3 runs
- * as JSON and the history request (B.4, B.8). Each run is a fresh, one-round
- * dialogue (§3.1); the English auction, which the paper names but gives no
- * prompt for, adds its clock rules and asks at each price "stay" or "drop".
+ * "a smart auction bidder", "perform as rationally as possible"); USER one
+ * message (§3.1: "all relevant game information in a single prompt", every
+ * run a single-round dialogue): the bullet-list rules (plus "you can assume
+ * that other(s) are all perfectly rational" in the rational and cot
+ * environments), then, in a run after the first of a history session, the
+ * history of the last ≤ 3 runs as JSON with B.4's / B.8's words, and the
+ * JSON request (cot: "Let's think step by step." and the shorter key list;
+ * B.8's first run: "Please output a JSON string", without "just strictly").
+ * Paragraphs and lists are separated by one blank line, as the text of
+ * Appendix B prints them. The English and first-price auctions, which the
+ * paper names or leaves out without a prompt, add Parley's own rules lines
+ * and (English) the clock's price with a "stay" or "drop" request.
  *
  * Answers are JSON; every key the request names must be there (a missing
  * key is a rule break naming it; "reason" goes to turns.reasoning unchecked) and the answer's number must be a number;
@@ -55,11 +62,17 @@ const AUCTION_KEYS = {
 
 const keyLines = (keys: readonly Key[]) => keys.map(([k, line]) => `- ${k}: ${line}`).join("\n");
 
-/** The JSON request: strict (B.1), for a new run (B.4), or after thinking step by step (B.3). */
-function request(keys: readonly Key[], v: SessionTold, history: boolean): string {
-  const what = history ? "a JSON string for a new run" : "a JSON string";
-  if (v.chain_of_thought) return `Let's think step by step.\n\nAfter that, please output ${what}, which has following keys:\n${keyLines(keys)}`;
-  return `Please just strictly output ${what}, which has following keys:\n${keyLines(keys)}`;
+/**
+ * The JSON request: strict (B.1), for a new run (B.4), after thinking step by
+ * step (B.3), or, in the first run of a history session of the auction, B.8's
+ * plain "Please output".
+ */
+function request(keys: readonly Key[], v: SessionTold, kind: "game" | "auction"): string {
+  const later = v.run > 1 && v.history_window > 0;
+  const what = later ? "a JSON string for a new run" : "a JSON string";
+  if (v.chain_of_thought) return `Let's think step by step.\n\nAfter that, please output ${what}, which has following keys:\n\n${keyLines(keys)}`;
+  const firstOfHistory = kind === "auction" && v.run === 1 && v.runs > 1 && v.history_window > 0;
+  return `${firstOfHistory ? "Please output" : "Please just strictly output"} ${what}, which has following keys:\n\n${keyLines(keys)}`;
 }
 
 /** The numbers as the prompts show them: whole numbers bare, others to at most 6 decimals. */
@@ -72,12 +85,12 @@ interface Ask {
   answer: string;
 }
 
-/** SYSTEM; USER rules and request; or, with news (the history, the clock), USER rules then USER news and request. */
-function conversation(system: string, extra: string, rules: string, news: readonly string[], ask: Ask, v: SessionTold, o: GameObservation): ChatMessage[] {
-  const req = request(ask.keys, v, v.run > 1 && v.history_window > 0);
-  const messages: ChatMessage[] = [{role: "system", content: systemWithExtra(system, extra)}];
-  if (!news.length) messages.push({role: "user", content: `${rules}\n\n${req}`});
-  else messages.push({role: "user", content: rules}, {role: "user", content: [...news, req].join("\n\n")});
+/** SYSTEM; one USER message: the rules, any news (the history, the clock) and the request (§3.1's single prompt). */
+function conversation(system: string, extra: string, rules: string, news: readonly string[], ask: Ask, kind: "game" | "auction", v: SessionTold, o: GameObservation): ChatMessage[] {
+  const messages: ChatMessage[] = [
+    {role: "system", content: systemWithExtra(system, extra)},
+    {role: "user", content: [rules, ...news, request(ask.keys, v, kind)].join("\n\n")},
+  ];
   if (o.retry) messages.push({role: "user", content: retryMessage(o.retry.error, `Output a JSON string with the keys ${ask.keys.map(([k]) => `"${k}"`).join(", ")}.`)});
   return messages;
 }
@@ -98,13 +111,14 @@ function checkKeys(json: Record<string, unknown>, ask: Ask, numeric: boolean): s
 
 const beautyRules = (v: BeautyView) =>
   `You are playing a game and the rules are as follows:
+
 - it consists of ${v.n_players} players, including you.
 - this is a one-round game.
 - you need to choose a real number between 0 and ${num(v.upper_bound)}, 0 and ${num(v.upper_bound)} inclusive.
 - everyone does not know how others would make choices beforehand.
 - the winner is the person whose number is the closest to the two thirds of the average of all chosen numbers.
 - the winner gets a fixed prize, in case of a tie the prize is split amongst those who tie.
-- your goal is primarily to maximize the possibility of getting the prize and secondly to maximize the your prize.${v.told_rational ? "\n- you can assume that other are all perfectly rational players." : ""}`;
+- your goal is primarily to maximize the possibility of getting the prize and secondly to maximize the your prize.${v.told_rational ? `\n- you can assume that other are all perfectly rational ${v.chain_of_thought ? "palyers" : "players"}.` : ""}`;
 
 /** The history as JSON: each shown run's choices of everyone, by id (B.4). */
 export const beautyHistory = (v: BeautyView) => JSON.stringify(v.history.map((r) => ({run: r.run, choices: Object.fromEntries(r.answers.map((a, id) => [String(id), a]))})));
@@ -124,7 +138,7 @@ const beauty: Narrator<BeautyView> = {
   messages(o, _past, extra) {
     const v = o.view;
     const history = v.run > 1 && v.history.length ? [historyIntro("game", v, o.seat, beautyHistory(v))] : [];
-    return conversation("I want you to act as a clever game player and perform as rationally as possible.", extra, beautyRules(v), history, beautyAsk(v), v, o);
+    return conversation("I want you to act as a clever game player and perform as rationally as possible.", extra, beautyRules(v), history, beautyAsk(v), "game", v, o);
   },
   check: (json, o) => checkKeys(json, beautyAsk(o.view), true),
   action(json) {
@@ -137,7 +151,7 @@ const beauty: Narrator<BeautyView> = {
 
 function auctionRules(v: AuctionView): string {
   const lines = [
-    `You are participating in an auction and the rules are as follows:`,
+    `You are participating in an auction and the rules are as follows:\n`,
     `- it consists of ${v.n_players} bidders, included you.`,
     `- this is a one-round auction.`,
     `- there is only 1 item, and your private value of the item is ${num(v.value)} units(private values may vary among bidders).`,
@@ -186,7 +200,7 @@ const auction: Narrator<AuctionView> = {
     const v = o.view;
     const news = v.run > 1 && v.history.length ? [historyIntro("auction", v, o.seat, auctionHistory(v))] : [];
     if (v.clock) news.push(`The clock price is now ${num(v.clock.price)} units, and the bidders still in are (ids) ${JSON.stringify(v.clock.active)} (your id is ${o.seat}).`);
-    return conversation("I want you to act as a smart auction bidder and perform as rationally as possible.", extra, auctionRules(v), news, auctionAsk(v), v, o);
+    return conversation("I want you to act as a smart auction bidder and perform as rationally as possible.", extra, auctionRules(v), news, auctionAsk(v), "auction", v, o);
   },
   check: (json, o) => checkKeys(json, auctionAsk(o.view), !o.view.clock),
   action(json, o) {

@@ -3,35 +3,41 @@
  * 2024), Appendix C, for the eight games, filled from each seat's `view`
  * (loaders/papers/gamabench/views.ts).
  *
- * Wording. Appendix C prints the templates with placeholders; the authors'
- * repository (CUHK-ARISE/GAMABench, `prompt_template/<game>/*_v1.txt` and
- * the game classes that fill them) holds the exact V1 text the paper's runs
- * used, and where the two differ we follow the repository (each difference
- * is noted in its game's section). Values are written as the repository's
- * Python `str()` writes them (`pyFloat`: 10.0, `pyList`: [1, 2], `pyDict`).
+ * Wording: what the published runs sent, byte for byte. The authors' raw
+ * results (CUHK-ARISE/GAMABench `raw_results/`) log every player's system
+ * message and round reports, and the Gemini runs also every request; the
+ * repository's `prompt_template/<game>/*_v1.txt` and game classes give the
+ * same text. test/integration/gamabenchTranscripts.test.ts checks every
+ * request of every published V1 run against the logs. Where Appendix C's
+ * printed text differs, the runs' words are followed (noted per game).
+ * Values are written as the repository's Python `str()` writes them
+ * (`pyFloat`: 10.0, `pyList`: [1, 2], `pyPlan`).
  *
  * Chat layout (Appendix C; the repository's `report_result` and `start`):
- * SYSTEM the rules, "a game played by N players over K rounds"; then for
- * each earlier round the result template split at "You chose:" into USER
- * (up to "You chose:"), ASSISTANT (the seat's own choice, as the template's
- * JSON, e.g. {"chosen_number": "42"}: the repository stores this
- * reconstruction, not the raw reply) and USER (the outcome); finally USER
- * the request "Now round I starts ... JSON format". Requests of earlier
- * rounds are not kept. Battle Royale adds, for every shot, a USER line that
- * everyone alive reads (the shooter also gets its own three-part report
- * first); the Pirate Game asks the proposer for a plan and every voter for
- * a decision with different requests. The views already hold what each seat
- * was told, so `past` (this seat's earlier raw replies) is not needed to
- * rebuild the history.
+ * SYSTEM the role-play slot (empty by default, so the message opens with
+ * "\n\n", as every run logged it), then the rules, "a game played by N
+ * players over K rounds"; then for each earlier round the result template
+ * split at "You chose:" into USER (up to "You chose:"), ASSISTANT (the
+ * seat's own choice, as the template's JSON, e.g. {"chosen_number": "42"}:
+ * the repository stores this reconstruction, not the raw reply) and USER
+ * (the outcome); finally USER the request "Now round I starts ... JSON
+ * format". Requests of earlier rounds are not kept. Battle Royale adds, for
+ * every shot, a USER line that everyone alive reads (the shooter also gets
+ * its own three-part report first); the Pirate Game asks the proposer for a
+ * plan and every voter for a decision with different requests, and echoes
+ * the plan as its proposer wrote it. Public goods drops one old history
+ * message per round after round 10 (the repository's token limit). The
+ * views already hold what each seat was told, so `past` (this seat's
+ * earlier raw replies) is not needed to rebuild the history.
  *
- * Not reproduced: the repository opens the system message with the persona
- * placeholder, so without a persona it starts with "\n\n" (dropped here;
- * `extra`, which carries the LLM player's persona or chain of thought, is
- * appended instead); its chain-of-thought variant rewrites the request's
- * format line (here it comes through `extra`); after round 20 it drops the
- * oldest history message every round (a context limit; K = 20 never reaches
- * it); after an unreadable answer it silently asks again, while Parley says
- * what was wrong (`retryMessage`). Gemini's message layout is not used.
+ * Options and differences (each on the Guide page, src/guide/gamabench.md):
+ * `prompts: "code"` sends the format lines of the repository's latest code
+ * (commit e44a56a, after the published runs: "(do not use markdown
+ * format)", El Farol's "Please only provide"); `extra` (the LLM player's
+ * persona or chain of thought) takes the role-play slot, with Parley's words
+ * rather than the repository's role and chain-of-thought prompts; after an
+ * unreadable answer the repository silently asks again, while Parley says
+ * what was wrong (`retryMessage`); Gemini's message layout is not used.
  */
 import type {GameObservation, Seat} from "../../contract/game.js";
 import type {
@@ -55,7 +61,7 @@ import type {
 } from "./views.js";
 import {numberField} from "../../llm/parseReply.js";
 import type {ChatMessage} from "../../llm/types.js";
-import type {Narrator} from "../../contract/narrator.js";
+import type {Narrator, PlayerPrompt} from "../../contract/narrator.js";
 
 // ---------------------------------------------------------------- values as Python writes them
 
@@ -116,6 +122,21 @@ const reportMessages = (r: Report): ChatMessage[] => [
 export const systemWithExtra = (rules: string, extra: string): string => (extra.trim() ? `${rules}\n\n${extra.trim()}` : rules);
 
 /**
+ * gamma-Bench's system message as the repository fills `description_v1.txt`:
+ * its first line is the role-play slot (`!<INPUT 5>!`, " " + the role prompt,
+ * or empty), then a blank line and the rules. Without a role the message so
+ * opens with "\n\n", as every published run's log has it. Parley's `extra`
+ * (persona, chain of thought) takes the role's place.
+ */
+export const gamabenchSystem = (rules: string, extra: string): string => `${extra.trim() ? ` ${extra.trim()}` : ""}\n\n${rules}`;
+
+/** `prompts: "code"`: the format lines of the repository's latest code (commit e44a56a, 2024-11-20, after the published runs). */
+const codeWords = (player: PlayerPrompt | undefined): boolean => player?.prompts === "code";
+
+/** " (do not use markdown format)", which the repository's code added to four games' format lines after the published runs. */
+const markdownNote = (code: boolean): string => (code ? " (do not use markdown format)" : "");
+
+/**
  * Asked again after a rule break (the repository re-sends the same request
  * without comment; Parley also says what was wrong). Follows the request as
  * its own user message and repeats the JSON format.
@@ -124,7 +145,7 @@ export const retryMessage = (error: string, format: string): string =>
   `Your previous answer broke the rules: ${error}.\nPlease answer again. ${format}`;
 
 function conversation(rules: string, extra: string, history: ChatMessage[], request: string, format: string, retry: GameObservation["retry"]): ChatMessage[] {
-  const messages: ChatMessage[] = [{role: "system", content: systemWithExtra(rules, extra)}, ...history, {role: "user", content: request}];
+  const messages: ChatMessage[] = [{role: "system", content: gamabenchSystem(rules, extra)}, ...history, {role: "user", content: request}];
   if (retry) messages.push({role: "user", content: retryMessage(retry.error, format)});
   return messages;
 }
@@ -164,9 +185,10 @@ export function readSeat(v: unknown): Seat | null | undefined {
 }
 
 // ================================================================ (1) Guess 2/3 of the Average
-// Paper vs repository: the paper's format line has no "(do not use markdown
-// format)" and ends with a period; "Winning Number: W." has a period in the
-// repository; the target is printed with two decimals (f"{:.2f}").
+// Paper vs runs: the paper's format line ends with a period; "Winning
+// Number: W." has a period in the runs; the target is printed with two
+// decimals (f"{:.2f}"). The repository's latest code adds "(do not use
+// markdown format)" to the format line (`prompts: "code"`).
 
 export const guessingPrompts = {
   system: (v: GuessingView) =>
@@ -189,19 +211,20 @@ You chose:`,
     assistant: `{"chosen_number": "${r.chosen}"}`,
     outcome: `${r.won ? "Congratulation you won" : "Unfortunately you lost"}.`,
   }),
-  format: (v: GuessingView) =>
-    `Please provide your chosen number in the following JSON format (do not use markdown format): {"chosen_number": "integer_between_${v.min}_and_${v.max}"}`,
-  request: (v: GuessingView) =>
+  format: (v: GuessingView, code = false) =>
+    `Please provide your chosen number in the following JSON format${markdownNote(code)}: {"chosen_number": "integer_between_${v.min}_and_${v.max}"}`,
+  request: (v: GuessingView, code = false) =>
     `Now round ${v.round} starts.
 
 Your goal is to choose a number that you believe will be closest to ${fractionString(v.ratio)} of the average of all numbers chosen by players, including your selection.
 
-${guessingPrompts.format(v)}`,
+${guessingPrompts.format(v, code)}`,
 };
 
 const guessing: Narrator<GuessingView> = {
-  messages: (o, _past, extra) =>
-    conversation(guessingPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(guessingPrompts.report(r, o.view))), guessingPrompts.request(o.view), guessingPrompts.format(o.view), o.retry),
+  prompts: ["code"],
+  messages: (o, _past, extra, _notes, player) =>
+    conversation(guessingPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(guessingPrompts.report(r, o.view))), guessingPrompts.request(o.view, codeWords(player)), guessingPrompts.format(o.view, codeWords(player)), o.retry),
   action: (json, o) => mapField(json, o, "chosen_number", "choose", "amount", readNumber),
 };
 
@@ -211,8 +234,9 @@ const guessing: Narrator<GuessingView> = {
 // code (followed here). Both the paper and the repository ask to go "when
 // you predict fewer than R of the players will go", while rule 2 says
 // "equal to or less than R" (GAMES.md §5 item 18): kept as printed. The
-// repository's format line says "Please only provide your decision ...
-// (do not use markdown format)", the paper's "Please provide your decision".
+// runs read "Please provide your decision ..." as the paper prints it; the
+// repository's latest code says "Please only provide your decision ...
+// (do not use markdown format)" (`prompts: "code"`).
 // Implicit feedback (the scored setting): a stayer is told only its own
 // choice and HOME utility (report_implicit_v1.txt); goers get the explicit report.
 
@@ -241,25 +265,27 @@ You chose:`,
       ...answer,
     };
   },
-  format: (_v: ElFarolView) => `Please only provide your decision in the following JSON format (do not use markdown format): {"decision": "go_or_stay"}`,
-  request: (v: ElFarolView) =>
+  format: (_v: ElFarolView, code = false) => `Please ${code ? "only " : ""}provide your decision in the following JSON format${markdownNote(code)}: {"decision": "go_or_stay"}`,
+  request: (v: ElFarolView, code = false) =>
     `Now round ${v.round} starts.
 
 Your goal is to maximize your fun. Choose to go to the bar when you predict fewer than ${percentString(v.ratio)} of the players will go, and choose to stay home otherwise.
 
-${elFarolPrompts.format(v)}`,
+${elFarolPrompts.format(v, code)}`,
 };
 
 const elFarol: Narrator<ElFarolView> = {
-  messages: (o, _past, extra) =>
-    conversation(elFarolPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(elFarolPrompts.report(r, o.view))), elFarolPrompts.request(o.view), elFarolPrompts.format(o.view), o.retry),
+  prompts: ["code"],
+  messages: (o, _past, extra, _notes, player) =>
+    conversation(elFarolPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(elFarolPrompts.report(r, o.view))), elFarolPrompts.request(o.view, codeWords(player)), elFarolPrompts.format(o.view, codeWords(player)), o.retry),
   action: (json, o) => mapField(json, o, "decision", "decide", "choice", readChoice),
 };
 
 // ================================================================ (3) Divide the Dollar
 // Paper vs repository: the paper prints "The sum [does not exceed]/[exceeds]
 // G."; the repository writes "does not exceeds" (followed: the V1 runs read
-// it). Its format line adds "(do not use markdown format)".
+// it). Its latest code's format line adds "(do not use markdown format)"
+// (`prompts: "code"`).
 
 export const dollarPrompts = {
   system: (v: DollarView) =>
@@ -277,18 +303,19 @@ Game Rules:
 The sum ${r.exceeded ? "exceeds" : "does not exceeds"} ${v.gold}.
 You received ${r.received} golds.`,
   }),
-  format: (v: DollarView) => `Please provide your bid amount in the following JSON format (do not use markdown format): {"bid_amount": "integer_between_0_and_${v.gold}"}`,
-  request: (v: DollarView) =>
+  format: (v: DollarView, code = false) => `Please provide your bid amount in the following JSON format${markdownNote(code)}: {"bid_amount": "integer_between_0_and_${v.gold}"}`,
+  request: (v: DollarView, code = false) =>
     `Now round ${v.round} starts.
 
 Your goal is to maximize your individual gain without causing the total sum of bids to exceed ${v.gold} golds.
 
-${dollarPrompts.format(v)}`,
+${dollarPrompts.format(v, code)}`,
 };
 
 const dollar: Narrator<DollarView> = {
-  messages: (o, _past, extra) =>
-    conversation(dollarPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(dollarPrompts.report(r, o.view))), dollarPrompts.request(o.view), dollarPrompts.format(o.view), o.retry),
+  prompts: ["code"],
+  messages: (o, _past, extra, _notes, player) =>
+    conversation(dollarPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(dollarPrompts.report(r, o.view))), dollarPrompts.request(o.view, codeWords(player)), dollarPrompts.format(o.view, codeWords(player)), o.retry),
   action: (json, o) => mapField(json, o, "bid_amount", "bid", "amount", readNumber),
 };
 
@@ -324,17 +351,28 @@ Your goal is to maximize your total token count by the end of the game. Currentl
 ${publicGoodsPrompts.format(v)}`,
 };
 
+/**
+ * The repository's token limit for this game (`PublicGoods.save`, run after
+ * every round): once round 10 is over, each round's save drops the oldest
+ * message after the system message, so the request of round I (I > 11) has
+ * lost the first I − 11 history messages, cutting into a report. The
+ * published chat-model runs' logs show it (Gemini's runs were not trimmed).
+ */
+export const PUBLIC_GOODS_KEPT_ROUNDS = 10;
+const publicGoodsHistory = (v: PublicGoodsView): ChatMessage[] =>
+  v.history.flatMap((r) => reportMessages(publicGoodsPrompts.report(r))).slice(Math.max(0, v.round - 1 - PUBLIC_GOODS_KEPT_ROUNDS));
+
 const publicGoods: Narrator<PublicGoodsView> = {
   messages: (o, _past, extra) =>
-    conversation(publicGoodsPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(publicGoodsPrompts.report(r))), publicGoodsPrompts.request(o.view), publicGoodsPrompts.format(o.view), o.retry),
+    conversation(publicGoodsPrompts.system(o.view), extra, publicGoodsHistory(o.view), publicGoodsPrompts.request(o.view), publicGoodsPrompts.format(o.view), o.retry),
   action: (json, o) => mapField(json, o, "tokens_contributed", "contribute", "amount", readNumber),
 };
 
 // ================================================================ (5) Diner's Dilemma
 // Paper vs repository: the paper prints "The total cost is S_I. You need to
 // pay C_I." and "Your utility is u_IJ."; the repository writes the sums out
-// ("0 * 20 + 10 * 10 = 100", "10.0", "15 - 100/10 = 5.00"). Its format line
-// adds "(do not use markdown format)".
+// ("0 * 20 + 10 * 10 = 100", "10.0", "15 - 100/10 = 5.00"). Its latest
+// code's format line adds "(do not use markdown format)" (`prompts: "code"`).
 
 export const dinerPrompts = {
   system: (v: DinerView) =>
@@ -357,18 +395,19 @@ You chose:`,
     assistant: `{"chosen_dish": "${r.choice}"}`,
     outcome: `Your utility is ${r.choice === "cheap" ? v.cheap_utility : v.exp_utility} - ${r.total_cost}/${v.n_players} = ${pyFixed(r.utility, 2)}.`,
   }),
-  format: (_v: DinerView) => `Please provide your chosen dish in the following JSON format (do not use markdown format): {"chosen_dish": "costly_or_cheap"}`,
-  request: (v: DinerView) =>
+  format: (_v: DinerView, code = false) => `Please provide your chosen dish in the following JSON format${markdownNote(code)}: {"chosen_dish": "costly_or_cheap"}`,
+  request: (v: DinerView, code = false) =>
     `Now round ${v.round} starts.
 
 Your goal is to maximize your overall satisfaction, balancing the quality of the dish and the cost shared.
 
-${dinerPrompts.format(v)}`,
+${dinerPrompts.format(v, code)}`,
 };
 
 const diner: Narrator<DinerView> = {
-  messages: (o, _past, extra) =>
-    conversation(dinerPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(dinerPrompts.report(r, o.view))), dinerPrompts.request(o.view), dinerPrompts.format(o.view), o.retry),
+  prompts: ["code"],
+  messages: (o, _past, extra, _notes, player) =>
+    conversation(dinerPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(dinerPrompts.report(r, o.view))), dinerPrompts.request(o.view, codeWords(player)), dinerPrompts.format(o.view, codeWords(player)), o.retry),
   action: (json, o) => mapField(json, o, "chosen_dish", "order", "choice", readChoice),
 };
 
@@ -506,8 +545,12 @@ const battleRoyale: Narrator<BattleRoyaleView> = {
 // you, the I-th most senior pirate, need to propose a plan." (the paper
 // prints the voters' opening for both). Its report writes the proposer's
 // rank through `player_id_manipulation`, giving "The 1-st-th", "2-nd-th",
-// "3-rd-th" most senior pirate (kept: the V1 runs read it), and plans as a
-// Python dict {'1-th': 96, '2-th': 0}. The repository's current code tells
+// "3-rd-th" most senior pirate (kept: the V1 runs read it), and the plan,
+// in the report and the voters' request, as str() of the proposer's own
+// JSON object: its keys and its values as written ({'2-th': '30', '3-rd':
+// '20'} or {'2-th': 30}); the LLM narrator hands that object to the game as
+// the action's `written`, and a plan without it (a scripted proposer) is
+// printed {'1-th': 96, '2-th': 0}. The repository's current code tells
 // every pirate of an accepted plan "You receive <the proposer's share>
 // golds" (it reads gold_distribution[0]); its published V1 transcripts show
 // each pirate its own share, which we follow. No decision follows an
@@ -516,9 +559,22 @@ const battleRoyale: Narrator<BattleRoyaleView> = {
 /** The repository's `player_id_manipulation`: 1 -> "1-st", 2 -> "2-nd", 3 -> "3-rd", else "n-th". */
 export const rankLabel = (rank: number): string => `${rank}${rank === 1 ? "-st" : rank === 2 ? "-nd" : rank === 3 ? "-rd" : "-th"}`;
 
-/** A plan as the repository prints it: {'3-th': 50, '4-th': 1, ...} (keys are the survivors' ranks). */
-export const pyPlan = (plan: readonly number[], survivors: readonly Seat[]): string =>
-  `{${survivors.map((s, i) => `'${s + 1}-th': ${plan[i]}`).join(", ")}}`;
+/** A string or number as Python's repr writes it inside a dict: 'x' (quotes escaped as Python does), 50. */
+export function pyRepr(x: string | number): string {
+  if (typeof x === "number") return String(x);
+  const quote = x.includes("'") && !x.includes('"') ? '"' : "'";
+  const body = x.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\t/g, "\\t");
+  return `${quote}${quote === "'" ? body.replace(/'/g, "\\'") : body}${quote}`;
+}
+
+/**
+ * A plan as the repository prints it (str() of the proposer's parsed JSON
+ * object): the proposer's own entries when known ({'2-th': '30', '3-rd':
+ * 20}), else the requested form with numbers ({'3-th': 50, '4-th': 1, ...};
+ * keys are the survivors' ranks).
+ */
+export const pyPlan = (plan: readonly number[], survivors: readonly Seat[], written?: readonly (readonly [string, string | number])[]): string =>
+  written ? `{${written.map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(", ")}}` : `{${survivors.map((s, i) => `'${s + 1}-th': ${plan[i]}`).join(", ")}}`;
 
 const PIRATE_GOAL =
   "Your primary goal is to survive. If you survive, your next goal is to maximize the number of gold coins you receive. You may also prefer to throw another pirate overboard if it does not negatively impact your other goals.";
@@ -548,7 +604,7 @@ Game Rules:
           ? `The ${label}-th most senior pirate's plan was accepted. The game ends. You receive ${share} golds.`
           : `The ${label}-th most senior pirate was thrown overboard and eliminated from the game. The game continues.`;
     return {
-      user: `The ${label}-th most senior pirate proposed a plan of ${pyPlan(p.plan, p.survivors)}.\n${p.accepts} of ${p.survivors.length} pirates chose to accept the distribution. \n\nYou chose:`,
+      user: `The ${label}-th most senior pirate proposed a plan of ${pyPlan(p.plan, p.survivors, p.plan_written)}.\n${p.accepts} of ${p.survivors.length} pirates chose to accept the distribution. \n\nYou chose:`,
       assistant: `{"decision": "${p.your_vote ?? ""}"}`,
       outcome: `${p.accepted ? "Equal to or greater" : "Less"} than half of the pirates accepted the plan.\n${result}`,
     };
@@ -571,7 +627,7 @@ ${piratePrompts.proposerFormat(v)}`,
 
 ${PIRATE_GOAL}
 
-The proposed plan is ${pyPlan(v.plan ?? [], v.survivors)}. You will get ${v.offered} golds from this plan.
+The proposed plan is ${pyPlan(v.plan ?? [], v.survivors, v.plan_written)}. You will get ${v.offered} golds from this plan.
 
 ${piratePrompts.voterFormat(v)}`,
 };
@@ -599,6 +655,15 @@ function readPlan(json: Record<string, unknown>, survivors: readonly Seat[]): un
   return keyed.map((e) => readNumber(e.g));
 }
 
+/** The reply's "proposal" object as written (its entries, when every value is a string or a number); else null. */
+function planAsWritten(json: Record<string, unknown>): [string, string | number][] | null {
+  const raw = json.proposal;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return null;
+  const entries = Object.entries(raw as Record<string, unknown>);
+  if (!entries.length || !entries.every(([, x]) => typeof x === "string" || typeof x === "number")) return null;
+  return entries as [string, string | number][];
+}
+
 /** The repository reads a vote by substring: "accept"/"Accept" anywhere, else "reject". */
 function readVote(v: unknown): unknown {
   if (typeof v !== "string") return v;
@@ -621,7 +686,9 @@ const pirate: Narrator<PirateView> = {
   action: (json, o) => {
     if (o.view.phase === "propose") {
       const plan = readPlan(json, o.view.survivors);
-      return plan ? {type: typeOf(o, "propose"), plan} : json;
+      // written: the proposer's own object, which the repository echoes to the voters as is.
+      const written = planAsWritten(json);
+      return plan ? {type: typeOf(o, "propose"), plan, ...(written && {written})} : json;
     }
     return mapField(json, o, "decision", "vote", "choice", readVote);
   },

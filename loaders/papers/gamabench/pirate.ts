@@ -67,6 +67,12 @@ const PARAMS: ParamSpec[] = [
   {name: "gold", label: "Gold G", type: "integer", min: 1, max: 1e6, default: 100, grid: [4, 5, 100, 400], baseline: 100, doc: "the gold coins to divide"},
 ];
 
+/** An action's `written` when it is a list of [key, string or number] entries; else null. */
+function writtenPlan(w: unknown): [string, string | number][] | null {
+  if (!Array.isArray(w) || !w.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && (typeof e[1] === "string" || typeof e[1] === "number"))) return null;
+  return w.map(([k, x]) => [k, x] as [string, string | number]);
+}
+
 interface Proposal extends ProposalSeen {
   votes: PirateVote[];
 }
@@ -74,6 +80,8 @@ interface Proposal extends ProposalSeen {
 class PirateState implements GameState<PirateView> {
   private survivors: Seat[];
   private plan: number[] | null = null;
+  /** The plan as its proposer wrote it (the action's `written`, which the LLM narrator fills), relayed to the voters. */
+  private planWritten: [string, string | number][] | null = null;
   private readonly proposals: Proposal[] = [];
   private endedBy: "accepted" | "last_survivor" | "rule_break" | null = null;
 
@@ -125,12 +133,13 @@ class PirateState implements GameState<PirateView> {
     });
     if (!this.plan) {
       this.plan = [...(actions[0].plan as number[])];
+      this.planWritten = writtenPlan(actions[0].written);
       return;
     }
     const votes = actions.map((a) => a.choice as PirateVote);
     const accepts = votes.filter((v) => v === "accept").length;
     const accepted = pirateAccepted(accepts, votes.length);
-    this.proposals.push({round: this.round, proposer: this.proposer, plan: this.plan, survivors: [...this.survivors], accepts, accepted, your_vote: null, votes});
+    this.proposals.push({round: this.round, proposer: this.proposer, plan: this.plan, survivors: [...this.survivors], accepts, accepted, your_vote: null, votes, ...(this.planWritten && {plan_written: this.planWritten})});
     this.plan = null;
     if (accepted) this.endedBy = "accepted";
     else {
@@ -159,6 +168,7 @@ class PirateState implements GameState<PirateView> {
       survivors: [...this.survivors],
       plan: this.plan && !this.endedBy ? [...this.plan] : null,
       offered: this.plan && k >= 0 && !this.endedBy ? this.plan[k] : null,
+      ...(this.plan && this.planWritten && !this.endedBy && {plan_written: this.planWritten.map(([k, x]) => [k, x] as [string, string | number])}),
       history: this.proposals.map(({votes, ...p}) => {
         const i = p.survivors.indexOf(seat);
         return {...p, plan: [...p.plan], survivors: [...p.survivors], your_vote: i < 0 ? null : votes[i]};

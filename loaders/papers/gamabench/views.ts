@@ -16,7 +16,8 @@
  * - diner:         {type: "order", choice: "costly" | "cheap"}
  * - auction:       {type: "bid", amount: integer in [0, own valuation]}
  * - battle royale: {type: "shoot", target: a surviving seat other than oneself} | {type: "miss"}
- * - pirate:        proposer {type: "propose", plan: integers ≥ 0, one per survivor (most senior first), summing to G};
+ * - pirate:        proposer {type: "propose", plan: integers ≥ 0, one per survivor (most senior first), summing to G,
+ *                  written?: the plan's JSON entries as the proposer wrote them, relayed to the voters like a message};
  *                  every survivor, proposer included, {type: "vote", choice: "accept" | "reject"}
  */
 import type {Seat, Settled} from "../../contract/game.js";
@@ -237,6 +238,14 @@ export interface ProposalSeen {
   accepted: boolean;
   /** "You chose" (null when this seat did not vote). */
   your_vote: PirateVote | null;
+  /**
+   * The plan as the proposer wrote it: its JSON object's entries, keys and
+   * values as given ({"2-th": "30", "3-rd": 20} -> [["2-th", "30"], ["3-rd", 20]]).
+   * The repository echoes the proposer's own object in the report and the
+   * voters' request ({'2-th': '30', '3-rd': 20}). Absent (a scripted
+   * proposer, or a list): the plan in the requested form.
+   */
+  plan_written?: [key: string, value: string | number][];
 }
 
 export interface PirateView {
@@ -256,6 +265,8 @@ export interface PirateView {
   plan: number[] | null;
   /** "You will get g golds from this plan" (phase "vote"); else null. */
   offered: number | null;
+  /** The plan being voted on as its proposer wrote it (see ProposalSeen). */
+  plan_written?: [key: string, value: string | number][];
   history: ProposalSeen[];
 }
 

@@ -407,6 +407,8 @@ export const tagged = (text: string, tag: "s" | "r"): string | null => taggedRaw
  * compare it right, so there a halt still ends the talk.
  */
 export const gtllmNarrator: Narrator<DataGameView> = {
+  /** "paper": §6.5's suffixes as printed; "code": a halt that does not end the talk, as in the authors' code. */
+  prompts: ["paper", "code"],
   messages(obs, _past, _extra, notes, player) {
     const v = obs.view;
     const strategy = notes ?? "";

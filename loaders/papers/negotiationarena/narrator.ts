@@ -422,6 +422,8 @@ export function parseArenaReply(raw: string, v: Pick<ArenaView, "resources_in_ga
 }
 
 export const negotiationArenaNarrator: Narrator<ArenaView> = {
+  /** "paper": Fig. 15 and Appendix E.2, the runs' words again; "code": the latest code's layout. */
+  prompts: ["paper", "code"],
   messages(o: Obs, past: readonly PastTurn<ArenaView>[], extra: string, _notes?: string | null, player?: PlayerPrompt): ChatMessage[] {
     const v = o.view;
     const words = arenaWords(player?.prompts);

@@ -116,6 +116,8 @@ export function parseShare(text: string): number[] | null | undefined {
 }
 
 export const dondNarrator: Narrator<DondView> & {read: (raw: string, obs: GameObservation<DondView>) => ReadReply} = {
+  /** "code": the system prompt the authors' script sends (the bare word "rational"). */
+  prompts: ["code"],
   messages(obs, _past, extra, notes, player) {
     const base = player?.prompts === "code" ? DOND_SYSTEM_CODE : DOND_SYSTEM;
     const system = extra.trim() ? `${base}\n\n${extra.trim()}` : base;
