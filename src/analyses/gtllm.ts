@@ -7,7 +7,7 @@
  * is src/lib/gtllm.ts's and src/lib/dond.ts's; this file names it.
  */
 import {duopolyParetoSQL, gtllmGridSQL, gtllmStatsSQL, metaGameSQL, GTLLM_GAMES} from "../lib/gtllm.js";
-import {dondBeliefSQL, dondGamesSQL, dondPairingSQL, dondStatsSQL, sourceTable} from "../lib/dond.js";
+import {DOND_SELECTIONS, dondBeliefSQL, dondGamesSQL, dondPairingSQL, dondStatsSQL, sourceTable, type DondSelection} from "../lib/dond.js";
 import {valuationSummary, type BeliefRow, type ValuationSummary} from "../lib/dondBelief.js";
 import {analyseMetaGame, metaMatrix, type MetaAnalysis, type MetaTable} from "../lib/metaGame.js";
 import {findEquilibria, type EquilibriaResult} from "../lib/equilibria.js";
@@ -25,6 +25,13 @@ const dondHint = (dir: string) => `run "parley ingest dond <file> --out ${dir}" 
 
 /** The games of one source (all when `source` is empty), as a table the SQL reads. */
 const dondTable = (params: Params): string => (params.source ? sourceTable(String(params.source)) : "games");
+
+const selectionParameter = {
+  name: "selection", kind: "string", default: "all", choices: DOND_SELECTIONS,
+  description: "which dialogues: all (each once) or paper (the lines the authors' code keeps for Table 9: one side per dialogue, no all-even counts, no \"maximum covered\" point, no repeated setting; ingested dialogues only)",
+} as const;
+
+const selectionOf = (params: Params): DondSelection => (params.selection === "paper" ? "paper" : "all");
 
 const sourceParameter = {name: "source", kind: "string", default: "", description: "only the games of this source (dealornodeal, dond-hard50, simulated); all when empty"} as const;
 
@@ -115,10 +122,10 @@ const measures: Measure[] = [
     tables: ["games"],
     games: dondGames,
     inputHint: dondHint,
-    parameters: [{name: "cumulative", kind: "boolean", default: false, description: "pool every dialogue at least as difficult, as Table 9 does"}, sourceParameter],
+    parameters: [{name: "cumulative", kind: "boolean", default: false, description: "pool every dialogue at least as difficult, as Table 9 does"}, sourceParameter, selectionParameter],
     format: "json",
     dataset: "dond",
-    sql: (params) => dondStatsSQL(dondTable(params), {cumulative: params.cumulative === true}),
+    sql: (params) => dondStatsSQL(dondTable(params), {cumulative: params.cumulative === true, selection: selectionOf(params)}),
   }),
   sqlMeasure({
     name: "dond-dialogues",
@@ -126,10 +133,10 @@ const measures: Measure[] = [
     tables: ["games"],
     games: dondGames,
     inputHint: dondHint,
-    parameters: [sourceParameter],
+    parameters: [sourceParameter, selectionParameter],
     format: "jsonl",
     dataset: "dond",
-    sql: (params) => dondGamesSQL(dondTable(params)),
+    sql: (params) => dondGamesSQL(dondTable(params), selectionOf(params)),
   }),
   sqlMeasure({
     name: "dond-pairings",
