@@ -5,11 +5,13 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync, readFileSync, writeFileSync} from "node:fs";
+import {createHash} from "node:crypto";
 import {join} from "node:path";
 import {ingestDond} from "../../loaders/papers/gtllm/dond/ingest.js";
 import {writeIngest} from "../../loaders/ingest/write.js";
 import {queryParquet} from "../../loaders/io/parquet.js";
 import {datasetsConfig} from "../../loaders/projectConfig.js";
+import {readSource} from "../../loaders/datasets/sources.js";
 import {dondPaperSelectionSQL} from "../../src/lib/dondPaperSelection.js";
 import {dondStatsSQL} from "../../src/lib/dond.js";
 import {PAPER_TABLE9, printedAs, TABLE9_RATES} from "../../src/lib/dondPaper.js";
@@ -171,6 +173,9 @@ test("the validation split: the command line equals a second implementation over
 });
 
 test("the test split, when configured: Table 9 as printed, every column to the fourth decimal", {skip: !(TEST && existsSync(TEST)) && "no dealornodeal/test.txt in the datasets directory (parley datasets fetch dond-test)"}, async () => {
+  // The file the source list names (what `parley datasets fetch dond-test` verifies), byte for byte.
+  const listed = readSource("data/sources/dond-test.json").files.find((f) => f.path === "dealornodeal/test.txt")!;
+  assert.equal(createHash("sha256").update(readFileSync(TEST!)).digest("hex"), listed.sha256);
   const dir = await ingested(readFileSync(TEST!, "utf8"));
   const run = await parley(["dond-stats", dir, "--cumulative", "--selection", "paper"]);
   assert.equal(run.code, 0, run.stderr);

@@ -56,6 +56,12 @@ export const gtllm: PaperManifest<GameFile> = {
       schemas: DATA_GAME_SCHEMAS, played: {run: "gtllm", tables: {schemas: DATA_GAME_SCHEMAS}},
     },
   ],
+  downloads: [
+    {
+      id: "dond-test", title: "Deal or No Deal (human–human, test split: Table 9's dialogues)", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.4, Table 9",
+      path: "dealornodeal/test.txt", adapter: "dond", source: "data/sources/dond-test.json",
+    },
+  ],
   report: [
     // Played Deal or No Deal turns are reshaped into the human dialogues' turns, as the /dond pages' data loader does.
     {id: "dond", prefixes: ["dond/"], pages: () => ["/dond", "/dond-played", "/dond-beliefs"], reshape: playedDondRows},
