@@ -183,3 +183,34 @@ export function table9Cells(columns: readonly Table9Column[] = PAPER_TABLE9): Ta
     }),
   );
 }
+
+/**
+ * Table 10's Human row against the row recomputed from the human outcomes
+ * of the 44 points (Def. 7 envy free, Def. 8 Pareto optimal): one line per
+ * column that differs, and a line when the printed PO and EF look swapped
+ * (printed PO is the recomputed EF and printed EF the recomputed PO, each to
+ * within a hundredth of a game out of n, truncation included), which the
+ * page states as likely, not as fact.
+ */
+export function humanRowChecks(recomputed: DondScores & {n: number}, printed: PaperRow = PAPER_ROWS.find((r) => r.condition === "Human")!): PaperInconsistency[] {
+  const where = "Table 10, Human row";
+  const out: PaperInconsistency[] = [];
+  const games = (x: number) => x * recomputed.n;
+  const sameGames = (x: number, y: number) => Math.abs(games(x) - games(y)) < 0.01 || printedAs(y, x) !== "differs";
+  const rateText = (x: number) => `${x.toFixed(4)} (${games(x).toFixed(2)} of ${recomputed.n})`;
+  for (const key of ["agreement", "pareto_optimal", "envy_free"] as const) {
+    if (!sameGames(printed[key], recomputed[key])) out.push({where: `${where}, ${key.replace("_", " ")}`, printed: rateText(printed[key]), recomputed: `${rateText(recomputed[key])} from the recorded outcomes`});
+  }
+  for (const key of ["score_a", "score_b", "total"] as const) {
+    if (Math.abs(printed[key] - recomputed[key]) > 0.005) out.push({where: `${where}, ${key === "total" ? "total" : key === "score_a" ? "Alice" : "Bob"}`, printed: printed[key].toFixed(2), recomputed: `${recomputed[key].toFixed(2)} from the recorded outcomes`});
+  }
+  const swapped = !sameGames(printed.pareto_optimal, recomputed.pareto_optimal) && sameGames(printed.pareto_optimal, recomputed.envy_free) && sameGames(printed.envy_free, recomputed.pareto_optimal);
+  if (swapped) {
+    out.push({
+      where: `${where}, PO and EF`,
+      printed: `PO ${printed.pareto_optimal.toFixed(4)}, EF ${printed.envy_free.toFixed(4)}`,
+      recomputed: `the recorded outcomes give EF ${rateText(recomputed.envy_free)} and PO ${rateText(recomputed.pareto_optimal)}: the two printed columns are likely swapped (PO as printed is the EF share, EF as printed the PO share)`,
+    });
+  }
+  return out;
+}
