@@ -77,7 +77,7 @@ export const valuationSummaries: Computation<Record<string, never>, {last: Valua
 const measures: Measure[] = [
   sqlMeasure({
     name: "pairings",
-    description: "§4.2, Tables 5–8's rows: Nash-equilibrium and Pareto-optimal-equilibrium rates per game, ordered pair, talk rounds and workflow use (every pairing; --game keeps one game)",
+    description: "§4.2, Tables 5–8's rows: per game, ordered pair, talk rounds and workflow use, ne_rate (the paper's: a pure Nash equilibrium, in trees the subgame-perfect path), po_ne_rate (a Pareto-optimal one) and any_ne_rate (trees: the outcome of any pure Nash equilibrium) (every pairing; --game keeps one game)",
     tables: ["games"],
     parameters: [{name: "game", kind: "string", default: "", description: "only this game's pairings (e.g. gtllm/prisoners_dilemma); every game when empty"}],
     format: "json",
@@ -86,7 +86,7 @@ const measures: Measure[] = [
   }),
   sqlMeasure({
     name: "tables-5-8",
-    description: "Tables 5–8 as Parley's runs fill them: NE and PO-NE rates per game for each player in self-play, by talk rounds and workflow use",
+    description: "Tables 5–8 as Parley's runs fill them: NE (trees: subgame perfect, the paper's), PO-NE and any-NE rates per game for each player in self-play, by talk rounds and workflow use",
     tables: ["games"],
     format: "json",
     dataset: "gtllm",
