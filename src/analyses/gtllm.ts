@@ -9,13 +9,14 @@
 import {duopolyParetoSQL, gtllmGridSQL, gtllmStatsSQL, metaGameSQL, GTLLM_GAMES} from "../lib/gtllm.js";
 import {DOND_SELECTIONS, dondBeliefSQL, dondGamesSQL, dondPairingSQL, dondStatsSQL, sourceTable, type DondSelection} from "../lib/dond.js";
 import {valuationSummary, type BeliefRow, type ValuationSummary} from "../lib/dondBelief.js";
+import {bestRow, humanRowChecks, PAPER_ROWS, type PointRow} from "../lib/dondPaper.js";
 import {analyseMetaGame, metaMatrix, type MetaAnalysis, type MetaTable} from "../lib/metaGame.js";
 import {findEquilibria, type EquilibriaResult} from "../lib/equilibria.js";
 import {toBimatrix} from "../lib/matrixGame.js";
 import {DOND_SOURCES_SQL, DOND_TURNS_SQL, HARD_POINTS_SQL, defaultSource} from "../lib/pages/dond.js";
 import {TALKED_SQL, TALK_TURNS_SQL} from "../lib/pages/gtllm.js";
 import type {Computation, FirstView, Row} from "../lib/snapshot.js";
-import {measureSQL, sqlMeasure, type Analysis, type GameSelector, type Measure, type Params} from "./analysis.js";
+import {measureSQL, NothingToMeasure, sqlMeasure, type Analysis, type GameSelector, type Measure, type Params} from "./analysis.js";
 
 /** Parley's id of the Deal-or-No-Deal game (loaders/papers/gtllm/dond/game.ts). */
 const DOND_GAME = "dond/negotiation";
@@ -148,6 +149,31 @@ const measures: Measure[] = [
     dataset: "dond",
     sql: () => dondPairingSQL("games"),
   }),
+  {
+    name: "dond-best",
+    description: "Deal or No Deal, §5.5.1, Table 10's Best row: over the hard points with an envy-free allocation, the mean Alice, Bob and total of the envy-free, Pareto-optimal allocation with the largest total (printed 5.82, 6.66, 12.48)",
+    tables: ["games"],
+    games: dondGames,
+    inputHint: (dir) => `run "parley ingest dond-hard50 data/dond/hard50.json --out ${dir}" or "parley run data/runs/dond.json --out ${dir}" first`,
+    format: "json",
+    dataset: "dond",
+    answer: async (query) => bestRow((await query(HARD_POINTS_SQL)) as unknown as PointRow[]),
+  },
+  {
+    name: "dond-human-row",
+    description: "Deal or No Deal, §5.5.1, Table 10's Human row: Parley's row from the outcomes recorded with the 44 points (source dond-hard50), the printed row, and where they differ, the likely swap of PO and EF included",
+    tables: ["games"],
+    games: dondGames,
+    inputHint: (dir) => `run "parley ingest dond-hard50 data/dond/hard50.json --out ${dir}" first`,
+    format: "json",
+    dataset: "dond",
+    async answer(query) {
+      const human = (await query(dondPairingSQL("games"))).find((r) => r.source === "dond-hard50");
+      if (!human) throw new NothingToMeasure("no human outcomes of the hard points (source dond-hard50) in these games");
+      const printed = PAPER_ROWS.find((r) => r.condition === "Human")!;
+      return {parley: human, printed, differences: humanRowChecks(human as unknown as Parameters<typeof humanRowChecks>[0], printed)};
+    },
+  },
   {
     name: "dond-valuations",
     description: "Deal or No Deal, §5.2, Tables 14–16: the belief workflow's valuation estimates, from each game's last belief and per round",

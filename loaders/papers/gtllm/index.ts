@@ -35,6 +35,7 @@ export const gtllm: PaperManifest<GameFile> = {
   readDataGames: readGameFiles,
   ingest: {
     dond: {describe: "Deal-or-No-Deal dialogues, one per line (end-to-end-negotiator format)", input: "file", ingest: async (path) => (await import("./dond/ingest.js")).ingestDond(path)},
+    "dond-hard50": {describe: "the paper's 50 hard Deal-or-No-Deal points with their recorded human outcomes (data/dond/hard50.json): Table 10's Human and Best rows", input: "file", ingest: async (path) => (await import("./dond/ingest.js")).ingestHardPoints(path)},
   },
   datasets: [
     {
