@@ -76,7 +76,7 @@ export const gtllm: PaperManifest<GameFile> = {
     {path: "/dond-beliefs", title: "Deal or No Deal: valuation estimation"},
   ],
   analysis: gtllmAnalysis,
-  reference: "Playable: the ten complete-information games of §4.1 and the §6 probes as JSON files, with pre-play talk (§4.2–4.3), the personality line (§6.3) and the prompts of §6.5, built-in equilibrium and workflow agents (§4.4) and LLM players with the workflow ([Complete-information games](./gtllm): Tables 5–8, §4.3's Duopoly counts). Read from its data: Deal or No Deal ([Deal or No Deal](./dond), §5.3–5.4, Table 9). The meta-game of Table 19, as printed and from its source tables ([Adopt the workflow?](./gtllm-metagame), §5.5.3–5.6), also solved by `parley equilibria`.",
+  reference: "Playable: the ten complete-information games of §4.1 and the §6 probes as JSON files, with pre-play talk (§4.2–4.3), the personality line (§6.3) and the prompts of §6.5, built-in equilibrium and workflow agents (§4.4) and LLM players with the workflow ([Complete-information games](./gtllm): Tables 5–8, §4.3's Duopoly counts). Read from its data: Deal or No Deal ([Deal or No Deal](./dond), §5.3–5.4, Table 9, reproduced exactly by the authors' selection of the test split, `parley datasets fetch dond-test`; Table 10's Human and Best rows from the 50 points). The meta-game of Table 19, as printed and from its source tables ([Adopt the workflow?](./gtllm-metagame), §5.5.3–5.6), also solved by `parley equilibria`.",
 };
 
 export default gtllm;
