@@ -133,6 +133,13 @@ export interface GameState<V = unknown> {
    * legal attempt. Asked once, when the game has ended.
    */
   settled?(): Settled[];
+  /**
+   * Moves the game made itself since it was last asked, not any seat's
+   * answer (NegotiationArena's injected offer, §5.2), in order: the runner
+   * asks after the start and after every apply, and writes each as a turns
+   * row of the seat it is made for, so a transcript reads as the game went.
+   */
+  takeGameMoves?(): GameMove[];
   /** `seat` kept breaking the rules: the game applies its documented fallback. */
   abort(seat: Seat, reason: string): void;
   /**
@@ -144,6 +151,14 @@ export interface GameState<V = unknown> {
    */
   forfeit?(seat: Seat, reason: string): Action;
   result(): GameResult;
+}
+
+/** A move the game made for a seat (GameState.takeGameMoves): its round, seat, action type and the turns columns it fills. */
+export interface GameMove {
+  round: number;
+  seat: Seat;
+  action: string;
+  [column: string]: unknown;
 }
 
 /** A settled result: which decision it belongs to, and the turns columns it fills. */

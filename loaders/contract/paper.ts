@@ -112,6 +112,24 @@ export interface PaperDataset {
   supplement?: {runs: string[]; rows: (played: {games: Row[]; players: Row[]; turns: Row[]}[]) => Record<string, Row[]> | Promise<Record<string, Row[]>>; note: string};
 }
 
+/**
+ * Published raw files a user can fetch (`parley datasets fetch <id>`) and read
+ * with one of the paper's ingest adapters (`parley ingest <adapter> <path>`),
+ * which the site does not show: e.g. a split a table of the paper was computed on.
+ */
+export interface PaperDownload {
+  id: string;
+  title: string;
+  /** Paper and section the files belong to. */
+  cite: string;
+  /** Their path inside the datasets directory (file or folder). */
+  path: string;
+  /** The paper's adapter that reads them. */
+  adapter: string;
+  /** The JSON file under data/sources/ listing each file's URL, size and sha256. */
+  source: string;
+}
+
 /** A catalog dataset a report (and a configured run's archive) can show: the games it holds and the pages that read it. */
 export interface ReportDataset {
   id: string;
@@ -157,6 +175,8 @@ export interface PaperManifest<F extends DataGameFile = never> {
   ingest: Readonly<Record<string, IngestAdapter>>;
   /** The dataset catalog's entries. */
   datasets: readonly PaperDataset[];
+  /** Published files to fetch and ingest that no page shows. */
+  downloads?: readonly PaperDownload[];
   /** The datasets a report or a configured run can show, and their pages. */
   report: readonly ReportDataset[];
   pages: readonly PaperPage[];

@@ -13,7 +13,7 @@ import {join} from "node:path";
 import {datasetsConfig} from "../projectConfig.js";
 import type {Row, TableSchema} from "../io/schema.js";
 import type {IngestResult} from "../ingest/types.js";
-import type {PaperDataset, PaperManifest} from "../contract/paper.js";
+import type {PaperDataset, PaperDownload, PaperManifest} from "../contract/paper.js";
 import {papers} from "../papers/index.js";
 
 export interface DatasetEntry {
@@ -79,6 +79,9 @@ function catalogEntry(paper: Pick<PaperManifest, "id" | "ingest">, d: PaperDatas
 }
 
 export const catalog: DatasetEntry[] = papers.flatMap((p) => p.datasets.map((d) => catalogEntry(p, d)));
+
+/** The papers' published files that no page shows, fetched by `parley datasets fetch` beside the catalog's. */
+export const downloads: PaperDownload[] = papers.flatMap((p) => [...(p.downloads ?? [])]);
 
 export function datasetEntry(id: string): DatasetEntry {
   const entry = catalog.find((d) => d.id === id);

@@ -108,6 +108,20 @@ class GameInPlay {
     this.state = def.start(params, {gameId, nSeats: agents.length, rng: deriveRng(seed, `${gameId}/chance`)});
     this.chanceRng = deriveRng(seed, `${gameId}/chance-nodes`);
     this.rngs = agents.map((_, s) => deriveRng(seed, `${gameId}/${seatName(def, s)}`));
+    this.recordGameMoves();
+  }
+
+  /** Turns rows for the moves the game made itself since last asked (GameState.takeGameMoves). */
+  private recordGameMoves(): void {
+    const moves = this.state.takeGameMoves?.();
+    if (!moves) return;
+    for (const {round, seat, action, ...fields} of moves) this.turns.push({game_id: this.gameId, turn: this.turns.length, round, seat, action, rule_break: false, ...fields});
+  }
+
+  /** Applies a round's actions, then records the moves the game made in answer. */
+  private apply(actions: readonly Action[]): void {
+    this.state.apply(actions);
+    this.recordGameMoves();
   }
 
   private observe(seat: Seat, retry: GameObservation["retry"]): GameObservation {
@@ -160,8 +174,8 @@ class GameInPlay {
       row.turn = this.turns.length;
       this.turns.push(row);
     }
-    if (d.action !== null) this.state.apply([d.action]);
-    else if (this.state.forfeit) this.state.apply([this.state.forfeit(seat, d.error!)]);
+    if (d.action !== null) this.apply([d.action]);
+    else if (this.state.forfeit) this.apply([this.state.forfeit(seat, d.error!)]);
     else this.state.abort(seat, d.error!);
   }
 
@@ -174,8 +188,8 @@ class GameInPlay {
       }
     }
     const failed = decisions.findIndex((d) => d.action === null);
-    if (failed < 0) this.state.apply(decisions.map((d) => d.action!));
-    else if (this.state.forfeit) this.state.apply(decisions.map((d, i) => d.action ?? this.state.forfeit!(seats[i], d.error!)));
+    if (failed < 0) this.apply(decisions.map((d) => d.action!));
+    else if (this.state.forfeit) this.apply(decisions.map((d, i) => d.action ?? this.state.forfeit!(seats[i], d.error!)));
     else this.state.abort(seats[failed], decisions[failed].error!);
   }
 }

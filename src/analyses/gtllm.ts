@@ -7,15 +7,16 @@
  * is src/lib/gtllm.ts's and src/lib/dond.ts's; this file names it.
  */
 import {duopolyParetoSQL, gtllmGridSQL, gtllmStatsSQL, metaGameSQL, GTLLM_GAMES} from "../lib/gtllm.js";
-import {dondBeliefSQL, dondGamesSQL, dondPairingSQL, dondStatsSQL, sourceTable} from "../lib/dond.js";
+import {DOND_SELECTIONS, dondBeliefSQL, dondGamesSQL, dondPairingSQL, dondStatsSQL, sourceTable, type DondSelection} from "../lib/dond.js";
 import {valuationSummary, type BeliefRow, type ValuationSummary} from "../lib/dondBelief.js";
+import {bestRow, humanRowChecks, PAPER_ROWS, type PointRow} from "../lib/dondPaper.js";
 import {analyseMetaGame, metaMatrix, type MetaAnalysis, type MetaTable} from "../lib/metaGame.js";
 import {findEquilibria, type EquilibriaResult} from "../lib/equilibria.js";
 import {toBimatrix} from "../lib/matrixGame.js";
 import {DOND_SOURCES_SQL, DOND_TURNS_SQL, HARD_POINTS_SQL, defaultSource} from "../lib/pages/dond.js";
 import {TALKED_SQL, TALK_TURNS_SQL} from "../lib/pages/gtllm.js";
 import type {Computation, FirstView, Row} from "../lib/snapshot.js";
-import {measureSQL, sqlMeasure, type Analysis, type GameSelector, type Measure, type Params} from "./analysis.js";
+import {measureSQL, NothingToMeasure, sqlMeasure, type Analysis, type GameSelector, type Measure, type Params} from "./analysis.js";
 
 /** Parley's id of the Deal-or-No-Deal game (loaders/papers/gtllm/dond/game.ts). */
 const DOND_GAME = "dond/negotiation";
@@ -25,6 +26,13 @@ const dondHint = (dir: string) => `run "parley ingest dond <file> --out ${dir}" 
 
 /** The games of one source (all when `source` is empty), as a table the SQL reads. */
 const dondTable = (params: Params): string => (params.source ? sourceTable(String(params.source)) : "games");
+
+const selectionParameter = {
+  name: "selection", kind: "string", default: "all", choices: DOND_SELECTIONS,
+  description: "which dialogues: all (each once) or paper (the lines the authors' code keeps for Table 9: one side per dialogue, no all-even counts, no \"maximum covered\" point, no repeated setting; ingested dialogues only)",
+} as const;
+
+const selectionOf = (params: Params): DondSelection => (params.selection === "paper" ? "paper" : "all");
 
 const sourceParameter = {name: "source", kind: "string", default: "", description: "only the games of this source (dealornodeal, dond-hard50, simulated); all when empty"} as const;
 
@@ -70,7 +78,7 @@ export const valuationSummaries: Computation<Record<string, never>, {last: Valua
 const measures: Measure[] = [
   sqlMeasure({
     name: "pairings",
-    description: "§4.2, Tables 5–8's rows: Nash-equilibrium and Pareto-optimal-equilibrium rates per game, ordered pair, talk rounds and workflow use (every pairing; --game keeps one game)",
+    description: "§4.2, Tables 5–8's rows: per game, ordered pair, talk rounds and workflow use, ne_rate (the paper's: a pure Nash equilibrium, in trees the subgame-perfect path), po_ne_rate (a Pareto-optimal one) and any_ne_rate (trees: the outcome of any pure Nash equilibrium) (every pairing; --game keeps one game)",
     tables: ["games"],
     parameters: [{name: "game", kind: "string", default: "", description: "only this game's pairings (e.g. gtllm/prisoners_dilemma); every game when empty"}],
     format: "json",
@@ -79,7 +87,7 @@ const measures: Measure[] = [
   }),
   sqlMeasure({
     name: "tables-5-8",
-    description: "Tables 5–8 as Parley's runs fill them: NE and PO-NE rates per game for each player in self-play, by talk rounds and workflow use",
+    description: "Tables 5–8 as Parley's runs fill them: NE (trees: subgame perfect, the paper's), PO-NE and any-NE rates per game for each player in self-play, by talk rounds and workflow use",
     tables: ["games"],
     format: "json",
     dataset: "gtllm",
@@ -115,10 +123,10 @@ const measures: Measure[] = [
     tables: ["games"],
     games: dondGames,
     inputHint: dondHint,
-    parameters: [{name: "cumulative", kind: "boolean", default: false, description: "pool every dialogue at least as difficult, as Table 9 does"}, sourceParameter],
+    parameters: [{name: "cumulative", kind: "boolean", default: false, description: "pool every dialogue at least as difficult, as Table 9 does"}, sourceParameter, selectionParameter],
     format: "json",
     dataset: "dond",
-    sql: (params) => dondStatsSQL(dondTable(params), {cumulative: params.cumulative === true}),
+    sql: (params) => dondStatsSQL(dondTable(params), {cumulative: params.cumulative === true, selection: selectionOf(params)}),
   }),
   sqlMeasure({
     name: "dond-dialogues",
@@ -126,10 +134,10 @@ const measures: Measure[] = [
     tables: ["games"],
     games: dondGames,
     inputHint: dondHint,
-    parameters: [sourceParameter],
+    parameters: [sourceParameter, selectionParameter],
     format: "jsonl",
     dataset: "dond",
-    sql: (params) => dondGamesSQL(dondTable(params)),
+    sql: (params) => dondGamesSQL(dondTable(params), selectionOf(params)),
   }),
   sqlMeasure({
     name: "dond-pairings",
@@ -141,6 +149,31 @@ const measures: Measure[] = [
     dataset: "dond",
     sql: () => dondPairingSQL("games"),
   }),
+  {
+    name: "dond-best",
+    description: "Deal or No Deal, §5.5.1, Table 10's Best row: over the hard points with an envy-free allocation, the mean Alice, Bob and total of the envy-free, Pareto-optimal allocation with the largest total (printed 5.82, 6.66, 12.48)",
+    tables: ["games"],
+    games: dondGames,
+    inputHint: (dir) => `run "parley ingest dond-hard50 data/dond/hard50.json --out ${dir}" or "parley run data/runs/dond.json --out ${dir}" first`,
+    format: "json",
+    dataset: "dond",
+    answer: async (query) => bestRow((await query(HARD_POINTS_SQL)) as unknown as PointRow[]),
+  },
+  {
+    name: "dond-human-row",
+    description: "Deal or No Deal, §5.5.1, Table 10's Human row: Parley's row from the outcomes recorded with the 44 points (source dond-hard50), the printed row, and where they differ, the likely swap of PO and EF included",
+    tables: ["games"],
+    games: dondGames,
+    inputHint: (dir) => `run "parley ingest dond-hard50 data/dond/hard50.json --out ${dir}" first`,
+    format: "json",
+    dataset: "dond",
+    async answer(query) {
+      const human = (await query(dondPairingSQL("games"))).find((r) => r.source === "dond-hard50");
+      if (!human) throw new NothingToMeasure("no human outcomes of the hard points (source dond-hard50) in these games");
+      const printed = PAPER_ROWS.find((r) => r.condition === "Human")!;
+      return {parley: human, printed, differences: humanRowChecks(human as unknown as Parameters<typeof humanRowChecks>[0], printed)};
+    },
+  },
   {
     name: "dond-valuations",
     description: "Deal or No Deal, §5.2, Tables 14–16: the belief workflow's valuation estimates, from each game's last belief and per round",

@@ -7,13 +7,64 @@
  * shares). The SQL is src/lib/negotiationArena.ts's; this file names it, and
  * declares the pages' first views.
  */
-import {acceptanceCurveSQL, buyerPayoffSQL, NA_PREFIX, NA_SCENARIOS, pairStatsSQL, priceSequencesSQL, stakeShareSQL, type NaScenario} from "../lib/negotiationArena.js";
+import {acceptanceCurveSQL, anchoring, badCounterOffers, buyerPayoffSQL, NA_PREFIX, NA_SCENARIOS, pairStatsSQL, priceSequencesSQL, splitTheDifference, stakeShareSQL, type NaScenario} from "../lib/negotiationArena.js";
 import {ARENA_TURNS_SQL, NA_PAGES, prepareArena, scenarioPairsSQL, tradesSQL, transcriptChoicesSQL} from "../lib/pages/negotiationArena.js";
 import type {FirstView, Query} from "../lib/snapshot.js";
 import {measureSQL, sqlMeasure, type Analysis, type Measure, type Parameter, type Params} from "./analysis.js";
 
 const scenarioParameter: Parameter = {name: "scenario", kind: "string", default: "buy_sell", choices: NA_SCENARIOS, description: "the scenario"};
 const scenarioOf = (params: Params) => String(params.scenario) as NaScenario;
+
+/** A row of priceSequencesSQL, as the computations below read it. */
+interface PriceSequence {
+  p2_agent: string;
+  p1: number | null;
+  p2: number | null;
+  final_price: number | null;
+  prices: number[];
+}
+
+/**
+ * §5.1's three buy/sell probes computed from the price sequences, as the
+ * scenario page computes them (points left out: the page draws them).
+ */
+function sequenceMeasures(): Measure[] {
+  const sequences = async (query: Query): Promise<PriceSequence[]> => {
+    await prepareArena(query);
+    return (await query(priceSequencesSQL("arena", "turns"))) as unknown as PriceSequence[];
+  };
+  const base = {tables: ["games", "turns"] as const, format: "json" as const, dataset: "negotiationarena"};
+  return [
+    {
+      ...base,
+      name: "anchoring",
+      description: "Buy/sell, §5.1, Figure 8a: Spearman ρ of the seller's first proposal p₁ against the final price over the deals, with its 95% interval (the paper: ρ = 0.716 for GPT-4)",
+      answer: async (query) => {
+        const {points, ...rest} = anchoring((await sequences(query)).map((s) => ({p1: s.p1, final_price: s.final_price})));
+        return rest;
+      },
+    },
+    {
+      ...base,
+      name: "split-the-difference",
+      description: "Buy/sell, §5.1, Figure 17: Pearson r of each proposal against the midpoint of the two before it, with its 95% interval",
+      answer: async (query) => {
+        const {points, ...rest} = splitTheDifference((await sequences(query)).map((s) => [...s.prices]));
+        return rest;
+      },
+    },
+    {
+      ...base,
+      name: "bad-counter-offers",
+      description: "Buy/sell, §5.1, Figure 8b: per buyer, how often its first counter p₂ is above the seller's first proposal p₁, tested one-sided against 0.11",
+      answer: async (query) => {
+        const rows = await sequences(query);
+        const buyers = [...new Set(rows.map((s) => s.p2_agent))].sort();
+        return buyers.map((buyer) => ({buyer, ...badCounterOffers(rows.filter((s) => s.p2_agent === buyer), 0.11)}));
+      },
+    },
+  ];
+}
 
 const measures: Measure[] = [
   sqlMeasure({
@@ -71,6 +122,7 @@ const measures: Measure[] = [
     prepare: prepareArena,
     sql: () => priceSequencesSQL("arena", "turns"),
   }),
+  ...sequenceMeasures(),
   sqlMeasure({
     name: "acceptance",
     description: "Ultimatum, §5.2: the acceptance rate of injected offers by amount, per ordered pair and stake",

@@ -21,6 +21,20 @@
  */
 
 import {sqlString} from "./sqlText.js";
+import {dondPaperSelectionSQL} from "./dondPaperSelection.js";
+
+/**
+ * Which dialogues a measure reads: "all", each game once (Parley's own), or
+ * "paper", the lines the authors' code keeps for Table 9 (src/lib/dondPaperSelection.ts).
+ */
+export type DondSelection = "all" | "paper";
+export const DOND_SELECTIONS: readonly DondSelection[] = ["all", "paper"];
+
+/** The per-dialogue metrics of `games` restricted to `selection`: one row per selected line under "paper". */
+const selectedMetricsSQL = (games: string, selection: DondSelection): string =>
+  selection === "paper"
+    ? `SELECT m.* FROM (${dondGameMetricsSQL(games)}) m JOIN (${dondPaperSelectionSQL(games)}) p USING (game_id)`
+    : dondGameMetricsSQL(games);
 
 export interface DondStatsRow {
   difficulty: number;
@@ -78,12 +92,14 @@ ORDER BY s.game_id`;
 /**
  * Rates by difficulty, most difficult (closest valuations) first. With
  * `cumulative`, each row pools every dialogue at least that difficult, which is
- * how Game-theoretic LLM workflows (Hua et al. 2024) Table 9 grows its datapoint counts.
+ * how Game-theoretic LLM workflows (Hua et al. 2024) Table 9 grows its datapoint counts;
+ * with `selection: "paper"`, over the lines its authors' code selects (on the
+ * test split, Table 9 itself).
  */
-export function dondStatsSQL(games = "games", {cumulative = false} = {}): string {
+export function dondStatsSQL(games = "games", {cumulative = false, selection = "all" as DondSelection} = {}): string {
   const pool = cumulative ? "m.difficulty >= d.difficulty" : "m.difficulty = d.difficulty";
   return `
-WITH m AS (${dondGameMetricsSQL(games)}),
+WITH m AS (${selectedMetricsSQL(games, selection)}),
 d AS (SELECT DISTINCT difficulty FROM m)
 SELECT d.difficulty::INTEGER AS difficulty,
        count(*)::INTEGER AS n,
@@ -152,9 +168,10 @@ ORDER BY g.game_id, t.player, t.turn`;
 /** One source's games, as a subquery the shared SQL reads like a table. */
 export const sourceTable = (source: string): string => `(SELECT * FROM games WHERE source = ${sqlString(source)})`;
 
-/** Every dialogue of `table` with its metrics, most difficult first. */
-export const dondGamesSQL = (table: string): string => `
+/** Every dialogue of `table` with its metrics, most difficult first; under "paper", those the authors' selection keeps (each once). */
+export const dondGamesSQL = (table: string, selection: DondSelection = "all"): string => `
   SELECT g.game_id, g.outcome, g.counts, g.values_a, g.values_b, g.alloc_a, g.alloc_b, g.messages,
          m.difficulty, m.score_a, m.score_b, m.total, m.envy_free, m.pareto_optimal
   FROM ${table} g JOIN (${dondGameMetricsSQL(table)}) m USING (game_id)
+  ${selection === "paper" ? `WHERE g.game_id IN (SELECT game_id FROM (${dondPaperSelectionSQL(table)}))` : ""}
   ORDER BY m.difficulty DESC, g.game_id`;

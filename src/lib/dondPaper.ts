@@ -114,3 +114,103 @@ export function bestRow(points: readonly PointRow[]): {n: number; score_a: numbe
   const mean = (f: (b: NonNullable<(typeof best)[number]>) => number) => (n ? best.reduce((s, b) => s + f(b!), 0) / n : NaN);
   return {n, score_a: mean((b) => b.score_a), score_b: mean((b) => b.score_b), total: mean((b) => b.total)};
 }
+
+/** One column of Table 9 (§5.4): human outcomes on the dialogues at ℓ1 distance ≤ −difficulty, as printed. */
+export interface Table9Column {
+  difficulty: number;
+  n: number;
+  agreement: number;
+  envy_free: number;
+  pareto_optimal: number;
+  both: number;
+}
+
+const t9 = (difficulty: number, n: number, agreement: number, envy_free: number, pareto_optimal: number, both: number): Table9Column => ({difficulty, n, agreement, envy_free, pareto_optimal, both});
+
+/** Table 9 as printed (Hua et al. 2024, §5.4), from the test split with the authors' selection. */
+export const PAPER_TABLE9: readonly Table9Column[] = [
+  t9(-2, 13, 0.5385, 0.3077, 0.5384, 0.3077),
+  t9(-3, 27, 0.5556, 0.4074, 0.4444, 0.3333),
+  t9(-4, 57, 0.5614, 0.4035, 0.4385, 0.3333),
+  t9(-5, 85, 0.6235, 0.4824, 0.4823, 0.3882),
+  t9(-6, 108, 0.6574, 0.5463, 0.5277, 0.4537),
+  t9(-7, 133, 0.6917, 0.6015, 0.5413, 0.4812),
+  t9(-8, 177, 0.7119, 0.6441, 0.531, 0.4858),
+  t9(-9, 189, 0.7249, 0.6614, 0.5396, 0.4973),
+  t9(-10, 210, 0.7381, 0.681, 0.5523, 0.5142),
+  t9(-11, 217, 0.7373, 0.682, 0.5529, 0.5161),
+];
+
+export const TABLE9_RATES = ["agreement", "envy_free", "pareto_optimal", "both"] as const;
+export type Table9Rate = (typeof TABLE9_RATES)[number];
+
+/**
+ * How a printed four-decimal value shows `value`: "rounded" (to the nearest),
+ * "truncated" (cut after the fourth decimal, where that differs from
+ * rounding), or "differs" (neither). 7/13 = 0.53846… prints as 0.5385
+ * rounded, and Table 9 prints it 0.5384: truncated.
+ */
+export function printedAs(value: number, printed: number): "rounded" | "truncated" | "differs" {
+  const digits = (x: number) => Math.round(x * 1e4);
+  if (digits(value) === digits(printed)) return "rounded";
+  // A small epsilon so that k/n exactly on a fourth decimal (0.4444… never, 0.5 always) truncates to itself.
+  if (Math.floor(value * 1e4 + 1e-9) === digits(printed)) return "truncated";
+  return "differs";
+}
+
+/** A printed rate of Table 9 read as a count out of its column's n: the count k whose k/n prints so, and how. */
+export interface Table9Cell {
+  difficulty: number;
+  rate: Table9Rate;
+  printed: number;
+  n: number;
+  /** The whole number of dialogues k with k/n printed as shown, or null when none is. */
+  k: number | null;
+  how: "rounded" | "truncated" | "differs";
+}
+
+/** Each printed rate of Table 9 as k out of n, and whether it is k/n rounded or truncated. */
+export function table9Cells(columns: readonly Table9Column[] = PAPER_TABLE9): Table9Cell[] {
+  return columns.flatMap((c) =>
+    TABLE9_RATES.map((rate) => {
+      const printed = c[rate];
+      const near = Math.round(printed * c.n);
+      for (const k of [near, near - 1, near + 1]) {
+        const how = printedAs(k / c.n, printed);
+        if (k >= 0 && k <= c.n && how !== "differs") return {difficulty: c.difficulty, rate, printed, n: c.n, k, how};
+      }
+      return {difficulty: c.difficulty, rate, printed, n: c.n, k: null, how: "differs" as const};
+    }),
+  );
+}
+
+/**
+ * Table 10's Human row against the row recomputed from the human outcomes
+ * of the 44 points (Def. 7 envy free, Def. 8 Pareto optimal): one line per
+ * column that differs, and a line when the printed PO and EF look swapped
+ * (printed PO is the recomputed EF and printed EF the recomputed PO, each to
+ * within a hundredth of a game out of n, truncation included), which the
+ * page states as likely, not as fact.
+ */
+export function humanRowChecks(recomputed: DondScores & {n: number}, printed: PaperRow = PAPER_ROWS.find((r) => r.condition === "Human")!): PaperInconsistency[] {
+  const where = "Table 10, Human row";
+  const out: PaperInconsistency[] = [];
+  const games = (x: number) => x * recomputed.n;
+  const sameGames = (x: number, y: number) => Math.abs(games(x) - games(y)) < 0.01 || printedAs(y, x) !== "differs";
+  const rateText = (x: number) => `${x.toFixed(4)} (${games(x).toFixed(2)} of ${recomputed.n})`;
+  for (const key of ["agreement", "pareto_optimal", "envy_free"] as const) {
+    if (!sameGames(printed[key], recomputed[key])) out.push({where: `${where}, ${key.replace("_", " ")}`, printed: rateText(printed[key]), recomputed: `${rateText(recomputed[key])} from the recorded outcomes`});
+  }
+  for (const key of ["score_a", "score_b", "total"] as const) {
+    if (Math.abs(printed[key] - recomputed[key]) > 0.005) out.push({where: `${where}, ${key === "total" ? "total" : key === "score_a" ? "Alice" : "Bob"}`, printed: printed[key].toFixed(2), recomputed: `${recomputed[key].toFixed(2)} from the recorded outcomes`});
+  }
+  const swapped = !sameGames(printed.pareto_optimal, recomputed.pareto_optimal) && sameGames(printed.pareto_optimal, recomputed.envy_free) && sameGames(printed.envy_free, recomputed.pareto_optimal);
+  if (swapped) {
+    out.push({
+      where: `${where}, PO and EF`,
+      printed: `PO ${printed.pareto_optimal.toFixed(4)}, EF ${printed.envy_free.toFixed(4)}`,
+      recomputed: `the recorded outcomes give EF ${rateText(recomputed.envy_free)} and PO ${rateText(recomputed.pareto_optimal)}: the two printed columns are likely swapped (PO as printed is the EF share, EF as printed the PO share)`,
+    });
+  }
+  return out;
+}

@@ -58,6 +58,16 @@ export async function econarenaViews(query: Query, sources: EconArenaViews = {ga
 /** The environment label of a games row: melee, senior, rational, cot, with " + history" for sessions of several runs. */
 const ENVIRONMENT = `g.environment || CASE WHEN g.runs > 1 THEN ' + history' ELSE '' END`;
 
+/**
+ * Each session's lineup: its agents in alphabetical order, one entry per
+ * agent with "×k" when it holds k seats (e.g. "rational ×2, random, shade-25 ×2").
+ */
+export function lineupSQL(v: EconArenaViews): string {
+  return `
+SELECT game_id, string_agg(agent || CASE WHEN seats > 1 THEN ' ×' || seats ELSE '' END, ', ' ORDER BY agent) AS lineup
+FROM (SELECT game_id, agent, count(*) AS seats FROM ${v.players} GROUP BY game_id, agent) GROUP BY game_id`;
+}
+
 /** One row per seat and run: who, where, what it chose and what it got, and the measures' per-run terms. */
 export function decisionsSQL(v: EconArenaViews): string {
   return `
@@ -68,6 +78,7 @@ WITH settled AS (
   FROM ${v.turns} GROUP BY game_id, seat, run
 )
 SELECT g.game, CASE WHEN g.game = '${AUCTION}' THEN g.pricing END AS format, ${ENVIRONMENT} AS environment, g.environment AS base_environment, g.runs > 1 AS history,
+       CASE WHEN g.game = '${AUCTION}' THEN g.scale END AS scale, l.lineup,
        p.agent, s.game_id, g.repetition, s.run, s.seat, g.n_players,
        CASE WHEN g.game = '${BEAUTY}' THEN g.bound_group ELSE g.scale END AS configuration, g.upper_bound, g.assets, s.value,
        s.strategy, s.payoff, s.eq_payoff, s.payoff / s.eq_payoff AS payoff_ratio,
@@ -75,6 +86,7 @@ SELECT g.game, CASE WHEN g.game = '${AUCTION}' THEN g.pricing END AS format, ${E
        CASE WHEN g.game = '${BEAUTY}' THEN s.strategy / g.upper_bound ELSE s.strategy / nullif(s.value, 0) END AS strategy_share,
        s.won, s.forfeited, s.rule_break
 FROM settled s JOIN ${v.games} g USING (game_id) JOIN ${v.players} p ON p.game_id = s.game_id AND p.seat = s.seat
+JOIN (${lineupSQL(v)}) l ON l.game_id = s.game_id
 WHERE g.game LIKE 'econarena/%' AND s.payoff IS NOT NULL`;
 }
 
@@ -82,6 +94,9 @@ export interface StatsRow {
   game: string;
   format: string | null;
   environment: string;
+  /** Auctions: the value and asset scale (L, M, H); null in the beauty contest, whose measures are shares of c̄ and of the prize. */
+  scale: string | null;
+  lineup: string;
   agent: string;
   n: number;
   mean_payoff: number;
@@ -92,14 +107,22 @@ export interface StatsRow {
   rule_break_rate: number;
 }
 
-/** `parley econarena-stats`: the measures per game (and auction format), environment and agent. */
+/**
+ * `parley econarena-stats`: the measures per game (and auction format),
+ * environment, scale, lineup and agent. Auctions are kept apart by scale:
+ * the mean payoff is an asset (100, 1,000 or 10,000 units at the three
+ * scales), so a mean over scales describes no auction; the ratios, deviation
+ * and rates are scale-free but follow the same rows. Sessions with different
+ * lineups are kept apart (the paper's environments are lineups: melee, and one
+ * model among rational agents), since a payoff depends on who else bids.
+ */
 export function statsSQL(v: EconArenaViews): string {
   return `
-SELECT game, format, environment, agent, count(*)::INTEGER AS n, avg(payoff) AS mean_payoff, avg(payoff_ratio) AS payoff_ratio,
+SELECT game, format, environment, scale, lineup, agent, count(*)::INTEGER AS n, avg(payoff) AS mean_payoff, avg(payoff_ratio) AS payoff_ratio,
        avg(payoff) / avg(eq_payoff) AS rationality_ratio, avg(deviation) AS mean_deviation,
        avg(won::INTEGER) AS win_rate, avg(rule_break::INTEGER) AS rule_break_rate
 FROM (${decisionsSQL(v)})
-GROUP BY ALL ORDER BY game, format NULLS FIRST, environment, agent`;
+GROUP BY ALL ORDER BY game, format NULLS FIRST, environment, scale NULLS FIRST, lineup, agent`;
 }
 
 /** Table 1's session counts (senior environment, §4.2). */

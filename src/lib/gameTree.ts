@@ -145,17 +145,52 @@ export function paretoLeaves(root: TreeNode): Outcome[] {
 const samePath = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((k, i) => k === b[i]);
 
 /**
- * Whether the played path is a subgame-perfect path (the paper's "reached the
- * Nash equilibrium" for sequential games, §4.2), and whether it is one that
- * no other subgame-perfect outcome Pareto-dominates.
+ * What `seat` can secure in the subtree `node` whatever the other does: it
+ * maximises where it moves, the other minimises its payoff where the other
+ * moves (perfect information, so this pure max–min is the value).
  */
-export function pathVerdict(root: TreeNode, path: readonly number[]): {is_ne: boolean; is_po_ne: boolean} {
+export function securityValue(node: TreeNode, seat: 0 | 1): number {
+  if (isLeaf(node)) return node.payoff[seat];
+  const values = node.children.map((c) => securityValue(c, seat));
+  return node.mover === seat ? Math.max(...values) : Math.min(...values);
+}
+
+/**
+ * Every leaf that is the outcome of some pure Nash equilibrium of the tree
+ * (of its strategic form; not necessarily subgame perfect). A path is such an
+ * outcome exactly when, at each of its nodes, the mover gets at least as much
+ * on the path as it could secure by leaving it for any other child, the other
+ * side then punishing (its strategy off the path is free): u_i(path) ≥
+ * securityValue(child, i). Monopoly's "stay out" is one (the incumbent's
+ * threat to fight), though not subgame perfect.
+ */
+export function nashOutcomes(root: TreeNode): Outcome[] {
+  return leaves(root).filter((leaf) => {
+    let node = root;
+    for (const k of leaf.path) {
+      if (isLeaf(node)) break;
+      const m = node.mover;
+      if (node.children.some((c, x) => x !== k && securityValue(c, m) > leaf.payoff[m])) return false;
+      node = node.children[k];
+    }
+    return true;
+  });
+}
+
+/**
+ * Whether the played path is a subgame-perfect path (the paper's "reached the
+ * Nash equilibrium" for sequential games, §4.2, as its authors' backward
+ * induction reads it), whether it is one that no other subgame-perfect
+ * outcome Pareto-dominates, and whether it is the outcome of any pure Nash
+ * equilibrium (`is_any_ne`, the wider reading).
+ */
+export function pathVerdict(root: TreeNode, path: readonly number[]): {is_ne: boolean; is_po_ne: boolean; is_any_ne: boolean} {
   const spe = spOutcomes(root);
   const hit = spe.find((o) => samePath(o.path, path));
-  return {is_ne: !!hit, is_po_ne: !!hit && !spe.some((o) => dominates(o.payoff, hit.payoff))};
+  return {is_ne: !!hit, is_po_ne: !!hit && !spe.some((o) => dominates(o.payoff, hit.payoff)), is_any_ne: nashOutcomes(root).some((o) => samePath(o.path, path))};
 }
 
 /** Everything the pages show about a tree game. */
 export function solveTree(root: TreeNode) {
-  return {spe: spOutcomes(root), canonical: spPath(root), pareto: paretoLeaves(root)};
+  return {spe: spOutcomes(root), canonical: spPath(root), pareto: paretoLeaves(root), nash: nashOutcomes(root)};
 }

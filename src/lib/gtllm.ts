@@ -4,10 +4,17 @@
  * SQL each, run by DuckDB-WASM on the pages and by native DuckDB in
  * `parley gtllm-stats` and the tests.
  *
- * Rates follow §4.2: the share of games whose outcome is a pure Nash
- * equilibrium (trees: the subgame-perfect path), and the share that is a
- * Pareto-optimal one (`is_ne`, `is_po_ne` of the games table). A game ended
- * by rule breaks counts as reaching neither.
+ * Rates follow §4.2 ("we measure the ability of the agents to reach Nash
+ * Equilibrium. For games where there are multiple Nash Equilibria such as in
+ * the game Stag Hunt, we measure the ability of agents to reach the pareto
+ * optimal Nash Equilibrium"): `ne_rate`, the share of games whose outcome is a
+ * pure Nash equilibrium, for trees the subgame-perfect path (the backward
+ * induction of §4.4.2 and the "NE" paths the authors' configuration notes),
+ * and `po_ne_rate`, the share that is a Pareto-optimal one. `any_ne_rate`
+ * reads "Nash equilibrium" wider: in trees, the outcome of any pure Nash
+ * equilibrium of the strategic form (Monopoly's "stay out", Draco's (A2, B1),
+ * TriGame's (A1, B2, A2) count too); in matrix games it equals `ne_rate`.
+ * A game ended by rule breaks counts as reaching none.
  */
 
 export interface GtllmStatsRow {
@@ -20,13 +27,14 @@ export interface GtllmStatsRow {
   n: number;
   ne_rate: number;
   po_ne_rate: number;
+  any_ne_rate: number;
 }
 
 /** Rows of `parley gtllm-stats`: per game, ordered pair, talk rounds and workflow use. */
 export function gtllmStatsSQL(games = "games"): string {
   return `SELECT game, alice_agent, bob_agent, negotiation_rounds::INTEGER AS negotiation_rounds,
   alice_workflow AS workflow_alice, bob_workflow AS workflow_bob, count(*)::INTEGER AS n,
-  avg(is_ne::INTEGER)::DOUBLE AS ne_rate, avg(is_po_ne::INTEGER)::DOUBLE AS po_ne_rate
+  avg(is_ne::INTEGER)::DOUBLE AS ne_rate, avg(is_po_ne::INTEGER)::DOUBLE AS po_ne_rate, avg(is_any_ne::INTEGER)::DOUBLE AS any_ne_rate
 FROM ${games}
 WHERE is_ne IS NOT NULL
 GROUP BY ALL
@@ -41,7 +49,7 @@ ORDER BY game, alice_agent, bob_agent, negotiation_rounds, workflow_alice, workf
 export function gtllmGridSQL(games = "games"): string {
   return `SELECT coalesce(alice_model, alice_agent) AS player, negotiation_rounds::INTEGER AS negotiation_rounds,
   coalesce(alice_workflow, false) AS workflow, game, count(*)::INTEGER AS n,
-  avg(is_ne::INTEGER)::DOUBLE AS ne_rate, avg(is_po_ne::INTEGER)::DOUBLE AS po_ne_rate
+  avg(is_ne::INTEGER)::DOUBLE AS ne_rate, avg(is_po_ne::INTEGER)::DOUBLE AS po_ne_rate, avg(is_any_ne::INTEGER)::DOUBLE AS any_ne_rate
 FROM ${games}
 WHERE is_ne IS NOT NULL AND alice_agent = bob_agent
 GROUP BY ALL

@@ -92,10 +92,11 @@ function dominance(m: number[][]): Dominance {
   return {strict: strict >= 0 ? strict : null, weak: m.flatMap((_, k) => (weakly(k) ? [k] : []))};
 }
 
-/** Whether cell (i, j) is a pure equilibrium, and a Pareto-optimal one (see the header). */
-export function cellVerdict(g: MatrixGame, i: number, j: number): {is_ne: boolean; is_po_ne: boolean} {
+/** Whether cell (i, j) is a pure equilibrium, and a Pareto-optimal one (see the header); in a one-shot game every Nash equilibrium is the only kind, so is_any_ne = is_ne. */
+export function cellVerdict(g: MatrixGame, i: number, j: number): {is_ne: boolean; is_po_ne: boolean; is_any_ne: boolean} {
   const same = (c: Cell) => c.i === i && c.j === j;
-  return {is_ne: nashCells(g).some(same), is_po_ne: paretoNashCells(g).some(same)};
+  const isNe = nashCells(g).some(same);
+  return {is_ne: isNe, is_po_ne: paretoNashCells(g).some(same), is_any_ne: isNe};
 }
 
 /** Everything the pages show about a matrix game. */

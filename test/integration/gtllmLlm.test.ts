@@ -105,7 +105,7 @@ test("two LLM players talk and one runs the workflow; kill -9 mid-run, the same 
     assert.equal(g.alice_model, "fake-model");
     assert.equal(g.talk_messages, 4);
   }
-  // Everyone answers choice_1: (stag, stag) and (opera, opera) are equilibria; stopping at once is Escalation's SPE; staying out of Monopoly is not.
+  // Everyone answers choice_1: (stag, stag) and (opera, opera) are equilibria; stopping at once is Escalation's SPE; staying out of Monopoly is not (it is an equilibrium outcome, Bob threatening to fight: any_ne_rate 1).
   assert.deepEqual(games.map((g) => [g.game, g.path, g.is_ne, g.is_po_ne]), [
     ["gtllm/battle_of_sexes", "choice_1 choice_1", true, true], ["gtllm/battle_of_sexes", "choice_1 choice_1", true, true],
     ["gtllm/escalation", "choice_1", true, true], ["gtllm/escalation", "choice_1", true, true],
@@ -118,7 +118,7 @@ test("two LLM players talk and one runs the workflow; kill -9 mid-run, the same 
   const rows = JSON.parse(stats.stdout);
   assert.equal(rows.length, 8);
   assert.deepEqual(rows.find((r: {game: string; alice_agent: string}) => r.game === "gtllm/monopoly" && r.alice_agent === "wf"), {
-    game: "gtllm/monopoly", alice_agent: "wf", bob_agent: "raw", negotiation_rounds: 2, workflow_alice: true, workflow_bob: false, n: 1, ne_rate: 0, po_ne_rate: 0,
+    game: "gtllm/monopoly", alice_agent: "wf", bob_agent: "raw", negotiation_rounds: 2, workflow_alice: true, workflow_bob: false, n: 1, ne_rate: 0, po_ne_rate: 0, any_ne_rate: 1,
   });
 });
 

@@ -11,6 +11,7 @@ import {ingestDond} from "../../loaders/papers/gtllm/dond/ingest.js";
 import {writeIngest} from "../../loaders/ingest/write.js";
 import {locateDataset} from "../../loaders/datasets/catalog.js";
 import {dondBeliefSQL, dondGameMetricsSQL, dondPairingSQL, dondStatsSQL} from "../../src/lib/dond.js";
+import {dondPaperSelectionSQL} from "../../src/lib/dondPaperSelection.js";
 import {datasetTables} from "../../loaders/datasets/emit.js";
 import {queryWasm} from "../support/wasmDuckDB.js";
 import {generateRun} from "../../loaders/runner/generate.js";
@@ -53,6 +54,11 @@ test("Deal-or-No-Deal metrics agree between DuckDB-WASM and native DuckDB", asyn
   await same(games, dondGameMetricsSQL("games"));
   await same(games, dondStatsSQL("games"));
   await same(games, dondStatsSQL("games", {cumulative: true}));
+  // The authors' Table 9 selection (list positions, first-seen settings by window), on the split (the hand-made file keeps no line).
+  if (at.available) {
+    await same(games, dondStatsSQL("games", {cumulative: true, selection: "paper"}));
+    await same(games, dondPaperSelectionSQL("games"));
+  }
 });
 
 test("Deal or No Deal played (the catalog's supplement: the 50 points' human outcomes and data/runs/dond.json): pairings and beliefs agree", async () => {

@@ -87,9 +87,10 @@ test("backward induction: the subgame-perfect paths and payoffs of the five tree
     assert.deepEqual(all, [{path: path.map((k) => k - 1), payoff}], `${id} SPE`);
     assert.deepEqual(spPath(t), {path: path.map((k) => k - 1), payoff});
     assert.deepEqual(paretoLeaves(t).map((l) => l.payoff), po, `${id} PO leaves`);
-    assert.deepEqual(pathVerdict(t, path.map((k) => k - 1)), {is_ne: true, is_po_ne: true});
+    assert.deepEqual(pathVerdict(t, path.map((k) => k - 1)), {is_ne: true, is_po_ne: true, is_any_ne: true});
   }
-  assert.deepEqual(pathVerdict(tree("gtllm/escalation"), [1, 0]), {is_ne: false, is_po_ne: false});
+  // A2, B1 (1, −2): Bob leaving for B2 secures −1 > −2 whatever Alice then does: no equilibrium of any kind.
+  assert.deepEqual(pathVerdict(tree("gtllm/escalation"), [1, 0]), {is_ne: false, is_po_ne: false, is_any_ne: false});
 });
 
 test("ties: every subgame-perfect outcome is listed, not only the first maximiser's", () => {
@@ -99,7 +100,7 @@ test("ties: every subgame-perfect outcome is listed, not only the first maximise
   assert.deepEqual(spPath(t).path, [0, 0]);
   assert.equal(pathVerdict(t, [0, 1]).is_ne, false);
   // (3,1) Pareto-dominates (2,0): of the two SPE outcomes only the first is Pareto-optimal.
-  assert.deepEqual(pathVerdict(t, [1]), {is_ne: true, is_po_ne: false});
+  assert.deepEqual(pathVerdict(t, [1]), {is_ne: true, is_po_ne: false, is_any_ne: true});
 });
 
 async function selfPlayRate(game: string, agent: string, rounds: number, n = 6): Promise<number> {

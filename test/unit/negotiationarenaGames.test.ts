@@ -78,6 +78,20 @@ test("ultimatum by backward induction: (99, 1) with 8 turns, (1, 99) with an odd
   }
 });
 
+test("the acceptance test's injected offer (§5.2) is the proposer's turn in the transcript: seats alternate, the offer on that row", async () => {
+  // 3 turns over 10 (the acceptance run's): RED moves on turn 1, the game proposes for BLUE on turn 2 that RED, the
+  // decider, gets 4 (RED gives BLUE 6), and RED decides on turn 3. Without the game's row RED would seem to move twice.
+  const {result, turns} = await play(UG, ["rational", "rational"], {iterations: 3, stake: 10, injected_offer: 4});
+  assert.deepEqual(turns.map((t) => [t.turn, t.round, t.seat, t.action]), [[0, 1, 0, "PROPOSAL"], [1, 2, 1, "PROPOSAL"], [2, 3, 0, "ACCEPT"]]);
+  const injected = turns[1];
+  assert.deepEqual([injected.made_by_game, injected.offer, injected.trade, injected.rule_break], [true, 6, JSON.stringify({RED: {Dollars: 6}, BLUE: {}}), false]);
+  assert.ok(turns.filter((t) => t !== injected).every((t) => t.made_by_game === undefined));
+  assert.deepEqual(result.returns, [4, 6]);
+  // Played without an injected offer, no row says the game made it.
+  const played = await play(UG, ["rational", "rational"], {iterations: 3, stake: 10});
+  assert.ok(played.turns.every((t) => t.made_by_game === undefined));
+});
+
 test("two rational resource traders never trade: every game a tie (0, 0), which the win rate leaves out", async () => {
   for (const params of [{}, {blue_z: 10, blue_w: 7}] as Params[]) {
     for (let seed = 1; seed <= 5; seed++) {

@@ -4,8 +4,8 @@
  * ones from their authors' published locations (or a mirror), verified.
  */
 import {existsSync, mkdirSync, statSync} from "node:fs";
-import {resolve} from "node:path";
-import {catalog, datasetEntry, locateDataset} from "../../datasets/catalog.js";
+import {join, resolve} from "node:path";
+import {catalog, datasetEntry, downloads, locateDataset} from "../../datasets/catalog.js";
 import {datasetsConfig} from "../../projectConfig.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {printable, redactUrl} from "../../io/printable.js";
@@ -21,6 +21,11 @@ export async function run(argv: string[] = []): Promise<number> {
     datasets: catalog.map((d) => {
       const at = locateDataset(d.id);
       return {id: d.id, title: d.title, path: at.path, available: at.available, ...(d.source ? {source: d.source} : {}), ...(at.available ? {} : {hint: at.hint})};
+    }),
+    // Files to fetch and ingest that no page shows.
+    downloads: downloads.map((d) => {
+      const path = config.dir ? join(config.dir, d.path) : null;
+      return {id: d.id, title: d.title, path, available: path !== null && existsSync(path), source: d.source, ingest: `parley ingest ${d.adapter} ${path ?? d.path} --out <dir>`};
     }),
   });
   return 0;
@@ -39,7 +44,7 @@ async function fetchDatasets(argv: string[]): Promise<number> {
   if (mirror && !isUrl(mirror) && !(existsSync(mirror) && statSync(mirror).isDirectory())) {
     throw new UsageError(`parley datasets fetch: --mirror ${redactUrl(values.mirror!)}: expected an http(s) URL or a directory laid out like the datasets directory`);
   }
-  const entries = positionals.length ? positionals.map(fetchable) : catalog.filter((d) => d.source);
+  const entries = positionals.length ? positionals.map(fetchable) : [...catalog.filter((d) => d.source), ...downloads];
   if (existsSync(config.dir) && !statSync(config.dir).isDirectory()) throw new UsageError(`parley datasets fetch: ${config.dir} (the datasets directory) is a file`);
   mkdirSync(config.dir, {recursive: true});
 
@@ -69,7 +74,9 @@ async function fetchDatasets(argv: string[]): Promise<number> {
   return failed ? 1 : 0;
 }
 
-function fetchable(id: string) {
+function fetchable(id: string): {id: string; source?: string} {
+  const download = downloads.find((d) => d.id === id);
+  if (download) return download;
   let entry;
   try {
     entry = datasetEntry(id);
@@ -77,7 +84,7 @@ function fetchable(id: string) {
     throw new UsageError(`parley datasets fetch: ${(error as Error).message}`);
   }
   if (!entry.source) {
-    throw new UsageError(`parley datasets fetch: "${id}" has no published files to fetch (${entry.generate ? "it is generated at build time" : "no source is recorded"}); fetchable: ${catalog.filter((d) => d.source).map((d) => d.id).join(", ")}`);
+    throw new UsageError(`parley datasets fetch: "${id}" has no published files to fetch (${entry.generate ? "it is generated at build time" : "no source is recorded"}); fetchable: ${[...catalog.filter((d) => d.source), ...downloads].map((d) => d.id).join(", ")}`);
   }
   return entry;
 }

@@ -13,6 +13,7 @@ import type {ParseArgsConfig} from "node:util";
 import {ANALYSES, analysisOf} from "../../registry/analyses.js";
 import {measureNamed, NothingToMeasure, OUTPUT_FORMATS, type Analysis, type Measure, type OutputFormat, type Params} from "../../../src/analyses/analysis.js";
 import {GLEE_CONVENTIONS} from "../../../src/lib/gleeMetrics.js";
+import {DOND_SELECTIONS} from "../../../src/lib/dond.js";
 import {answerOverRuns} from "../../analyses/overRuns.js";
 import {RunTablesMissing} from "../../io/parquet.js";
 import {printableJson} from "../../io/printable.js";
@@ -137,7 +138,14 @@ interface Alias {
 }
 
 export const aliases: Record<string, Alias> = {
-  "dond-stats": {usage: dondStatsUsage, paper: "gtllm", options: {cumulative: {type: "boolean", default: false}}, measure: (v) => ({name: "dond-difficulty", params: {cumulative: v.cumulative === true}}), usagePrefix: "parley ", missing: (dir) => join(dir, "games.parquet")},
+  "dond-stats": {
+    usage: dondStatsUsage,
+    paper: "gtllm",
+    options: {cumulative: {type: "boolean", default: false}, selection: {type: "string"}},
+    measure: (v) => ({name: "dond-difficulty", params: {cumulative: v.cumulative === true, selection: choiceOption("dond-stats", "selection", v.selection as string | undefined, DOND_SELECTIONS, "all")}}),
+    usagePrefix: "parley ",
+    missing: (dir) => join(dir, "games.parquet"),
+  },
   "gamabench-scores": {usage: gamabenchScoresUsage, paper: "gamabench", options: {runs: {type: "boolean", default: false}}, measure: (v) => ({name: v.runs ? "game-scores" : "scores", params: {}}), usagePrefix: "parley "},
   "econarena-stats": {usage: econarenaStatsUsage, paper: "econarena", options: {}, measure: () => ({name: "stats", params: {}}), usagePrefix: "parley "},
   "negotiationarena-stats": {usage: negotiationarenaStatsUsage, paper: "negotiationarena", options: {}, measure: () => ({name: "pairs", params: {}}), usagePrefix: "usage: parley "},

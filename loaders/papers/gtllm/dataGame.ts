@@ -14,7 +14,7 @@
  * Rule breaks (after the run's max_attempts): in talk, the talk ends (as if
  * the seat had halted; `talk_ended_by` = "rule_break") and the game goes on;
  * at an action, the game ends with ended_by = "rule_break", no outcome,
- * returns 0 and is_ne = is_po_ne = false.
+ * returns 0 and is_ne = is_po_ne = is_any_ne = false.
  */
 import type {Action, ActionSpec, GameDef, GameObservation, GameResult, GameState, Mover, Params, Seat, Settled, StartContext} from "../../contract/game.js";
 import {checkAction} from "../../contract/legal.js";
@@ -41,8 +41,9 @@ const GAME_COLUMNS: Column[] = [
   col("path_names", "VARCHAR", "the same, by the data file's action names, separated by ' / '"),
   col("alice_payoff", "DOUBLE", "u_Alice of the outcome (null after a rule break)"),
   col("bob_payoff", "DOUBLE", "u_Bob"),
-  col("is_ne", "BOOLEAN", "the outcome is a pure Nash equilibrium (tree: a subgame-perfect path)"),
+  col("is_ne", "BOOLEAN", "the outcome is a pure Nash equilibrium (tree: a subgame-perfect path, the paper's reading)"),
   col("is_po_ne", "BOOLEAN", "... and no other such equilibrium Pareto-dominates it"),
+  col("is_any_ne", "BOOLEAN", "the outcome is that of some pure Nash equilibrium (tree: of its strategic form, subgame perfect or not; matrix: = is_ne)"),
   col("talk_messages", "INTEGER", "messages sent in the talk"),
   col("talk_ended_by", "VARCHAR", "how the last talk ended: none (0 rounds), rounds, halt, rule_break"),
 ];
@@ -167,7 +168,7 @@ abstract class DataGameState implements GameState<DataGameView> {
 
   result(): GameResult {
     const common = {kind: this.file.kind, talk_messages: this.log.length, talk_ended_by: this.talkEndedBy};
-    if (this.aborted) return {rounds: this.move, ended_by: "rule_break", game: {...common, is_ne: false, is_po_ne: false}, seats: [{}, {}], returns: [0, 0]};
+    if (this.aborted) return {rounds: this.move, ended_by: "rule_break", game: {...common, is_ne: false, is_po_ne: false, is_any_ne: false}, seats: [{}, {}], returns: [0, 0]};
     const {game, returns} = this.outcome();
     return {rounds: this.move - (this.over ? 1 : 0), ended_by: "completed", game: {...common, ...game, alice_payoff: returns[0], bob_payoff: returns[1]}, seats: [{}, {}], returns};
   }

@@ -35,6 +35,7 @@ export const gtllm: PaperManifest<GameFile> = {
   readDataGames: readGameFiles,
   ingest: {
     dond: {describe: "Deal-or-No-Deal dialogues, one per line (end-to-end-negotiator format)", input: "file", ingest: async (path) => (await import("./dond/ingest.js")).ingestDond(path)},
+    "dond-hard50": {describe: "the paper's 50 hard Deal-or-No-Deal points with their recorded human outcomes (data/dond/hard50.json): Table 10's Human and Best rows", input: "file", ingest: async (path) => (await import("./dond/ingest.js")).ingestHardPoints(path)},
   },
   datasets: [
     {
@@ -56,6 +57,12 @@ export const gtllm: PaperManifest<GameFile> = {
       schemas: DATA_GAME_SCHEMAS, played: {run: "gtllm", tables: {schemas: DATA_GAME_SCHEMAS}},
     },
   ],
+  downloads: [
+    {
+      id: "dond-test", title: "Deal or No Deal (human–human, test split: Table 9's dialogues)", cite: "Game-theoretic LLM workflows (Hua et al. 2024) §5.4, Table 9",
+      path: "dealornodeal/test.txt", adapter: "dond", source: "data/sources/dond-test.json",
+    },
+  ],
   report: [
     // Played Deal or No Deal turns are reshaped into the human dialogues' turns, as the /dond pages' data loader does.
     {id: "dond", prefixes: ["dond/"], pages: () => ["/dond", "/dond-played", "/dond-beliefs"], reshape: playedDondRows},
@@ -69,7 +76,7 @@ export const gtllm: PaperManifest<GameFile> = {
     {path: "/dond-beliefs", title: "Deal or No Deal: valuation estimation"},
   ],
   analysis: gtllmAnalysis,
-  reference: "Playable: the ten complete-information games of §4.1 and the §6 probes as JSON files, with pre-play talk (§4.2–4.3), the personality line (§6.3) and the prompts of §6.5, built-in equilibrium and workflow agents (§4.4) and LLM players with the workflow ([Complete-information games](./gtllm): Tables 5–8, §4.3's Duopoly counts). Read from its data: Deal or No Deal ([Deal or No Deal](./dond), §5.3–5.4, Table 9). The meta-game of Table 19, as printed and from its source tables ([Adopt the workflow?](./gtllm-metagame), §5.5.3–5.6), also solved by `parley equilibria`.",
+  reference: "Playable: the ten complete-information games of §4.1 and the §6 probes as JSON files, with pre-play talk (§4.2–4.3), the personality line (§6.3) and the prompts of §6.5, built-in equilibrium and workflow agents (§4.4) and LLM players with the workflow ([Complete-information games](./gtllm): Tables 5–8, §4.3's Duopoly counts). Read from its data: Deal or No Deal ([Deal or No Deal](./dond), §5.3–5.4, Table 9, reproduced exactly by the authors' selection of the test split, `parley datasets fetch dond-test`; Table 10's Human and Best rows from the 50 points). The meta-game of Table 19, as printed and from its source tables ([Adopt the workflow?](./gtllm-metagame), §5.5.3–5.6), also solved by `parley equilibria`.",
 };
 
 export default gtllm;

@@ -74,4 +74,5 @@ export const NA_TURN = {
   private_goals: {name: "private_goals", type: "VARCHAR", doc: "<my goals> as the player restated it (never shown to the other player)"},
   private_resources: {name: "private_resources", type: "VARCHAR", doc: "<my resources> as the player restated it"},
   proposal_count: {name: "proposal_count", type: "INTEGER", doc: "proposals the player has made, this one included"},
+  made_by_game: {name: "made_by_game", type: "BOOLEAN", doc: "ultimatum: the game made this proposal for the seat (§5.2 acceptance test's injected offer); null for the seats' own moves"},
 } satisfies Record<string, Column>;

@@ -28,7 +28,7 @@
  * a model wrote it, "PROPOSE") and explicit zero amounts only change how the
  * other player is shown the message.
  */
-import type {Action, ActionSpec, GameObservation, GameResult, GameState, Mover, NumberSpec, Seat} from "../../contract/game.js";
+import type {Action, ActionSpec, GameMove, GameObservation, GameResult, GameState, Mover, NumberSpec, Seat} from "../../contract/game.js";
 import {checkAction} from "../../contract/legal.js";
 
 export type Answer = "ACCEPT" | "REJECT" | "NONE" | "PROPOSAL";
@@ -183,6 +183,8 @@ export class ArenaState implements GameState<ArenaView> {
   readonly nSeats = 2;
   private readonly history: PublicMessage[] = [];
   private readonly proposals = [0, 0];
+  /** The game's own moves not yet handed to the runner (takeGameMoves). */
+  private gameMoves: GameMove[] = [];
   private endedBy: "accepted" | "rejected" | "turns" | "rule_break" | null = null;
   private executed: Trade | null = null;
   /** Seats' moves in all: RED moves on odd turns. */
@@ -292,7 +294,17 @@ export class ArenaState implements GameState<ArenaView> {
   /** The game's own proposal on its turn (ultimatum §5.2), posted for whoever would move. */
   private inject(): void {
     const injected = this.rules.injected;
-    if (injected && !this.endedBy && this.turn === injected.turn) this.post(this.mover(), "PROPOSAL", injected.trade, "");
+    if (!injected || this.endedBy || this.turn !== injected.turn) return;
+    const seat = this.mover();
+    this.gameMoves.push({round: this.turn, seat, action: "PROPOSAL", made_by_game: true, role: this.rules.roles[seat]});
+    this.post(seat, "PROPOSAL", injected.trade, "");
+  }
+
+  /** The injected offer, once, as the proposer's turn (its trade and offer follow from settled()). */
+  takeGameMoves(): GameMove[] {
+    const moves = this.gameMoves;
+    this.gameMoves = [];
+    return moves;
   }
 
   observe(seat: Seat): GameObservation<ArenaView> {

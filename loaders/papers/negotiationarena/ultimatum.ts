@@ -77,7 +77,7 @@ export const ultimatum = arenaGame({
   description: "RED splits $100 with BLUE over 8 turns; either may accept, reject (both get 0) or counter; the last mover may only accept or reject.",
   params: PARAMS,
   columns: [NA_GAME.stake, NA_GAME.injected_offer, NA_GAME.p1_share],
-  turnColumns: [NA_TURN.offer],
+  turnColumns: [NA_TURN.offer, NA_TURN.made_by_game],
   // Games whose penultimate proposal the game made are a separate experiment (§5.2): their ids say so,
   // so that they never collide with played games of the same configuration number.
   idStem: (params) => (valueOf(params, INJECTED) >= 0 ? "negotiationarena.ultimatum-injected" : "negotiationarena.ultimatum"),

@@ -15,7 +15,10 @@ export const NA_PAGES: Record<string, NaScenario> = {"resource-exchange": "resou
 
 /** The games with agents labelled by their social behaviour (see labelledGamesSQL), as view `arena`. */
 export async function prepareArena(query: Query): Promise<void> {
-  await query(`CREATE OR REPLACE VIEW arena AS ${labelledGamesSQL("games")}`);
+  // Runs of built-in agents have no behaviour columns (only LLM players and the authors' logs do): null there.
+  const columns = new Set((await query(`DESCRIBE SELECT * FROM games`)).map((r) => String(r.column_name)));
+  const games = columns.has("p1_behaviour") ? "games" : "(SELECT *, NULL::VARCHAR AS p1_behaviour, NULL::VARCHAR AS p2_behaviour FROM games)";
+  await query(`CREATE OR REPLACE VIEW arena AS ${labelledGamesSQL(games)}`);
 }
 
 const gameOf = (scenario: NaScenario) => `${NA_PREFIX}${scenario}`;

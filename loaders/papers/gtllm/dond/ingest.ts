@@ -204,3 +204,24 @@ export function hardPointHumanRows(points: readonly {id: number; counts: number[
     alloc_a: p.human_alloc_a, alloc_b: p.human_alloc_a && p.counts.map((c, k) => c - p.human_alloc_a![k]),
   }));
 }
+
+/**
+ * The 50 hard points with the human outcomes recorded with them (the
+ * authors' data, data/dond/hard50.json, or a file of the same shape), as
+ * games rows of source "dond-hard50": `parley ingest dond-hard50` writes
+ * what the site adds beside the dialogues, so Table 10's Human and Best rows
+ * come from the command line too.
+ */
+export async function ingestHardPoints(path: string): Promise<IngestResult> {
+  const {loadPoints} = await import("./hardPoints.js");
+  const {hasEnvyFree} = await import("../../../../src/lib/dondAllocation.js");
+  let points;
+  try {
+    points = loadPoints(path);
+  } catch (error) {
+    return {tables: [{schema: DOND_GAMES, rows: []}, {schema: DOND_TURNS, rows: []}], summary: {points_read: 0, games_written: 0}, problems: [{file: path, message: (error as Error).message}]};
+  }
+  const games = hardPointHumanRows(points, (p) => hasEnvyFree(p.counts, p.values_a, p.values_b));
+  return {tables: [{schema: DOND_GAMES, rows: games}, {schema: DOND_TURNS, rows: []}], summary: {points_read: points.length, games_written: games.length}, problems: []};
+}
+
