@@ -9,7 +9,7 @@
  */
 import type {GameObservation} from "./game.js";
 import type {ChatMessage} from "../llm/types.js";
-import type {PersonaName} from "../llm/playerOptions.js";
+import type {PersonaName, PromptSource} from "../llm/playerOptions.js";
 
 /** A reply read by a narrator that has its own format (NegotiationArena's tags rather than JSON). */
 export interface ParsedTurn {
@@ -34,6 +34,8 @@ export interface PastTurn<V = unknown> {
 export interface PlayerPrompt {
   personality: string | null;
   negotiation_suffix: number | null;
+  /** Which of a paper's sources of prompt words to follow where they differ (null: the narrator's default, the words that produced the published data). */
+  prompts?: PromptSource | null;
 }
 
 export interface Narrator<V = unknown> {

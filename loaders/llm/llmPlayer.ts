@@ -56,7 +56,7 @@ export class LlmPlayer implements Agent {
     private readonly workflow: Workflow | null = null,
   ) {
     this.traits = {model: spec.model, workflow: spec.workflow ?? false};
-    this.prompt = {personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null};
+    this.prompt = {personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, prompts: spec.prompts ?? null};
   }
 
   /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4, unless the narrator words it) and chain of thought, appended to the system message. */

@@ -12,3 +12,11 @@ export type PersonaName = (typeof personaNames)[number];
 export const PERSONALITIES = ["compassionate", "friendly", "helpful", "pragmatic", "rational", "witty"] as const;
 export type Personality = (typeof PERSONALITIES)[number];
 export const NEGOTIATION_SUFFIX_COUNT = 6;
+/**
+ * Where a paper's sources of prompt words differ (its printed prompts, the
+ * authors' code), which one a player follows; absent: the narrator's
+ * default, the words that produced the published data (each paper's Guide
+ * page lists what each choice changes).
+ */
+export const PROMPT_SOURCES = ["paper", "code"] as const;
+export type PromptSource = (typeof PROMPT_SOURCES)[number];

@@ -23,7 +23,7 @@ import {defaultMaxResponseBytes} from "./httpFetch.js";
 import {defaultLimits} from "./limiter.js";
 import {keyNames, type ConfigKey} from "../io/configKeys.js";
 
-import {NEGOTIATION_SUFFIX_COUNT, PERSONALITIES, personaNames, type PersonaName, type Personality} from "./playerOptions.js";
+import {NEGOTIATION_SUFFIX_COUNT, PERSONALITIES, PROMPT_SOURCES, personaNames, type PersonaName, type Personality, type PromptSource} from "./playerOptions.js";
 
 export {NEGOTIATION_SUFFIX_COUNT, PERSONALITIES, personaNames, type PersonaName, type Personality};
 
@@ -53,6 +53,8 @@ export interface LlmPlayerSpec {
   personality?: Personality;
   /** Matrix and tree games: which of the six prompts of Hua et al. 2024 §6.5 ends every action prompt (1–6). Present only when set. */
   negotiation_suffix?: number;
+  /** Where a paper's printed prompts and its authors' code differ, which to follow; absent: the narrator's default. Present only when set. */
+  prompts?: PromptSource;
   /** Per-HTTP-attempt timeout. */
   timeout_ms: number;
   /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
@@ -124,6 +126,7 @@ export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
   {key: "chain_of_thought", type: "true or false", default: "false", meaning: 'ask for step-by-step reasoning in a "reasoning" field before the answer (stored, never shown to the opponent)'},
   {key: "personality", type: `null or ${oneOf(PERSONALITIES)}`, default: 'null: "rational"', meaning: "matrix and tree games: the system prompt's personality (Hua et al. 2024 §6.3)"},
   {key: "negotiation_suffix", type: `null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT}`, default: "null", meaning: "matrix and tree games: which of the prompts of Hua et al. 2024 §6.5 ends every action prompt"},
+  {key: "prompts", type: `null or ${oneOf(PROMPT_SOURCES)}`, default: "null: the words that produced the paper's published data", meaning: "where a paper's printed prompts and its authors' code differ, which one the player reads (each paper's Guide page lists the differences)"},
   {key: "workflow", type: "true or false", default: "false", meaning: "play with the game's workflow (Hua et al. 2024 §4.4, §5.2), in games that have one"},
   {key: "timeout_ms", type: rangeText("timeout_ms"), default: String(LLM_PLAYER_DEFAULTS.timeout_ms), meaning: "timeout of each HTTP attempt"},
   {key: "max_retries", type: rangeText("max_retries"), default: String(LLM_PLAYER_DEFAULTS.max_retries), meaning: "HTTP retries on 429, 5xx, timeouts and dropped connections"},
@@ -190,12 +193,17 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
   if (suffix !== null && !(typeof suffix === "number" && Number.isInteger(suffix) && suffix >= 1 && suffix <= NEGOTIATION_SUFFIX_COUNT)) {
     throw new Error(`${who}: "negotiation_suffix" must be null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT} (the prompts of Hua et al. 2024 §6.5), got ${JSON.stringify(suffix)}`);
   }
+  const prompts = o.prompts ?? null;
+  if (prompts !== null && !(PROMPT_SOURCES as readonly unknown[]).includes(prompts)) {
+    throw new Error(`${who}: "prompts" must be null or one of ${PROMPT_SOURCES.join(", ")}, got ${JSON.stringify(prompts)}`);
+  }
   const workflow = o.workflow ?? false;
   if (typeof workflow !== "boolean") throw new Error(`${who}: "workflow" must be true or false`);
   return {
     ...(workflow && {workflow: true}),
     ...(personality !== null && {personality: personality as Personality}),
     ...(suffix !== null && {negotiation_suffix: suffix as number}),
+    ...(prompts !== null && {prompts: prompts as PromptSource}),
     id,
     provider,
     model: str("model", false)!,

@@ -1,9 +1,10 @@
 /**
  * A scripted "model" for the fake LLM servers that plays GLEE games from
  * the prompt text alone, the way a language model has to: it reads the
- * format the last user message asks for and answers it.
+ * format asked for (in the system message in bargaining, as GLEE's own code
+ * puts it; in the last user message otherwise) and answers it.
  *
- *   offers     an even split ("Send your offer to divide $M"), or a price of
+ *   offers     an even split ("Send your offer to divide $M" or "M$"), or a price of
  *              `price` in negotiation;
  *   decisions  reject in round 1, accept from round 2 on;
  *   persuasion claims "high" (binary) or sends a short text.
@@ -24,7 +25,7 @@ export function gleeBot(options: GleeBotOptions = {}): Responder {
   return (request) => {
     const special = options.misbehave?.(request);
     if (special) return special;
-    const json = answer(request.lastUser, options.price ?? 50);
+    const json = answer(`${request.system}\n${request.lastUser}`, options.price ?? 50);
     return {text: `Here is my answer.\n\`\`\`json\n${JSON.stringify(json)}\n\`\`\``, delayMs: options.delayMs ?? 0};
   };
 }
@@ -37,7 +38,7 @@ export function roundOf(text: string): number {
 
 function answer(ask: string, price: number): Record<string, unknown> {
   if (ask.includes('"decision"')) return {decision: roundOf(ask) >= 2 ? "accept" : "reject"};
-  const divide = /divide \$([\d,.]+)/.exec(ask);
+  const divide = /divide \$?(\d[\d,.]*)/.exec(ask); // "$1,000" in the round's request, "1,000$" in GLEE's format
   if (divide && ask.includes("_gain")) {
     const m = Number(divide[1]!.replace(/,/g, ""));
     return {alice_gain: m / 2, bob_gain: m / 2, message: "Let's split it evenly."};

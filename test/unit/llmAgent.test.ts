@@ -54,8 +54,11 @@ test("bargaining: system + one user message per turn, re-ask with the error, rea
   const bobSees = () => state.observe(1) as GleeObservation;
   assert.ok(calls[1]!.messages[0]!.content.startsWith(gleeRules(aliceSees())));
   assert.equal(calls[1]!.messages[1]!.content, gleeUpdate(aliceSees(), null));
-  assert.match(calls[1]!.messages[0]!.content, /^Let's play a game\. In this game, there are two players\. You are playing as Alice\. You and Bob need to divide \$1,000 between you\./);
-  assert.match(calls[1]!.messages[3]!.content, /^Your previous answer broke the rules: the reply contains no JSON object\.\nPlease answer again\.\nSend your offer to divide \$1,000/);
+  // The authors' layout (eilamshapira/GLEE bargaining.py, D.2): the rules, then this turn's JSON format, in the system message.
+  assert.match(calls[1]!.messages[0]!.content, /^Let's play a game\.\nIn this game, there are two players\. You are playing as Alice\.\nYou and Bob need to divide 1,000\$ between you\./);
+  assert.match(calls[1]!.messages[0]!.content, /\nSend your offer to divide 1,000\$ and the message you attached in the JSON format:\n\{"alice_gain": The part that you will receive in your offer,\n/);
+  assert.equal(calls[1]!.messages[1]!.content, "Round 1\nSend your offer to divide $1,000 and a message to Bob.");
+  assert.match(calls[1]!.messages[3]!.content, /^Your previous answer broke the rules: the reply contains no JSON object\.\nPlease answer again\.\nSend your offer to divide 1,000\$/);
   // What Bob is shown comes from the applied action: the reasoning is not in it.
   state.apply([second.action as Action]);
   assert.ok(!gleeUpdate(bobSees(), null).includes("discounts"));

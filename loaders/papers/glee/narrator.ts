@@ -7,17 +7,17 @@
  * prompt text; `gleeNarrator` lays these out as one conversation for the LLM
  * player, and the human-study server shows people the same words.
  */
-import {lossPercent, money} from "../../contract/legal.js";
+import {money} from "../../contract/legal.js";
+import {bargainingFormat, bargainingRules, bargainingSystem, bargainingTurn, turnAsPrinted} from "./bargainingPrompts.js";
 import type {ActionSpec} from "../../contract/game.js";
 import type {ChatMessage} from "../../llm/types.js";
-import type {Narrator} from "../../contract/narrator.js";
+import type {Narrator, PlayerPrompt} from "../../contract/narrator.js";
 import {numberField} from "../../llm/parseReply.js";
 import {personaText, ultimatumGoal, type PersonaGoal} from "../negotiationarena/personas.js";
-import type {GleeObservation, GleeView, PersuasionRound, Player, PriceOffer, Role, Signal, SplitOffer} from "./types.js";
+import type {GleeObservation, GleeView, PersuasionRound, Player, PriceOffer, Role, Signal} from "./types.js";
 import {other} from "./types.js";
 
 const name = (p: Player) => (p === "alice" ? "Alice" : "Bob");
-const gainKey = (p: Player) => (p === "alice" ? "alice_gain" : "bob_gain");
 const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 const fmtP = (p: number) => (Math.abs(p - 1 / 3) < 1e-9 ? "1/3" : String(p));
 
@@ -27,18 +27,8 @@ export function gleeRules(obs: GleeObservation): string {
   const p = v.player;
   const o = other(p);
   switch (v.family) {
-    case "bargaining": {
-      return [
-        `Let's play a game. In this game, there are two players. You are playing as ${name(p)}.`,
-        `You and ${name(o)} need to divide ${money(v.money)} between you.`,
-        `In each round of the game, one of the players will make a proposal for division${v.messages ? " and can describe their proposal in a few words" : ""}.`,
-        `The other player will decide whether to accept the offer and finish the game, or to proceed to the next round, in which they will be the one making the proposal.`,
-        v.messages ? `We will relay messages between you and ${name(o)}.` : "",
-        `Beware of inflation! With each passing round, the money is worth ${lossPercent(v.delta_self)} less for you.`,
-        v.delta_other !== null ? `For ${name(o)}, the money is worth ${lossPercent(v.delta_other)} less.` : "",
-        v.horizon === null ? "" : `You have ${v.horizon} rounds to divide the money, or both of you will get nothing!`,
-      ].filter(Boolean).join(" ");
-    }
+    case "bargaining":
+      return bargainingRules(v);
     case "negotiation": {
       const role = (x: Player) => (x === "alice" ? "seller" : "buyer");
       return [
@@ -86,39 +76,13 @@ export function gleeFormat(spec: ActionSpec, obs: GleeObservation): string {
       ? `{"claim": "high"} or {"claim": "low"} (what you tell the buyer about the product's quality)`
       : `{"text": The message you send to the buyer}`;
   }
-  if (v.family === "bargaining") {
-    return (
-      `Send your offer to divide ${money(v.money)} in the JSON format:\n` +
-      `{"${gainKey(p)}": The part that you will receive in your offer, "${gainKey(other(p))}": The part that ${name(other(p))} will receive in your offer` +
-      (v.messages ? `, "message": The message you pass to ${name(other(p))}}` : "}")
-    );
-  }
+  if (v.family === "bargaining") return bargainingFormat(spec, v);
   return `Send your offer in the JSON format:\n{"price": The price you offer${v.messages ? `, "message": The message you pass to ${name(other(p))}` : ""}}`;
 }
 
-/** What the responder is told about an offer. */
-function describeOffer(obs: GleeObservation, offer: SplitOffer | PriceOffer, from: Player, round: number): string {
-  if (obs.view.family === "bargaining") {
-    const split = offer as SplitOffer;
-    return [
-      `Round ${round}`,
-      `${name(from)}'s offer:`,
-      split.message ? `# ${name(from)}'s message: ${split.message}` : "",
-      `# ${name(other(from))} gain: ${money(split[gainKey(other(from))])}`,
-      `# ${name(from)} gain: ${money(split[gainKey(from)])}`,
-    ].filter(Boolean).join("\n");
-  }
-  const price = offer as PriceOffer;
-  return [`Round ${round}`, `${name(from)}'s offer:`, price.message ? `# ${name(from)}'s message: ${price.message}` : "", `# Price: ${money(price.price)}`].filter(Boolean).join("\n");
-}
-
-/** Bargaining's note at the start of a round about what inflation has done (nothing in round 1, nothing in negotiation). */
-function roundNotice(obs: GleeObservation, round: number): string {
-  const v = obs.view;
-  if (v.family !== "bargaining" || round === 1) return "";
-  const own = v.delta_self === 1 ? "The money you gain is worth the same as in the first round." : `Due to inflation, the money you gain is worth ${lossPercent(v.delta_self ** (round - 1))} less than in the first round.`;
-  const theirs = v.delta_other !== null ? ` For ${name(other(v.player))}, the money is worth ${lossPercent(v.delta_other ** (round - 1))} less than in the first round.` : "";
-  return own + theirs;
+/** What the negotiation responder is told about an offer. */
+function describeOffer(offer: PriceOffer, from: Player, round: number): string {
+  return [`Round ${round}`, `${name(from)}'s offer:`, offer.message ? `# ${name(from)}'s message: ${offer.message}` : "", `# Price: ${money(offer.price)}`].filter(Boolean).join("\n");
 }
 
 /** Persuasion's public line after each round's decision. */
@@ -152,18 +116,18 @@ export function gleeUpdate(obs: GleeObservation, previous: GleeObservation | nul
       text = `So far, the product was bought in ${pct(v.stats.bought_share)} of ${v.stats.rounds} rounds, and a low-quality product was bought in ${pct(v.stats.bought_low_share)} of them.\n` + text;
     return [...lines, text].filter(Boolean).join("\n");
   }
+  if (v.family === "bargaining") return bargainingTurn(obs, previous);
   const o = other(p);
   for (const e of v.history.since(seen)) {
     if (e.action.type === "offer") {
-      if (e.player !== p) lines.push(describeOffer(obs, e.action as SplitOffer | PriceOffer, e.player, e.round));
+      if (e.player !== p) lines.push(describeOffer(e.action as PriceOffer, e.player, e.round));
       continue;
     }
     const decision = (e.action as {decision: string}).decision;
     if (e.player === p) {
-      if (decision === "reject") lines.push(`You have chosen to reject ${name(o)}'s offer from round ${e.round}.`, roundNotice(obs, e.round + 1));
+      if (decision === "reject") lines.push(`You have chosen to reject ${name(o)}'s offer from round ${e.round}.`);
     } else {
       lines.push(`${name(e.player)} ${decision === "accept" ? "accepted" : "rejected"} your offer from round ${e.round}.`);
-      if (decision === "reject") lines.push(roundNotice(obs, e.round + 1));
     }
   }
   const messages = v.messages;
@@ -226,25 +190,46 @@ export function toAction(json: Record<string, unknown>, legal: readonly ActionSp
 const restartsEachRound = (v: GleeView): boolean => v.family === "persuasion" && v.player === "bob" && v.buyer_type === "myopic";
 
 /**
- * GLEE's conversation (D.2). The system message is the rules, the
- * response-format guideline and the LLM player's `extra` (persona, chain of
- * thought). Each turn adds one user message holding everything that
- * happened since this player's previous turn plus what to do now (ending
- * with the JSON format), and the model's reply as an assistant message. A
- * rule break stays in the conversation: the next user message states the
- * error and repeats the format (`keepsRuleBreaks`).
+ * The system message a turn is sent with. Bargaining: the authors' own
+ * layout (bargainingPrompts.ts), the rules then this turn's JSON format,
+ * rewritten every turn as their `edit_system_message` does. Negotiation and
+ * persuasion: the rules and Parley's response-format guideline (their
+ * formats end each user message).
+ */
+export function gleeSystem(obs: GleeObservation, prompts: PlayerPrompt["prompts"] = null): string {
+  if (obs.view.family === "bargaining") return bargainingSystem(obs, prompts === "paper" ? "paper" : "code");
+  return [gleeRules(obs), FORMAT_GUIDELINE].join("\n\n");
+}
+
+/** A turn's user message, as the player's `prompts` choice prints it (bargaining: D.2's printing with "paper"). */
+function turnMessage(obs: GleeObservation, previous: GleeObservation | null, prompts: PlayerPrompt["prompts"]): string {
+  const text = gleeUpdate(obs, previous);
+  return prompts === "paper" && obs.view.family === "bargaining" ? turnAsPrinted(text) : text;
+}
+
+/**
+ * GLEE's conversation (D.2). The system message is the rules and the
+ * response format (`gleeSystem`), then the LLM player's `extra` (persona,
+ * chain of thought). Each turn adds one user message holding everything
+ * that happened since this player's previous turn plus what to do now, and
+ * the model's reply as an assistant message. A rule break stays in the
+ * conversation: the next user message states the error and repeats the
+ * format (`keepsRuleBreaks`; the authors' code re-sends the same request
+ * without saying what was wrong).
  */
 export const gleeNarrator: Narrator<GleeView> = {
   keepsRuleBreaks: true,
-  messages(obs, past, extra) {
+  messages(obs, past, extra, _notes, player) {
+    const prompts = player?.prompts ?? null;
     const turns = past.map((p) => p.observation);
     turns.push(obs);
     let start = 0;
     if (restartsEachRound(obs.view)) while (turns[start].round !== obs.round) start++;
-    const messages: ChatMessage[] = [{role: "system", content: [gleeRules(turns[start]), FORMAT_GUIDELINE, extra].filter(Boolean).join("\n\n")}];
+    const system = obs.view.family === "bargaining" ? gleeSystem(obs, prompts) : gleeSystem(turns[start], prompts);
+    const messages: ChatMessage[] = [{role: "system", content: [system, extra].filter(Boolean).join("\n\n")}];
     for (let i = start; i < turns.length; i++) {
       const turn = turns[i];
-      messages.push({role: "user", content: turn.retry ? retryMessage(turn) : gleeUpdate(turn, i > 0 ? turns[i - 1] : null)});
+      messages.push({role: "user", content: turn.retry ? retryMessage(turn) : turnMessage(turn, i > 0 ? turns[i - 1] : null, prompts)});
       if (i < past.length) messages.push({role: "assistant", content: past[i].raw});
     }
     return messages;
