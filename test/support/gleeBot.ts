@@ -7,7 +7,8 @@
  *   offers     an even split ("Send your offer to divide $M" or "M$"), or a price of
  *              `price` in negotiation;
  *   decisions  reject in round 1, accept from round 2 on;
- *   persuasion claims "high" (binary) or sends a short text.
+ *   persuasion recommends (binary: the claim "high") or sends a short text;
+ *              a long-living buyer buys from round 2 on, a myopic one (told no round) always.
  *
  * Replies are wrapped in a ```json fence with a line of prose, as models do.
  * `misbehave` can replace the answer for requests it picks (by content, so
@@ -37,6 +38,11 @@ export function roundOf(text: string): number {
 }
 
 function answer(ask: string, price: number): Record<string, unknown> {
+  // Persuasion in GLEE's own words: the binary seller is asked whether to recommend (yes is the claim "high"),
+  // the text seller for a message, the buyer for yes or no.
+  if (ask.includes("Would you recommend")) return {decision: "yes"};
+  if (ask.includes('{"message": "Your message to')) return {message: "This product is excellent."};
+  if (ask.includes('{"decision": "yes"}')) return {decision: roundOf(ask) >= 2 || ask.includes("Statistics:") ? "yes" : "no"};
   if (ask.includes('"decision"')) return {decision: roundOf(ask) >= 2 ? "accept" : "reject"};
   const divide = /divide \$?(\d[\d,.]*)/.exec(ask); // "$1,000" in the round's request, "1,000$" in GLEE's format
   if (divide && ask.includes("_gain")) {

@@ -1,4 +1,4 @@
-// GLEE bargaining's prompts, byte for byte against the authors' own rendering: each fixture in
+// GLEE bargaining's and persuasion's prompts, byte for byte against the authors' own rendering: each fixture in
 // test/fixtures/authors-prompts/glee/ holds the requests eilamshapira/GLEE's code (commit and files in
 // its "source") sent for a game played with scripted replies. Parley's game is played with the same
 // replies and its narrator must send the same bytes, request by request, or differ only by the
@@ -8,9 +8,10 @@ import assert from "node:assert/strict";
 import {readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 import {bargaining} from "../../loaders/papers/glee/bargaining.js";
+import {persuasion} from "../../loaders/papers/glee/persuasion.js";
 import {gleeNarrator} from "../../loaders/papers/glee/narrator.js";
 import type {GleeState} from "../../loaders/papers/glee/gleeState.js";
-import type {BargainingParams, GleeView, Player} from "../../loaders/papers/glee/types.js";
+import type {BargainingParams, GleeView, PersuasionParams, Player} from "../../loaders/papers/glee/types.js";
 import {PLAYERS} from "../../loaders/papers/glee/types.js";
 import type {Action} from "../../loaders/contract/game.js";
 import type {PastTurn, PlayerPrompt} from "../../loaders/contract/narrator.js";
@@ -22,15 +23,20 @@ const DIR = join(import.meta.dirname, "../fixtures/authors-prompts/glee");
 interface Fixture {
   source: {repository: string; commit: string; files: string[]; functions: string};
   scenario: string;
-  params: {delta_a: number; delta_b: number; money: number; horizon: number | "inf"; complete_information: boolean; messages: boolean};
+  params: BargainingParams | PersuasionParams;
+  /** Persuasion: each round's quality, as the authors' game drew it (scripted). */
+  qualities?: Array<"high" | "low">;
   replies: Record<Player, string[]>;
   requests: Array<{seat: Player; messages: ChatMessage[]}>;
 }
 
-const fixtures: Fixture[] = readdirSync(DIR)
-  .filter((f) => f.startsWith("bargaining-") && f.endsWith(".json"))
-  .sort()
-  .map((f) => JSON.parse(readFileSync(join(DIR, f), "utf8")) as Fixture);
+const load = (family: string): Fixture[] =>
+  readdirSync(DIR)
+    .filter((f) => f.startsWith(`${family}-`) && f.endsWith(".json"))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(DIR, f), "utf8")) as Fixture);
+const fixtures = load("bargaining");
+const persuasionFixtures = load("persuasion");
 
 /**
  * The one documented change (bargainingPrompts.ts, Guide "Prompts"): under incomplete information the
@@ -49,14 +55,23 @@ const DOCUMENTED: Record<string, Array<[string, string]>> = {
   ],
 };
 
-const rng: Rng = {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]!};
 const codeWords: PlayerPrompt = {personality: null, negotiation_suffix: null, prompts: null};
+
+/** The fixture's game in Parley: its parameters, and in persuasion its scripted qualities as the chance draws. */
+function start(fx: Fixture): GleeState {
+  const qualities = [...(fx.qualities ?? [])];
+  const rng: Rng = {next: () => 0, int: () => 0, bernoulli: () => qualities.shift() === "high", pick: (x) => x[0]!};
+  if (fx.qualities) {
+    const {prior, value_high, money, horizon, complete_information, message_type, buyer_type} = fx.params as PersuasionParams;
+    return persuasion.start({prior, value_high, money, horizon, complete_information, message_type, buyer_type}, {gameId: fx.scenario, nSeats: 2, rng}) as GleeState;
+  }
+  const {delta_a, delta_b, money, horizon, complete_information, messages} = fx.params as BargainingParams;
+  return bargaining.start({delta_a, delta_b, money, horizon, complete_information, messages}, {gameId: fx.scenario, nSeats: 2, rng}) as GleeState;
+}
 
 /** Plays the fixture's game in Parley with the fixture's replies; the messages of every request, in order. */
 function parleyRequests(fx: Fixture, prompt: PlayerPrompt): Array<{seat: Player; messages: ChatMessage[]}> {
-  const {delta_a, delta_b, money, horizon, complete_information, messages} = fx.params;
-  const params: BargainingParams = {delta_a, delta_b, money, horizon, complete_information, messages};
-  const state = bargaining.start(params, {gameId: fx.scenario, nSeats: 2, rng}) as GleeState;
+  const state = start(fx);
   const replies = {alice: [...fx.replies.alice], bob: [...fx.replies.bob]};
   const past: Record<Player, PastTurn<GleeView>[]> = {alice: [], bob: []};
   const sent: Array<{seat: Player; messages: ChatMessage[]}> = [];
@@ -95,7 +110,7 @@ test("GLEE bargaining: Parley's narrator sends the authors' bytes for every requ
       assert.equal(ours[i]!.seat, theirs.seat, `${fx.scenario} request ${i}: seat`);
       const expected = theirs.messages.map((m) => ({role: m.role, content: withDocumented(fx, m.content)}));
       assert.deepEqual(ours[i]!.messages, expected, `${fx.scenario} request ${i} (${theirs.seat})`);
-      const tally = count[fx.params.complete_information ? "complete" : "incomplete"];
+      const tally = count[(fx.params as BargainingParams).complete_information ? "complete" : "incomplete"];
       tally[1]++;
       if (JSON.stringify(ours[i]!.messages) === JSON.stringify(theirs.messages)) tally[0]++;
     });
@@ -118,4 +133,20 @@ test('prompts: "paper" prints the rules as Appendix D.2 does, one paragraph, and
     ours[3]!.messages.at(-1)!.content,
     "Bob rejected your offer from round 1.\n\nRound 2\nDue to inflation, the money Bob gains is worth 10% less than in the first round. The money you gains is worth the same as in the first round.\nBob's offer:\n# Bob's message: Let's split it evenly. It's the fairest way to start.\n# Alice gain: 500\n# Bob gain: 500\nDo you accept this offer?",
   );
+});
+
+test("GLEE persuasion: Parley's narrator sends the authors' bytes for every request (binary and text, long-living and myopic, v known or not)", () => {
+  assert.equal(persuasionFixtures.length, 4);
+  let total = 0;
+  for (const fx of persuasionFixtures) {
+    assert.equal(fx.source.commit, "3c9efe031c4db60d8c6a03e17df01b9179b4f887");
+    const ours = parleyRequests(fx, codeWords);
+    assert.equal(ours.length, fx.requests.length, `${fx.scenario}: number of requests`);
+    fx.requests.forEach((theirs, i) => {
+      assert.equal(ours[i]!.seat, theirs.seat, `${fx.scenario} request ${i}: seat`);
+      assert.deepEqual(ours[i]!.messages, theirs.messages, `${fx.scenario} request ${i} (${theirs.seat})`);
+      total++;
+    });
+  }
+  assert.equal(total, 28);
 });

@@ -182,7 +182,8 @@ test("observations hide what the information structure hides, and GLEE's narrato
   p.apply({type: "message", claim: "low"});
   const myopic = p.observe();
   assert.deepEqual([myopic.view.history.length, myopic.view.past.length, myopic.view.stats.rounds, myopic.view.stats.bought_share], [0, 0, 1, 1]);
-  assert.match(gleeUpdate(myopic, bob), /bought in 100% of 1 rounds/);
+  // GLEE's code (persuasion.py generate_buyer_text): a myopic buyer is told the past sales, not the rounds themselves.
+  assert.equal(gleeUpdate(myopic, bob), "Statistics: Based on Alice's recommendations, 1 of the buyers purchased the products offered for them. So far, 1 high-quality product have been sold. You can be the 2nd buyer!\n~\nAlice does not recommend you to buy the product.\n\nWould you like to buy the current product?");
 });
 
 test("negotiation: rational vs rational trades efficiently with complete information", async () => {

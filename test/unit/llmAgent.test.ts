@@ -69,11 +69,14 @@ test("persuasion: a myopic buyer starts a fresh conversation every round; a long
   for (const buyer_type of ["myopic", "long_living"] as const) {
     const params = {prior: 0.5, value_high: 1.5, money: 100, horizon: 3, complete_information: true, message_type: "binary" as const, buyer_type};
     const state = persuasion.start(params, {gameId: "p", nSeats: 2, rng: deriveRng(2, "p")});
-    const {complete, calls} = stub((messages) => (messages[messages.length - 1]!.content.includes('"claim"') ? '{"claim": "high"}' : '{"decision": "accept"}'));
+    // GLEE's own formats (persuasion.py, format_prompt.json) sit in the system message: the seller is asked whether to recommend.
+    const {complete, calls} = stub((messages) => (messages[0]!.content.includes("Would you recommend") ? '{"decision": "yes"}' : '{"decision": "no"}'));
     const players = [0, 1].map((s) => new LlmPlayer(spec(), seat("glee/persuasion", "p", s, params), gleeNarrator as Narrator, complete));
     for (let mover = state.next(); mover.kind === "seats"; mover = state.next()) {
       const s = mover.seats[0];
       const reply = await players[s].act(state.observe(s));
+      // GLEE's "yes" to recommending is the claim "high"; the buyer's "no" is a rejection.
+      assert.deepEqual(reply.action, s === 0 ? {type: "message", claim: "high"} : {type: "decision", decision: "reject"});
       assert.equal(state.validate(s, reply.action), null);
       state.apply([reply.action as Action]);
     }

@@ -9,17 +9,16 @@
  */
 import {money} from "../../contract/legal.js";
 import {bargainingFormat, bargainingRules, bargainingSystem, bargainingTurn, turnAsPrinted} from "./bargainingPrompts.js";
+import {persuasionAction, persuasionFormat, persuasionRules, persuasionTurn} from "./persuasionPrompts.js";
 import type {ActionSpec} from "../../contract/game.js";
 import type {ChatMessage} from "../../llm/types.js";
 import type {Narrator, PlayerPrompt} from "../../contract/narrator.js";
 import {numberField} from "../../llm/parseReply.js";
 import {personaText, ultimatumGoal, type PersonaGoal} from "../negotiationarena/personas.js";
-import type {GleeObservation, GleeView, PersuasionRound, Player, PriceOffer, Role, Signal} from "./types.js";
+import type {GleeObservation, GleeView, Player, PriceOffer, Role} from "./types.js";
 import {other} from "./types.js";
 
 const name = (p: Player) => (p === "alice" ? "Alice" : "Bob");
-const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
-const fmtP = (p: number) => (Math.abs(p - 1 / 3) < 1e-9 ? "1/3" : String(p));
 
 /** The system message's rules for the observing player. */
 export function gleeRules(obs: GleeObservation): string {
@@ -41,28 +40,8 @@ export function gleeRules(obs: GleeObservation): string {
         v.horizon === null ? "" : `You have ${v.horizon} round${v.horizon === 1 ? "" : "s"} to reach a deal.`,
       ].filter(Boolean).join(" ");
     }
-    case "persuasion": {
-      const known = v.value_high !== null;
-      const common = known
-        ? `The product is of high quality with probability ${fmtP(v.prior)} in each round, independently. A high-quality product is worth ${money(v.value_high! * v.money)} to the buyer and a low-quality product is worth $0.`
-        : `The product is of high quality with probability ${fmtP(v.prior)} in each round, independently. A low-quality product is worth $0 to the buyer.`;
-      if (p === "alice")
-        return [
-          `You are playing as Alice, a seller. In each of ${v.horizon} rounds you offer a product to a buyer for ${money(v.money)}.`,
-          `Before each round you learn the product's quality, and you send the buyer ${v.message_type === "binary" ? "a message saying whether it is of high or low quality" : "a message"}. Then the buyer decides whether to buy.`,
-          common,
-          `You gain 1 point for every round in which the buyer buys, whatever the quality.`,
-          v.buyer_type === "myopic" ? `Every round has a new buyer, who only sees statistics of past rounds.` : `The same buyer plays all rounds and sees what happened in each of them.`,
-        ].join(" ");
-      return [
-        v.buyer_type === "myopic"
-          ? `You are playing as a buyer in one round of a market that lasts ${v.horizon} rounds. Alice sells a product for ${money(v.money)}.`
-          : `You are playing as Bob, a buyer. In each of ${v.horizon} rounds Alice offers you a product for ${money(v.money)}.`,
-        common,
-        `Alice knows the quality and sends you a message before you decide whether to buy. After your decision the quality is revealed.`,
-        `Your gain is the product's worth minus the price if you buy, and $0 if you do not.`,
-      ].join(" ");
-    }
+    case "persuasion":
+      return persuasionRules(v);
   }
 }
 
@@ -70,27 +49,15 @@ export function gleeRules(obs: GleeObservation): string {
 export function gleeFormat(spec: ActionSpec, obs: GleeObservation): string {
   const v = obs.view;
   const p = v.player;
-  if (spec.type === "decision") return v.family === "persuasion" ? `{"decision": "accept"} to buy or {"decision": "reject"} not to buy` : `{"decision": "accept"} or {"decision": "reject"}`;
-  if (v.family === "persuasion") {
-    return v.message_type === "binary"
-      ? `{"claim": "high"} or {"claim": "low"} (what you tell the buyer about the product's quality)`
-      : `{"text": The message you send to the buyer}`;
-  }
+  if (v.family === "persuasion") return persuasionFormat(v);
   if (v.family === "bargaining") return bargainingFormat(spec, v);
+  if (spec.type === "decision") return `{"decision": "accept"} or {"decision": "reject"}`;
   return `Send your offer in the JSON format:\n{"price": The price you offer${v.messages ? `, "message": The message you pass to ${name(other(p))}` : ""}}`;
 }
 
 /** What the negotiation responder is told about an offer. */
 function describeOffer(offer: PriceOffer, from: Player, round: number): string {
   return [`Round ${round}`, `${name(from)}'s offer:`, offer.message ? `# ${name(from)}'s message: ${offer.message}` : "", `# Price: ${money(offer.price)}`].filter(Boolean).join("\n");
-}
-
-/** Persuasion's public line after each round's decision. */
-const roundResult = (r: PersuasionRound) => `Round ${r.round}: the buyer ${r.bought ? "bought" : "did not buy"}; the product was of ${r.quality} quality.`;
-
-function describeSignal(s: Signal): string {
-  if (s.text) return s.text;
-  return s.claim === "high" ? "The product is of high quality." : "The product is of low quality.";
 }
 
 /**
@@ -103,19 +70,7 @@ export function gleeUpdate(obs: GleeObservation, previous: GleeObservation | nul
   const p = v.player;
   const lines: string[] = [];
   const seen = previous ? previous.view.history.length : 0;
-  if (v.family === "persuasion") {
-    const myopicBob = p === "bob" && v.buyer_type === "myopic";
-    if (!myopicBob) {
-      const done = previous && previous.view.family === "persuasion" ? previous.view.past.length : 0;
-      for (const r of v.past.slice(done)) lines.push(roundResult(r));
-    }
-    let text = "";
-    if (obs.legal.length && p === "alice") text = `Round ${obs.round}\nThe product is of ${v.quality} quality. Send your message to the buyer.\n${gleeFormat(obs.legal[0], obs)}`;
-    if (obs.legal.length && p === "bob") text = `Round ${obs.round}\nAlice's message: ${describeSignal(v.signal!)}\nDo you buy the product for ${money(v.money)}?\n${gleeFormat(obs.legal[0], obs)}`;
-    if (obs.legal.length && myopicBob && v.stats.rounds)
-      text = `So far, the product was bought in ${pct(v.stats.bought_share)} of ${v.stats.rounds} rounds, and a low-quality product was bought in ${pct(v.stats.bought_low_share)} of them.\n` + text;
-    return [...lines, text].filter(Boolean).join("\n");
-  }
+  if (v.family === "persuasion") return persuasionTurn(obs, previous);
   if (v.family === "bargaining") return bargainingTurn(obs, previous);
   const o = other(p);
   for (const e of v.history.since(seen)) {
@@ -198,6 +153,7 @@ const restartsEachRound = (v: GleeView): boolean => v.family === "persuasion" &&
  */
 export function gleeSystem(obs: GleeObservation, prompts: PlayerPrompt["prompts"] = null): string {
   if (obs.view.family === "bargaining") return bargainingSystem(obs, prompts === "paper" ? "paper" : "code");
+  if (obs.view.family === "persuasion") return `${persuasionRules(obs.view)}\n${persuasionFormat(obs.view)}`;
   return [gleeRules(obs), FORMAT_GUIDELINE].join("\n\n");
 }
 
@@ -225,7 +181,7 @@ export const gleeNarrator: Narrator<GleeView> = {
     turns.push(obs);
     let start = 0;
     if (restartsEachRound(obs.view)) while (turns[start].round !== obs.round) start++;
-    const system = obs.view.family === "bargaining" ? gleeSystem(obs, prompts) : gleeSystem(turns[start], prompts);
+    const system = obs.view.family === "negotiation" ? gleeSystem(turns[start], prompts) : gleeSystem(obs, prompts);
     const messages: ChatMessage[] = [{role: "system", content: [system, extra].filter(Boolean).join("\n\n")}];
     for (let i = start; i < turns.length; i++) {
       const turn = turns[i];
@@ -234,6 +190,6 @@ export const gleeNarrator: Narrator<GleeView> = {
     }
     return messages;
   },
-  action: (json, obs) => toAction(json, obs.legal),
+  action: (json, obs) => toAction(obs.view.family === "persuasion" ? persuasionAction(json, obs.view) : json, obs.legal),
   persona: (name, obs) => personaText(name, personaGoal(obs.view.role)),
 };

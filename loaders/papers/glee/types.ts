@@ -222,6 +222,8 @@ export interface PersuasionView extends SeatFacts<"persuasion"> {
   buyer_type: BuyerType;
   /** v; null for Alice under incomplete information. */
   value_high: number | null;
+  /** Whether Alice knows v (complete information): both players are told it (GLEE's code tells the buyer "Alice knows how much each product worth to you"). */
+  seller_knows_value: boolean;
   /** This round's quality: Alice only (null for Bob). */
   quality: Quality | null;
   /** Alice's message of this round: Bob's turns only. */
