@@ -5,7 +5,7 @@
  * puts it; in the last user message otherwise) and answers it.
  *
  *   offers     an even split ("Send your offer to divide $M" or "M$"), or a price of
- *              `price` in negotiation;
+ *              `price` in negotiation (GLEE's "product_price");
  *   decisions  reject in round 1, accept from round 2 on;
  *   persuasion recommends (binary: the claim "high") or sends a short text;
  *              a long-living buyer buys from round 2 on, a myopic one (told no round) always.
@@ -43,13 +43,15 @@ function answer(ask: string, price: number): Record<string, unknown> {
   if (ask.includes("Would you recommend")) return {decision: "yes"};
   if (ask.includes('{"message": "Your message to')) return {message: "This product is excellent."};
   if (ask.includes('{"decision": "yes"}')) return {decision: roundOf(ask) >= 2 || ask.includes("Statistics:") ? "yes" : "no"};
+  // Negotiation in GLEE's own words: AcceptOffer / RejectOffer, and a "product_price".
+  if (ask.includes('"AcceptOffer"')) return {decision: roundOf(ask) >= 2 ? "AcceptOffer" : "RejectOffer"};
   if (ask.includes('"decision"')) return {decision: roundOf(ask) >= 2 ? "accept" : "reject"};
   const divide = /divide \$?(\d[\d,.]*)/.exec(ask); // "$1,000" in the round's request, "1,000$" in GLEE's format
   if (divide && ask.includes("_gain")) {
     const m = Number(divide[1]!.replace(/,/g, ""));
     return {alice_gain: m / 2, bob_gain: m / 2, message: "Let's split it evenly."};
   }
-  if (ask.includes('"price"')) return {price, message: "A fair price."};
+  if (ask.includes('"product_price"')) return {message: "A fair price.", product_price: price};
   if (ask.includes('"claim"')) return {claim: "high"};
   if (ask.includes('"text"')) return {text: "This product is excellent."};
   return {};

@@ -1,4 +1,4 @@
-// GLEE bargaining's and persuasion's prompts, byte for byte against the authors' own rendering: each fixture in
+// GLEE's prompts (bargaining, negotiation, persuasion), byte for byte against the authors' own rendering: each fixture in
 // test/fixtures/authors-prompts/glee/ holds the requests eilamshapira/GLEE's code (commit and files in
 // its "source") sent for a game played with scripted replies. Parley's game is played with the same
 // replies and its narrator must send the same bytes, request by request, or differ only by the
@@ -8,10 +8,11 @@ import assert from "node:assert/strict";
 import {readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 import {bargaining} from "../../loaders/papers/glee/bargaining.js";
+import {negotiation} from "../../loaders/papers/glee/negotiation.js";
 import {persuasion} from "../../loaders/papers/glee/persuasion.js";
 import {gleeNarrator} from "../../loaders/papers/glee/narrator.js";
 import type {GleeState} from "../../loaders/papers/glee/gleeState.js";
-import type {BargainingParams, GleeView, PersuasionParams, Player} from "../../loaders/papers/glee/types.js";
+import type {BargainingParams, GleeView, NegotiationParams, PersuasionParams, Player} from "../../loaders/papers/glee/types.js";
 import {PLAYERS} from "../../loaders/papers/glee/types.js";
 import type {Action} from "../../loaders/contract/game.js";
 import type {PastTurn, PlayerPrompt} from "../../loaders/contract/narrator.js";
@@ -23,7 +24,7 @@ const DIR = join(import.meta.dirname, "../fixtures/authors-prompts/glee");
 interface Fixture {
   source: {repository: string; commit: string; files: string[]; functions: string};
   scenario: string;
-  params: BargainingParams | PersuasionParams;
+  params: BargainingParams | NegotiationParams | PersuasionParams;
   /** Persuasion: each round's quality, as the authors' game drew it (scripted). */
   qualities?: Array<"high" | "low">;
   replies: Record<Player, string[]>;
@@ -36,6 +37,7 @@ const load = (family: string): Fixture[] =>
     .sort()
     .map((f) => JSON.parse(readFileSync(join(DIR, f), "utf8")) as Fixture);
 const fixtures = load("bargaining");
+const negotiationFixtures = load("negotiation");
 const persuasionFixtures = load("persuasion");
 
 /**
@@ -64,6 +66,10 @@ function start(fx: Fixture): GleeState {
   if (fx.qualities) {
     const {prior, value_high, money, horizon, complete_information, message_type, buyer_type} = fx.params as PersuasionParams;
     return persuasion.start({prior, value_high, money, horizon, complete_information, message_type, buyer_type}, {gameId: fx.scenario, nSeats: 2, rng}) as GleeState;
+  }
+  if ("factor_a" in fx.params) {
+    const {factor_a, factor_b, money, horizon, complete_information, messages} = fx.params;
+    return negotiation.start({factor_a, factor_b, money, horizon, complete_information, messages}, {gameId: fx.scenario, nSeats: 2, rng}) as GleeState;
   }
   const {delta_a, delta_b, money, horizon, complete_information, messages} = fx.params as BargainingParams;
   return bargaining.start({delta_a, delta_b, money, horizon, complete_information, messages}, {gameId: fx.scenario, nSeats: 2, rng}) as GleeState;
@@ -135,10 +141,10 @@ test('prompts: "paper" prints the rules as Appendix D.2 does, one paragraph, and
   );
 });
 
-test("GLEE persuasion: Parley's narrator sends the authors' bytes for every request (binary and text, long-living and myopic, v known or not)", () => {
-  assert.equal(persuasionFixtures.length, 4);
+/** Every request of `list`'s games is the authors' bytes; returns how many there were. */
+function assertIdentical(list: Fixture[]): number {
   let total = 0;
-  for (const fx of persuasionFixtures) {
+  for (const fx of list) {
     assert.equal(fx.source.commit, "3c9efe031c4db60d8c6a03e17df01b9179b4f887");
     const ours = parleyRequests(fx, codeWords);
     assert.equal(ours.length, fx.requests.length, `${fx.scenario}: number of requests`);
@@ -148,5 +154,15 @@ test("GLEE persuasion: Parley's narrator sends the authors' bytes for every requ
       total++;
     });
   }
-  assert.equal(total, 28);
+  return total;
+}
+
+test("GLEE negotiation: Parley's narrator sends the authors' bytes for every request (1, 2, 10 and untold rounds, with and without messages, the outside option)", () => {
+  assert.equal(negotiationFixtures.length, 5);
+  assert.equal(assertIdentical(negotiationFixtures), 18);
+});
+
+test("GLEE persuasion: Parley's narrator sends the authors' bytes for every request (binary and text, long-living and myopic, v known or not)", () => {
+  assert.equal(persuasionFixtures.length, 4);
+  assert.equal(assertIdentical(persuasionFixtures), 28);
 });

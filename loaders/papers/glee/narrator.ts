@@ -7,57 +7,35 @@
  * prompt text; `gleeNarrator` lays these out as one conversation for the LLM
  * player, and the human-study server shows people the same words.
  */
-import {money} from "../../contract/legal.js";
 import {bargainingFormat, bargainingRules, bargainingSystem, bargainingTurn, turnAsPrinted} from "./bargainingPrompts.js";
+import {negotiationAction, negotiationFormat, negotiationRules, negotiationSystem, negotiationTurn} from "./negotiationPrompts.js";
 import {persuasionAction, persuasionFormat, persuasionRules, persuasionTurn} from "./persuasionPrompts.js";
 import type {ActionSpec} from "../../contract/game.js";
 import type {ChatMessage} from "../../llm/types.js";
 import type {Narrator, PlayerPrompt} from "../../contract/narrator.js";
 import {numberField} from "../../llm/parseReply.js";
 import {personaText, ultimatumGoal, type PersonaGoal} from "../negotiationarena/personas.js";
-import type {GleeObservation, GleeView, Player, PriceOffer, Role} from "./types.js";
-import {other} from "./types.js";
-
-const name = (p: Player) => (p === "alice" ? "Alice" : "Bob");
+import type {GleeObservation, GleeView, Role} from "./types.js";
 
 /** The system message's rules for the observing player. */
 export function gleeRules(obs: GleeObservation): string {
   const v = obs.view;
-  const p = v.player;
-  const o = other(p);
   switch (v.family) {
     case "bargaining":
       return bargainingRules(v);
-    case "negotiation": {
-      const role = (x: Player) => (x === "alice" ? "seller" : "buyer");
-      return [
-        `You are playing as ${name(p)}, the ${role(p)}, in a negotiation over the price of a product.`,
-        p === "alice" ? `You own the product, and it is worth ${money(v.value_self)} to you. Bob is a potential buyer.` : `Alice is selling the product. It is worth ${money(v.value_self)} to you.`,
-        v.value_other !== null ? `The product is worth ${money(v.value_other)} to ${name(o)}.` : "",
-        `In each round, one of you proposes a price${v.messages ? " and can attach a message" : ""}, and the other decides whether to accept it (and trade) or reject it and move to the next round, in which they will propose. Alice proposes first.`,
-        p === "alice" ? `If you sell at price p you gain p minus your value.` : `If you buy at price p you gain your value minus p.`,
-        `If no deal is made, both of you gain nothing.`,
-        v.horizon === null ? "" : `You have ${v.horizon} round${v.horizon === 1 ? "" : "s"} to reach a deal.`,
-      ].filter(Boolean).join(" ");
-    }
+    case "negotiation":
+      return negotiationRules(v);
     case "persuasion":
       return persuasionRules(v);
   }
 }
 
-/** The JSON format a model is asked to answer in, for one legal action. */
+/** The JSON format a model is asked to answer in, for one legal action (the authors' wording, per family). */
 export function gleeFormat(spec: ActionSpec, obs: GleeObservation): string {
   const v = obs.view;
-  const p = v.player;
   if (v.family === "persuasion") return persuasionFormat(v);
-  if (v.family === "bargaining") return bargainingFormat(spec, v);
-  if (spec.type === "decision") return `{"decision": "accept"} or {"decision": "reject"}`;
-  return `Send your offer in the JSON format:\n{"price": The price you offer${v.messages ? `, "message": The message you pass to ${name(other(p))}` : ""}}`;
-}
-
-/** What the negotiation responder is told about an offer. */
-function describeOffer(offer: PriceOffer, from: Player, round: number): string {
-  return [`Round ${round}`, `${name(from)}'s offer:`, offer.message ? `# ${name(from)}'s message: ${offer.message}` : "", `# Price: ${money(offer.price)}`].filter(Boolean).join("\n");
+  if (v.family === "negotiation") return negotiationFormat(v, obs.round, spec.type === "decision");
+  return bargainingFormat(spec, v);
 }
 
 /**
@@ -66,38 +44,17 @@ function describeOffer(offer: PriceOffer, from: Player, round: number): string {
  * (D.2: "all the information accumulated since its previous turn").
  */
 export function gleeUpdate(obs: GleeObservation, previous: GleeObservation | null): string {
-  const v = obs.view;
-  const p = v.player;
-  const lines: string[] = [];
-  const seen = previous ? previous.view.history.length : 0;
-  if (v.family === "persuasion") return persuasionTurn(obs, previous);
-  if (v.family === "bargaining") return bargainingTurn(obs, previous);
-  const o = other(p);
-  for (const e of v.history.since(seen)) {
-    if (e.action.type === "offer") {
-      if (e.player !== p) lines.push(describeOffer(e.action as PriceOffer, e.player, e.round));
-      continue;
-    }
-    const decision = (e.action as {decision: string}).decision;
-    if (e.player === p) {
-      if (decision === "reject") lines.push(`You have chosen to reject ${name(o)}'s offer from round ${e.round}.`);
-    } else {
-      lines.push(`${name(e.player)} ${decision === "accept" ? "accepted" : "rejected"} your offer from round ${e.round}.`);
-    }
+  switch (obs.view.family) {
+    case "bargaining":
+      return bargainingTurn(obs, previous);
+    case "negotiation":
+      return negotiationTurn(obs, previous);
+    case "persuasion":
+      return persuasionTurn(obs, previous);
   }
-  const messages = v.messages;
-  const request = !obs.legal.length
-    ? ""
-    : obs.legal[0].type === "offer"
-      ? `Round ${obs.round}\nSend your offer${messages ? " and a message" : ""} to ${name(o)}.\n` + gleeFormat(obs.legal[0], obs)
-      : `Do you accept this offer?\n${gleeFormat(obs.legal[0], obs)}`;
-  return [...lines, request].filter(Boolean).join("\n");
 }
 
 // ------------------------------------------------------------ the conversation (D.2)
-
-export const FORMAT_GUIDELINE =
-  "Each time it is your turn you will be told what to send and in which JSON format. Answer with that JSON object.";
 
 /** What the persona wants, by role (NegotiationArena (Bianchi et al. 2024) appendix: ultimatum wording for dividing money, "spend less" for the buyer). */
 function personaGoal(role: Role): PersonaGoal {
@@ -145,16 +102,19 @@ export function toAction(json: Record<string, unknown>, legal: readonly ActionSp
 const restartsEachRound = (v: GleeView): boolean => v.family === "persuasion" && v.player === "bob" && v.buyer_type === "myopic";
 
 /**
- * The system message a turn is sent with. Bargaining: the authors' own
- * layout (bargainingPrompts.ts), the rules then this turn's JSON format,
- * rewritten every turn as their `edit_system_message` does. Negotiation and
- * persuasion: the rules and Parley's response-format guideline (their
- * formats end each user message).
+ * The system message a turn is sent with, in the authors' layout
+ * (`players/base_player.py` `edit_system_message`): the rules, a newline,
+ * this turn's JSON format, rewritten every turn.
  */
 export function gleeSystem(obs: GleeObservation, prompts: PlayerPrompt["prompts"] = null): string {
-  if (obs.view.family === "bargaining") return bargainingSystem(obs, prompts === "paper" ? "paper" : "code");
-  if (obs.view.family === "persuasion") return `${persuasionRules(obs.view)}\n${persuasionFormat(obs.view)}`;
-  return [gleeRules(obs), FORMAT_GUIDELINE].join("\n\n");
+  switch (obs.view.family) {
+    case "bargaining":
+      return bargainingSystem(obs, prompts === "paper" ? "paper" : "code");
+    case "negotiation":
+      return negotiationSystem(obs);
+    case "persuasion":
+      return obs.legal.length ? `${persuasionRules(obs.view)}\n${persuasionFormat(obs.view)}` : persuasionRules(obs.view);
+  }
 }
 
 /** A turn's user message, as the player's `prompts` choice prints it (bargaining: D.2's printing with "paper"). */
@@ -181,7 +141,7 @@ export const gleeNarrator: Narrator<GleeView> = {
     turns.push(obs);
     let start = 0;
     if (restartsEachRound(obs.view)) while (turns[start].round !== obs.round) start++;
-    const system = obs.view.family === "negotiation" ? gleeSystem(turns[start], prompts) : gleeSystem(obs, prompts);
+    const system = gleeSystem(obs, prompts);
     const messages: ChatMessage[] = [{role: "system", content: [system, extra].filter(Boolean).join("\n\n")}];
     for (let i = start; i < turns.length; i++) {
       const turn = turns[i];
@@ -190,6 +150,6 @@ export const gleeNarrator: Narrator<GleeView> = {
     }
     return messages;
   },
-  action: (json, obs) => toAction(obs.view.family === "persuasion" ? persuasionAction(json, obs.view) : json, obs.legal),
+  action: (json, obs) => toAction(obs.view.family === "persuasion" ? persuasionAction(json, obs.view) : obs.view.family === "negotiation" ? negotiationAction(json) : json, obs.legal),
   persona: (name, obs) => personaText(name, personaGoal(obs.view.role)),
 };

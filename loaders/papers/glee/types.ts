@@ -120,10 +120,15 @@ export interface Signal {
   text?: string;
 }
 
-/** Accept or reject the standing offer; in persuasion "accept" means buy at price 1·M. */
+/**
+ * Accept or reject the standing offer; in persuasion "accept" means buy at
+ * price 1·M. Negotiation also has "outside": end the negotiation and trade
+ * with an outside party at one's own value (GLEE's code: SellToJhon /
+ * BuyFromJhon), which gains nothing, like no trade.
+ */
 export interface Decision {
   type: "decision";
-  decision: "accept" | "reject";
+  decision: "accept" | "reject" | "outside";
 }
 
 export type Quality = "high" | "low";
@@ -246,7 +251,7 @@ export type GleeObservation = GameObservation<GleeView>;
 // ------------------------------------------------------------------- outcome
 
 /** How a game ended. */
-export type EndReason = "agreement" | "horizon" | "rule_break" | "completed";
+export type EndReason = "agreement" | "horizon" | "rule_break" | "completed" | "outside_option";
 
 /** Outcome columns of the games table (see schema.ts); families fill their own. */
 export interface Outcome {
