@@ -4,8 +4,9 @@
  * without the LLM player's extras (persona, chain of thought). GLEE's
  * families show a person the rules as system message and one update per turn
  * with the person's own answers between, as one conversation for the whole
- * game (without the LLM player's response-format guideline, and without
- * restarting a myopic buyer's conversation each round); every other game's
+ * game (without the JSON format a model is asked for, which the play page's
+ * form replaces, and without restarting a myopic buyer's conversation each
+ * round); every other game's
  * narrator lays out the whole conversation itself. Pure: runs in the
  * browser (src/play.md).
  */

@@ -51,7 +51,7 @@ const listing = (dir: string): string[] => walk(dir).map((f) => `${f} ${statSync
 
 // Alice's first offer (bargaining and negotiation) is malformed JSON once per game: one recorded rule break each, then she answers.
 const misbehave = (r: FakeRequest): Reply | null =>
-  r.system.includes("You are playing as Alice") && r.lastUser.startsWith("Round 1\nSend your offer") && !r.lastUser.includes("malformed") ? {text: '{"alice_gain": 600, "bob_gain": '} : null;
+  /You are playing as Alice\.|^You are Alice\./.test(r.system) && r.lastUser.startsWith("Round 1\nSend your offer") && !r.lastUser.includes("malformed") ? {text: '{"alice_gain": 600, "bob_gain": '} : null;
 
 before(async () => {
   const llm = await startFakeLlm("openai", gleeBot({misbehave}));

@@ -85,6 +85,8 @@ test("negotiation: SellToJhon ends the game with no deal; max_rounds 30 stands f
   assert.deepEqual(result.problems, []);
   const games = Object.fromEntries(result.tables[0].rows.map((g) => [String(g.game_id).split("/").at(-1), g]));
   assert.equal(games.JHON000000000001.ended_by, "outside_option");
+  const jhon = result.tables.find((t) => t.schema.name === "turns")!.rows.filter((t) => String(t.game_id).endsWith("JHON000000000001"));
+  assert.deepEqual(jhon.at(-1), {...jhon.at(-1), action: "decision", decision: "outside", raw: "SellToJhon"}, "the played game's decision for the outside option");
   assert.equal(games.JHON000000000001.agreement, false);
   assert.equal(games.JHON000000000001.alice_utility, 0);
   assert.equal(games.JHON000000000001.horizon, null);

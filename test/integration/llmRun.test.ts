@@ -40,10 +40,10 @@ function walk(dir: string): string[] {
 // Bargaining: Alice's opening offer is first malformed JSON, then out of range, then fine (2 rule breaks).
 // Negotiation: Bob answers every decision in prose, so after max_attempts = 3 the game is aborted (3 rule breaks).
 const misbehave = (r: {system: string; lastUser: string}): Reply | null => {
-  const alice = r.system.includes("You are playing as Alice");
+  const alice = /^(Let's play a game\.\nIn this game, there are two players\. You are playing as Alice|You are Alice\.)/.test(r.system);
   if (alice && r.lastUser.startsWith("Round 1\nSend your offer") && r.lastUser.includes("divide")) return {text: 'Sure: {"alice_gain": 900, "bob_gain": }'};
   if (alice && r.lastUser.includes("malformed JSON")) return {text: '```json\n{"alice_gain": 1500, "bob_gain": -500, "message": "All for me."}\n```'};
-  if (r.system.includes("You are playing as Bob, the buyer") && r.lastUser.includes('"decision"')) return {text: "I accept your kind offer."};
+  if (r.system.includes("You are playing as Bob. You are looking for a product") && r.system.includes('"AcceptOffer"')) return {text: "I accept your kind offer."};
   return null;
 };
 

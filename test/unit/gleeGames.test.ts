@@ -159,13 +159,14 @@ test("observations hide what the information structure hides, and GLEE's narrato
   assert.equal(a.view.delta_other, null);
   assert.equal((a.view as {horizon: number | null}).horizon, null);
   assert.ok(!("rules" in JSON.parse(JSON.stringify(a))), "games hold no prompt text");
-  assert.match(gleeRules(a), /You are playing as Alice\. You and Bob need to divide \$10,000/);
+  assert.match(gleeRules(a), /You are playing as Alice\.\nYou and Bob need to divide 10,000\$/);
+  assert.match(gleeRules(a), /You don't know how the inflation effect on Bob\./);
   assert.doesNotMatch(gleeRules(a), /For Bob/);
   assert.doesNotMatch(gleeRules(a), /rounds to divide/);
   g.apply({type: "offer", alice_gain: 7000, bob_gain: 3000, message: "deal?"});
   const b = g.observe();
   assert.match(gleeUpdate(b, null), /Alice's message: deal\?/);
-  assert.match(gleeUpdate(b, null), /# Bob gain: \$3,000/);
+  assert.match(gleeUpdate(b, null), /\n# Bob gain: 3000 \n# Alice gain: 7000 \nDo you accept this offer\?$/);
   assert.deepEqual(JSON.parse(JSON.stringify(b)).view.history.length, 1);
 
   const n = open<NegotiationParams, NegotiationView>(negotiation, {factor_a: 1, factor_b: 1.2, money: 100, horizon: 10, complete_information: false, messages: false}, "n", {next: () => 0, int: () => 0, bernoulli: () => false, pick: (x) => x[0]});
@@ -181,7 +182,8 @@ test("observations hide what the information structure hides, and GLEE's narrato
   p.apply({type: "message", claim: "low"});
   const myopic = p.observe();
   assert.deepEqual([myopic.view.history.length, myopic.view.past.length, myopic.view.stats.rounds, myopic.view.stats.bought_share], [0, 0, 1, 1]);
-  assert.match(gleeUpdate(myopic, bob), /bought in 100% of 1 rounds/);
+  // GLEE's code (persuasion.py generate_buyer_text): a myopic buyer is told the past sales, not the rounds themselves.
+  assert.equal(gleeUpdate(myopic, bob), "Statistics: Based on Alice's recommendations, 1 of the buyers purchased the products offered for them. So far, 1 high-quality product have been sold. You can be the 2nd buyer!\n~\nAlice does not recommend you to buy the product.\n\nWould you like to buy the current product?");
 });
 
 test("negotiation: rational vs rational trades efficiently with complete information", async () => {

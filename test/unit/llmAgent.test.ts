@@ -54,8 +54,11 @@ test("bargaining: system + one user message per turn, re-ask with the error, rea
   const bobSees = () => state.observe(1) as GleeObservation;
   assert.ok(calls[1]!.messages[0]!.content.startsWith(gleeRules(aliceSees())));
   assert.equal(calls[1]!.messages[1]!.content, gleeUpdate(aliceSees(), null));
-  assert.match(calls[1]!.messages[0]!.content, /^Let's play a game\. In this game, there are two players\. You are playing as Alice\. You and Bob need to divide \$1,000 between you\./);
-  assert.match(calls[1]!.messages[3]!.content, /^Your previous answer broke the rules: the reply contains no JSON object\.\nPlease answer again\.\nSend your offer to divide \$1,000/);
+  // The authors' layout (eilamshapira/GLEE bargaining.py, D.2): the rules, then this turn's JSON format, in the system message.
+  assert.match(calls[1]!.messages[0]!.content, /^Let's play a game\.\nIn this game, there are two players\. You are playing as Alice\.\nYou and Bob need to divide 1,000\$ between you\./);
+  assert.match(calls[1]!.messages[0]!.content, /\nSend your offer to divide 1,000\$ and the message you attached in the JSON format:\n\{"alice_gain": The part that you will receive in your offer,\n/);
+  assert.equal(calls[1]!.messages[1]!.content, "Round 1\nSend your offer to divide $1,000 and a message to Bob.");
+  assert.match(calls[1]!.messages[3]!.content, /^Your previous answer broke the rules: the reply contains no JSON object\.\nPlease answer again\.\nSend your offer to divide 1,000\$/);
   // What Bob is shown comes from the applied action: the reasoning is not in it.
   state.apply([second.action as Action]);
   assert.ok(!gleeUpdate(bobSees(), null).includes("discounts"));
@@ -66,11 +69,14 @@ test("persuasion: a myopic buyer starts a fresh conversation every round; a long
   for (const buyer_type of ["myopic", "long_living"] as const) {
     const params = {prior: 0.5, value_high: 1.5, money: 100, horizon: 3, complete_information: true, message_type: "binary" as const, buyer_type};
     const state = persuasion.start(params, {gameId: "p", nSeats: 2, rng: deriveRng(2, "p")});
-    const {complete, calls} = stub((messages) => (messages[messages.length - 1]!.content.includes('"claim"') ? '{"claim": "high"}' : '{"decision": "accept"}'));
+    // GLEE's own formats (persuasion.py, format_prompt.json) sit in the system message: the seller is asked whether to recommend.
+    const {complete, calls} = stub((messages) => (messages[0]!.content.includes("Would you recommend") ? '{"decision": "yes"}' : '{"decision": "no"}'));
     const players = [0, 1].map((s) => new LlmPlayer(spec(), seat("glee/persuasion", "p", s, params), gleeNarrator as Narrator, complete));
     for (let mover = state.next(); mover.kind === "seats"; mover = state.next()) {
       const s = mover.seats[0];
       const reply = await players[s].act(state.observe(s));
+      // GLEE's "yes" to recommending is the claim "high"; the buyer's "no" is a rejection.
+      assert.deepEqual(reply.action, s === 0 ? {type: "message", claim: "high"} : {type: "decision", decision: "reject"});
       assert.equal(state.validate(s, reply.action), null);
       state.apply([reply.action as Action]);
     }

@@ -81,13 +81,16 @@ test("splitReply keeps reasoning out of the answer", () => {
   assert.deepEqual(bad, {json: null, reasoning: "hmm", error: "the reply contains no JSON object"});
 });
 
-test("the system message is the narrator's rules, the format guideline, the persona and chain of thought", () => {
+test("the system message is the narrator's rules, this turn's format, the persona and chain of thought", () => {
   const params = {delta_a: 0.9, delta_b: 0.9, money: 100, horizon: "inf" as const, complete_information: false, messages: false};
   const obs = bargaining.start(params, {gameId: "s", nSeats: 2, rng: createRng(1)}).observe(0) as GleeObservation;
   const system = (extra: string) => gleeNarrator.messages(obs, [], extra)[0]!.content;
-  assert.equal(system("").split("\n\n").length, 2);
+  // GLEE's code (bargaining.py, base_player.edit_system_message): rules, a newline, the format; no blank line.
+  assert.equal(system("").split("\n\n").length, 1);
+  assert.ok(system("").endsWith('\nSend your offer to divide 100$ in the JSON format:\n{"alice_gain": The part that you will receive in your offer,\n"bob_gain": The part that Bob will receive in your offer}'));
   const full = system([gleeNarrator.persona!("cunning", obs), CHAIN_OF_THOUGHT].join("\n\n"));
-  assert.ok(full.startsWith("Let's play a game. In this game, there are two players. You are playing as Alice."));
+  assert.ok(full.startsWith(`${system("")}\n\n`), "the LLM player's extras follow the authors' system message");
+  assert.ok(full.startsWith("Let's play a game.\nIn this game, there are two players. You are playing as Alice."));
   assert.ok(full.includes("You are cunning and sly in your plan to get more than your opponent. Humiliate your opponent as much as possible. Insult them."));
   assert.ok(full.includes("<reasoning>"));
   // Seed 001 appendix wording.

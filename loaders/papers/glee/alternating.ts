@@ -3,7 +3,9 @@
  * negotiation (§2.2): in odd rounds Alice proposes and Bob decides, in even
  * rounds Bob proposes and Alice decides; an acceptance ends the game, a
  * rejection moves to the next round, and the game ends without a deal after
- * the last round (the horizon, or the cap standing in for "∞").
+ * the last round (the horizon, or the cap standing in for "∞"). In
+ * negotiation the responder may also end it without a deal by taking the
+ * outside option (`decisionSpec`).
  *
  * Families supply what differs (the offer's fields, the view, the outcome)
  * as an `OfferRules` object. What a language agent reads is written from the
@@ -23,6 +25,8 @@ export interface OfferRules<F extends OfferFamily> {
   proposerRole: (p: Player) => Role;
   responderRole: (p: Player) => Role;
   offerSpec(player: Player): ActionSpec;
+  /** The responder's choices (default: accept or reject). */
+  decisionSpec?: ActionSpec;
   /** What `player`, now in `role`, sees: `history` its public events, `offer` the offer it must answer (else null). */
   view(player: Player, role: Role, history: SeenLog, offer: OfferOf<F> | null): OfferView<F>;
   /** Outcome of an accepted offer in `round` (agreement) or of no deal (null). */
@@ -64,7 +68,7 @@ export class AlternatingOffers<F extends OfferFamily> extends GleeState {
   protected legalActions(): ActionSpec[] {
     const p = this.currentPlayer();
     if (!p) return [];
-    return this.phase === "offer" ? [(this.specs[p] ??= this.r.offerSpec(p))] : [DECISION_SPEC];
+    return this.phase === "offer" ? [(this.specs[p] ??= this.r.offerSpec(p))] : [this.r.decisionSpec ?? DECISION_SPEC];
   }
 
   protected roleOf(player: Player): Role {
@@ -87,6 +91,10 @@ export class AlternatingOffers<F extends OfferFamily> extends GleeState {
     }
     if ((action as Decision).decision === "accept") {
       this.ended = {by: "agreement", accepted: {offer: this.offer!, round: this.round}};
+      return;
+    }
+    if ((action as Decision).decision === "outside") {
+      this.ended = {by: "outside_option", accepted: null};
       return;
     }
     if (this.round >= this.horizonCap) {

@@ -17,8 +17,9 @@
  * - Outcomes use the engine's definitions (loaders/papers/glee/bargaining.ts,
  *   negotiation.ts; persuasionOutcome): bargaining utilities discounted by
  *   δ^(t−1), negotiation p − V_A and V_B − p, persuasion sales and M·(k(v−1) − low
- *   bought). A negotiation the seller ends with SellToJhon (the outside option)
- *   is no deal (both 0) and ended_by = "outside_option".
+ *   bought). A negotiation a player ends with SellToJhon or BuyFromJhon (the
+ *   outside option, the game's decision "outside") is no deal (both 0) and
+ *   ended_by = "outside_option".
  * A game whose config or CSV is unreadable or lacks a field is reported (file,
  * line, field) and skipped; the other games are kept.
  */
@@ -164,9 +165,10 @@ function negotiation(config: Json, records: CsvRecord[], base: GameRow, csv: str
     factor_a: fa, factor_b: fb, value_a: va, value_b: vb,
   };
   const turns: TurnRow[] = [];
-  const decisions: Record<string, "accept" | "reject"> = {AcceptOffer: "accept", RejectOffer: "reject", SellToJhon: "reject"};
+  // The outside option is the decision "outside", as Parley's negotiation game has it (negotiation.ts).
+  const decisions: Record<string, "accept" | "reject" | "outside"> = {AcceptOffer: "accept", RejectOffer: "reject", SellToJhon: "outside", BuyFromJhon: "outside"};
   let offer: {price: number; round: number} | null = null;
-  let end = null as {by: EndReason | "outside_option"; price: number | null; round: number} | null;
+  let end = null as {by: EndReason; price: number | null; round: number} | null;
   let last = 0;
   for (const r of records) {
     const player = who(r, csv);
@@ -182,14 +184,14 @@ function negotiation(config: Json, records: CsvRecord[], base: GameRow, csv: str
       continue;
     }
     const decision = decisions[raw];
-    if (!decision) throw new FieldError(csv, "decision", `expected AcceptOffer, RejectOffer or SellToJhon, got ${JSON.stringify(raw)}`, r.line);
+    if (!decision) throw new FieldError(csv, "decision", `expected AcceptOffer, RejectOffer, SellToJhon or BuyFromJhon, got ${JSON.stringify(raw)}`, r.line);
     turns.push({game_id: base.game_id, turn: turns.length, round, player, role, action: "decision", decision, raw, rule_break: false, attempt: 1});
     if (raw === "AcceptOffer") {
       if (!offer) throw new FieldError(csv, "decision", "AcceptOffer before any offer", r.line);
       end = {by: "agreement", price: offer.price, round: offer.round};
       break;
     }
-    if (raw === "SellToJhon") {
+    if (decision === "outside") {
       end = {by: "outside_option", price: null, round};
       break;
     }

@@ -7,126 +7,35 @@
  * prompt text; `gleeNarrator` lays these out as one conversation for the LLM
  * player, and the human-study server shows people the same words.
  */
-import {lossPercent, money} from "../../contract/legal.js";
+import {bargainingFormat, bargainingRules, bargainingSystem, bargainingTurn, turnAsPrinted} from "./bargainingPrompts.js";
+import {negotiationAction, negotiationFormat, negotiationRules, negotiationSystem, negotiationTurn} from "./negotiationPrompts.js";
+import {persuasionAction, persuasionFormat, persuasionRules, persuasionTurn} from "./persuasionPrompts.js";
 import type {ActionSpec} from "../../contract/game.js";
 import type {ChatMessage} from "../../llm/types.js";
-import type {Narrator} from "../../contract/narrator.js";
+import type {Narrator, PlayerPrompt} from "../../contract/narrator.js";
 import {numberField} from "../../llm/parseReply.js";
 import {personaText, ultimatumGoal, type PersonaGoal} from "../negotiationarena/personas.js";
-import type {GleeObservation, GleeView, PersuasionRound, Player, PriceOffer, Role, Signal, SplitOffer} from "./types.js";
-import {other} from "./types.js";
-
-const name = (p: Player) => (p === "alice" ? "Alice" : "Bob");
-const gainKey = (p: Player) => (p === "alice" ? "alice_gain" : "bob_gain");
-const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
-const fmtP = (p: number) => (Math.abs(p - 1 / 3) < 1e-9 ? "1/3" : String(p));
+import type {GleeObservation, GleeView, Role} from "./types.js";
 
 /** The system message's rules for the observing player. */
 export function gleeRules(obs: GleeObservation): string {
   const v = obs.view;
-  const p = v.player;
-  const o = other(p);
   switch (v.family) {
-    case "bargaining": {
-      return [
-        `Let's play a game. In this game, there are two players. You are playing as ${name(p)}.`,
-        `You and ${name(o)} need to divide ${money(v.money)} between you.`,
-        `In each round of the game, one of the players will make a proposal for division${v.messages ? " and can describe their proposal in a few words" : ""}.`,
-        `The other player will decide whether to accept the offer and finish the game, or to proceed to the next round, in which they will be the one making the proposal.`,
-        v.messages ? `We will relay messages between you and ${name(o)}.` : "",
-        `Beware of inflation! With each passing round, the money is worth ${lossPercent(v.delta_self)} less for you.`,
-        v.delta_other !== null ? `For ${name(o)}, the money is worth ${lossPercent(v.delta_other)} less.` : "",
-        v.horizon === null ? "" : `You have ${v.horizon} rounds to divide the money, or both of you will get nothing!`,
-      ].filter(Boolean).join(" ");
-    }
-    case "negotiation": {
-      const role = (x: Player) => (x === "alice" ? "seller" : "buyer");
-      return [
-        `You are playing as ${name(p)}, the ${role(p)}, in a negotiation over the price of a product.`,
-        p === "alice" ? `You own the product, and it is worth ${money(v.value_self)} to you. Bob is a potential buyer.` : `Alice is selling the product. It is worth ${money(v.value_self)} to you.`,
-        v.value_other !== null ? `The product is worth ${money(v.value_other)} to ${name(o)}.` : "",
-        `In each round, one of you proposes a price${v.messages ? " and can attach a message" : ""}, and the other decides whether to accept it (and trade) or reject it and move to the next round, in which they will propose. Alice proposes first.`,
-        p === "alice" ? `If you sell at price p you gain p minus your value.` : `If you buy at price p you gain your value minus p.`,
-        `If no deal is made, both of you gain nothing.`,
-        v.horizon === null ? "" : `You have ${v.horizon} round${v.horizon === 1 ? "" : "s"} to reach a deal.`,
-      ].filter(Boolean).join(" ");
-    }
-    case "persuasion": {
-      const known = v.value_high !== null;
-      const common = known
-        ? `The product is of high quality with probability ${fmtP(v.prior)} in each round, independently. A high-quality product is worth ${money(v.value_high! * v.money)} to the buyer and a low-quality product is worth $0.`
-        : `The product is of high quality with probability ${fmtP(v.prior)} in each round, independently. A low-quality product is worth $0 to the buyer.`;
-      if (p === "alice")
-        return [
-          `You are playing as Alice, a seller. In each of ${v.horizon} rounds you offer a product to a buyer for ${money(v.money)}.`,
-          `Before each round you learn the product's quality, and you send the buyer ${v.message_type === "binary" ? "a message saying whether it is of high or low quality" : "a message"}. Then the buyer decides whether to buy.`,
-          common,
-          `You gain 1 point for every round in which the buyer buys, whatever the quality.`,
-          v.buyer_type === "myopic" ? `Every round has a new buyer, who only sees statistics of past rounds.` : `The same buyer plays all rounds and sees what happened in each of them.`,
-        ].join(" ");
-      return [
-        v.buyer_type === "myopic"
-          ? `You are playing as a buyer in one round of a market that lasts ${v.horizon} rounds. Alice sells a product for ${money(v.money)}.`
-          : `You are playing as Bob, a buyer. In each of ${v.horizon} rounds Alice offers you a product for ${money(v.money)}.`,
-        common,
-        `Alice knows the quality and sends you a message before you decide whether to buy. After your decision the quality is revealed.`,
-        `Your gain is the product's worth minus the price if you buy, and $0 if you do not.`,
-      ].join(" ");
-    }
+    case "bargaining":
+      return bargainingRules(v);
+    case "negotiation":
+      return negotiationRules(v);
+    case "persuasion":
+      return persuasionRules(v);
   }
 }
 
-/** The JSON format a model is asked to answer in, for one legal action. */
+/** The JSON format a model is asked to answer in, for one legal action (the authors' wording, per family). */
 export function gleeFormat(spec: ActionSpec, obs: GleeObservation): string {
   const v = obs.view;
-  const p = v.player;
-  if (spec.type === "decision") return v.family === "persuasion" ? `{"decision": "accept"} to buy or {"decision": "reject"} not to buy` : `{"decision": "accept"} or {"decision": "reject"}`;
-  if (v.family === "persuasion") {
-    return v.message_type === "binary"
-      ? `{"claim": "high"} or {"claim": "low"} (what you tell the buyer about the product's quality)`
-      : `{"text": The message you send to the buyer}`;
-  }
-  if (v.family === "bargaining") {
-    return (
-      `Send your offer to divide ${money(v.money)} in the JSON format:\n` +
-      `{"${gainKey(p)}": The part that you will receive in your offer, "${gainKey(other(p))}": The part that ${name(other(p))} will receive in your offer` +
-      (v.messages ? `, "message": The message you pass to ${name(other(p))}}` : "}")
-    );
-  }
-  return `Send your offer in the JSON format:\n{"price": The price you offer${v.messages ? `, "message": The message you pass to ${name(other(p))}` : ""}}`;
-}
-
-/** What the responder is told about an offer. */
-function describeOffer(obs: GleeObservation, offer: SplitOffer | PriceOffer, from: Player, round: number): string {
-  if (obs.view.family === "bargaining") {
-    const split = offer as SplitOffer;
-    return [
-      `Round ${round}`,
-      `${name(from)}'s offer:`,
-      split.message ? `# ${name(from)}'s message: ${split.message}` : "",
-      `# ${name(other(from))} gain: ${money(split[gainKey(other(from))])}`,
-      `# ${name(from)} gain: ${money(split[gainKey(from)])}`,
-    ].filter(Boolean).join("\n");
-  }
-  const price = offer as PriceOffer;
-  return [`Round ${round}`, `${name(from)}'s offer:`, price.message ? `# ${name(from)}'s message: ${price.message}` : "", `# Price: ${money(price.price)}`].filter(Boolean).join("\n");
-}
-
-/** Bargaining's note at the start of a round about what inflation has done (nothing in round 1, nothing in negotiation). */
-function roundNotice(obs: GleeObservation, round: number): string {
-  const v = obs.view;
-  if (v.family !== "bargaining" || round === 1) return "";
-  const own = v.delta_self === 1 ? "The money you gain is worth the same as in the first round." : `Due to inflation, the money you gain is worth ${lossPercent(v.delta_self ** (round - 1))} less than in the first round.`;
-  const theirs = v.delta_other !== null ? ` For ${name(other(v.player))}, the money is worth ${lossPercent(v.delta_other ** (round - 1))} less than in the first round.` : "";
-  return own + theirs;
-}
-
-/** Persuasion's public line after each round's decision. */
-const roundResult = (r: PersuasionRound) => `Round ${r.round}: the buyer ${r.bought ? "bought" : "did not buy"}; the product was of ${r.quality} quality.`;
-
-function describeSignal(s: Signal): string {
-  if (s.text) return s.text;
-  return s.claim === "high" ? "The product is of high quality." : "The product is of low quality.";
+  if (v.family === "persuasion") return persuasionFormat(v);
+  if (v.family === "negotiation") return negotiationFormat(v, obs.round, spec.type === "decision");
+  return bargainingFormat(spec, v);
 }
 
 /**
@@ -135,50 +44,17 @@ function describeSignal(s: Signal): string {
  * (D.2: "all the information accumulated since its previous turn").
  */
 export function gleeUpdate(obs: GleeObservation, previous: GleeObservation | null): string {
-  const v = obs.view;
-  const p = v.player;
-  const lines: string[] = [];
-  const seen = previous ? previous.view.history.length : 0;
-  if (v.family === "persuasion") {
-    const myopicBob = p === "bob" && v.buyer_type === "myopic";
-    if (!myopicBob) {
-      const done = previous && previous.view.family === "persuasion" ? previous.view.past.length : 0;
-      for (const r of v.past.slice(done)) lines.push(roundResult(r));
-    }
-    let text = "";
-    if (obs.legal.length && p === "alice") text = `Round ${obs.round}\nThe product is of ${v.quality} quality. Send your message to the buyer.\n${gleeFormat(obs.legal[0], obs)}`;
-    if (obs.legal.length && p === "bob") text = `Round ${obs.round}\nAlice's message: ${describeSignal(v.signal!)}\nDo you buy the product for ${money(v.money)}?\n${gleeFormat(obs.legal[0], obs)}`;
-    if (obs.legal.length && myopicBob && v.stats.rounds)
-      text = `So far, the product was bought in ${pct(v.stats.bought_share)} of ${v.stats.rounds} rounds, and a low-quality product was bought in ${pct(v.stats.bought_low_share)} of them.\n` + text;
-    return [...lines, text].filter(Boolean).join("\n");
+  switch (obs.view.family) {
+    case "bargaining":
+      return bargainingTurn(obs, previous);
+    case "negotiation":
+      return negotiationTurn(obs, previous);
+    case "persuasion":
+      return persuasionTurn(obs, previous);
   }
-  const o = other(p);
-  for (const e of v.history.since(seen)) {
-    if (e.action.type === "offer") {
-      if (e.player !== p) lines.push(describeOffer(obs, e.action as SplitOffer | PriceOffer, e.player, e.round));
-      continue;
-    }
-    const decision = (e.action as {decision: string}).decision;
-    if (e.player === p) {
-      if (decision === "reject") lines.push(`You have chosen to reject ${name(o)}'s offer from round ${e.round}.`, roundNotice(obs, e.round + 1));
-    } else {
-      lines.push(`${name(e.player)} ${decision === "accept" ? "accepted" : "rejected"} your offer from round ${e.round}.`);
-      if (decision === "reject") lines.push(roundNotice(obs, e.round + 1));
-    }
-  }
-  const messages = v.messages;
-  const request = !obs.legal.length
-    ? ""
-    : obs.legal[0].type === "offer"
-      ? `Round ${obs.round}\nSend your offer${messages ? " and a message" : ""} to ${name(o)}.\n` + gleeFormat(obs.legal[0], obs)
-      : `Do you accept this offer?\n${gleeFormat(obs.legal[0], obs)}`;
-  return [...lines, request].filter(Boolean).join("\n");
 }
 
 // ------------------------------------------------------------ the conversation (D.2)
-
-export const FORMAT_GUIDELINE =
-  "Each time it is your turn you will be told what to send and in which JSON format. Answer with that JSON object.";
 
 /** What the persona wants, by role (NegotiationArena (Bianchi et al. 2024) appendix: ultimatum wording for dividing money, "spend less" for the buyer). */
 function personaGoal(role: Role): PersonaGoal {
@@ -226,29 +102,56 @@ export function toAction(json: Record<string, unknown>, legal: readonly ActionSp
 const restartsEachRound = (v: GleeView): boolean => v.family === "persuasion" && v.player === "bob" && v.buyer_type === "myopic";
 
 /**
- * GLEE's conversation (D.2). The system message is the rules, the
- * response-format guideline and the LLM player's `extra` (persona, chain of
- * thought). Each turn adds one user message holding everything that
- * happened since this player's previous turn plus what to do now (ending
- * with the JSON format), and the model's reply as an assistant message. A
- * rule break stays in the conversation: the next user message states the
- * error and repeats the format (`keepsRuleBreaks`).
+ * The system message a turn is sent with, in the authors' layout
+ * (`players/base_player.py` `edit_system_message`): the rules, a newline,
+ * this turn's JSON format, rewritten every turn.
+ */
+export function gleeSystem(obs: GleeObservation, prompts: PlayerPrompt["prompts"] = null): string {
+  switch (obs.view.family) {
+    case "bargaining":
+      return bargainingSystem(obs, prompts === "paper" ? "paper" : "code");
+    case "negotiation":
+      return negotiationSystem(obs);
+    case "persuasion":
+      return obs.legal.length ? `${persuasionRules(obs.view)}\n${persuasionFormat(obs.view)}` : persuasionRules(obs.view);
+  }
+}
+
+/** A turn's user message, as the player's `prompts` choice prints it (bargaining: D.2's printing with "paper"). */
+function turnMessage(obs: GleeObservation, previous: GleeObservation | null, prompts: PlayerPrompt["prompts"]): string {
+  const text = gleeUpdate(obs, previous);
+  return prompts === "paper" && obs.view.family === "bargaining" ? turnAsPrinted(text) : text;
+}
+
+/**
+ * GLEE's conversation (D.2). The system message is the rules and the
+ * response format (`gleeSystem`), then the LLM player's `extra` (persona,
+ * chain of thought). Each turn adds one user message holding everything
+ * that happened since this player's previous turn plus what to do now, and
+ * the model's reply as an assistant message. A rule break stays in the
+ * conversation: the next user message states the error and repeats the
+ * format (`keepsRuleBreaks`; the authors' code re-sends the same request
+ * without saying what was wrong).
  */
 export const gleeNarrator: Narrator<GleeView> = {
+  /** "paper": bargaining as Appendix D.2 prints it (the authors' code is the default; see the Guide's Prompts). */
+  prompts: ["paper"],
   keepsRuleBreaks: true,
-  messages(obs, past, extra) {
+  messages(obs, past, extra, _notes, player) {
+    const prompts = player?.prompts ?? null;
     const turns = past.map((p) => p.observation);
     turns.push(obs);
     let start = 0;
     if (restartsEachRound(obs.view)) while (turns[start].round !== obs.round) start++;
-    const messages: ChatMessage[] = [{role: "system", content: [gleeRules(turns[start]), FORMAT_GUIDELINE, extra].filter(Boolean).join("\n\n")}];
+    const system = gleeSystem(obs, prompts);
+    const messages: ChatMessage[] = [{role: "system", content: [system, extra].filter(Boolean).join("\n\n")}];
     for (let i = start; i < turns.length; i++) {
       const turn = turns[i];
-      messages.push({role: "user", content: turn.retry ? retryMessage(turn) : gleeUpdate(turn, i > 0 ? turns[i - 1] : null)});
+      messages.push({role: "user", content: turn.retry ? retryMessage(turn) : turnMessage(turn, i > 0 ? turns[i - 1] : null, prompts)});
       if (i < past.length) messages.push({role: "assistant", content: past[i].raw});
     }
     return messages;
   },
-  action: (json, obs) => toAction(json, obs.legal),
+  action: (json, obs) => toAction(obs.view.family === "persuasion" ? persuasionAction(json, obs.view) : obs.view.family === "negotiation" ? negotiationAction(json) : json, obs.legal),
   persona: (name, obs) => personaText(name, personaGoal(obs.view.role)),
 };

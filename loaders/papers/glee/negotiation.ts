@@ -2,7 +2,9 @@
  * Negotiation (GLEE (Shapira et al. 2024) §2.2): Alice sells a product she values at
  * V_A = M·F_A to Bob, who values it at V_B = M·F_B. They alternate prices
  * (Alice in odd rounds); a price p accepted gives utilities (p − V_A, V_B − p),
- * no trade gives (0, 0); there is no discounting. Table 1: F_A, F_B ∈
+ * no trade gives (0, 0), as does the responder's outside option (GLEE's
+ * code: trading with "John" at one's own value, which ends the game); there
+ * is no discounting. Table 1: F_A, F_B ∈
  * {0.8, 1, 1.2, 1.5}, M ∈ {1e2, 1e4, 1e6}, T ∈ {1, 10, ∞}, complete
  * information, messages → 576 configurations.
  *
@@ -10,13 +12,23 @@
  * GLEE's released human-vs-LLM negotiation configs use beside T = 10; players
  * are not told it and games.horizon_cap records it.
  */
-import type {GameDef} from "../../contract/game.js";
+import type {ActionSpec, GameDef} from "../../contract/game.js";
 import {AlternatingOffers, emptyOutcome, toldHorizon, type OfferRules} from "./alternating.js";
 import {GLEE_CITATION, GLEE_COLUMNS, GLEE_SEATS, boolParam, commonParamColumns, horizonParam, moneyParam} from "./declarations.js";
 import type {NegotiationParams, Player} from "./types.js";
 import {other} from "./types.js";
 
 export const NEGOTIATION_INFINITE_CAP = 30;
+
+/**
+ * The responder's choices: accept, reject (and counter in the next round),
+ * or "outside": end the negotiation by trading with an outside party at
+ * one's own value, a gain of 0 like no trade. GLEE's code offers this third
+ * option every time (`negotiation.py`: "(3) Sell the product to Jhon for
+ * $V", `SellToJhon` / `BuyFromJhon`), and its human-vs-LLM logs have it;
+ * §2.2 does not mention it.
+ */
+export const NEGOTIATION_DECISION_SPEC: ActionSpec = {type: "decision", choices: {decision: ["accept", "reject", "outside"]}, text: null};
 
 export const valuations = (params: NegotiationParams) => ({value_a: params.money * params.factor_a, value_b: params.money * params.factor_b});
 
@@ -27,6 +39,7 @@ function rules(params: NegotiationParams): OfferRules<"negotiation"> {
     family: "negotiation",
     proposerRole: (p) => (p === "alice" ? "seller" : "buyer"),
     responderRole: (p) => (p === "alice" ? "seller" : "buyer"),
+    decisionSpec: NEGOTIATION_DECISION_SPEC,
     offerSpec: (p) => ({
       type: "offer",
       numbers: {price: {min: 0}},

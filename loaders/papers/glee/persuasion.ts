@@ -96,6 +96,7 @@ export class PersuasionGame extends GleeState {
       message_type: P.message_type,
       buyer_type: P.buyer_type,
       value_high: isAlice && !P.complete_information ? null : P.value_high,
+      seller_knows_value: P.complete_information,
       quality: this.qualitySeen(player),
       signal: !isAlice && this.phase === "decision" ? this.signals[current] : null,
       past: myopicBob ? [] : this.past(),

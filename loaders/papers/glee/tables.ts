@@ -39,7 +39,7 @@ export const GLEE_GAMES: TableSchema = {
     {name: "buyer_type", type: "VARCHAR", doc: "persuasion: long_living | myopic"},
     // outcome
     {name: "rounds", type: "INTEGER", doc: "stages played (t_ev when agreed)"},
-    {name: "ended_by", type: "VARCHAR", doc: "agreement | horizon | rule_break | completed (persuasion)"},
+    {name: "ended_by", type: "VARCHAR", doc: "agreement | horizon | rule_break | completed (persuasion) | outside_option (negotiation)"},
     {name: "agreement", type: "BOOLEAN", doc: "bargaining/negotiation: a proposal was accepted"},
     {name: "alice_share", type: "DOUBLE", doc: "bargaining: p_ev, Alice's undiscounted share of M"},
     {name: "alice_gain", type: "DOUBLE", doc: "bargaining: amount agreed for Alice (undiscounted)"},

@@ -120,10 +120,15 @@ export interface Signal {
   text?: string;
 }
 
-/** Accept or reject the standing offer; in persuasion "accept" means buy at price 1·M. */
+/**
+ * Accept or reject the standing offer; in persuasion "accept" means buy at
+ * price 1·M. Negotiation also has "outside": end the negotiation and trade
+ * with an outside party at one's own value (GLEE's code: SellToJhon /
+ * BuyFromJhon), which gains nothing, like no trade.
+ */
 export interface Decision {
   type: "decision";
-  decision: "accept" | "reject";
+  decision: "accept" | "reject" | "outside";
 }
 
 export type Quality = "high" | "low";
@@ -222,6 +227,8 @@ export interface PersuasionView extends SeatFacts<"persuasion"> {
   buyer_type: BuyerType;
   /** v; null for Alice under incomplete information. */
   value_high: number | null;
+  /** Whether Alice knows v (complete information): both players are told it (GLEE's code tells the buyer "Alice knows how much each product worth to you"). */
+  seller_knows_value: boolean;
   /** This round's quality: Alice only (null for Bob). */
   quality: Quality | null;
   /** Alice's message of this round: Bob's turns only. */
@@ -244,7 +251,7 @@ export type GleeObservation = GameObservation<GleeView>;
 // ------------------------------------------------------------------- outcome
 
 /** How a game ended. */
-export type EndReason = "agreement" | "horizon" | "rule_break" | "completed";
+export type EndReason = "agreement" | "horizon" | "rule_break" | "completed" | "outside_option";
 
 /** Outcome columns of the games table (see schema.ts); families fill their own. */
 export interface Outcome {
