@@ -35,6 +35,7 @@ export default {
         {name: "Your own runs", path: "/guide/own-runs"},
         {name: "Playing games", path: "/guide/playing"},
         {name: "Playing against language models", path: "/guide/models"},
+        {name: "What models read", path: "/guide/prompts"},
         {name: "Running a human study", path: "/guide/human-study"},
         {name: "Sharded runs", path: "/guide/sharded-runs"},
         {name: "Analysing runs", path: "/guide/analysing"},
