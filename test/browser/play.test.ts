@@ -135,7 +135,8 @@ test("GLEE negotiation as the buyer, GLEE persuasion as the seller, a gamma-Benc
   await page.waitForSelector("select[name=game]");
   await setUp(page, "glee/persuasion", {horizon: "3"}, "0", {1: "bayesian"});
   const told = (await page.locator(".play-messages").textContent())!;
-  assert.match(told, /You are playing as Alice, a seller/);
+  // GLEE's persuasion rules in the authors' words (eilamshapira/GLEE persuasion.py).
+  assert.match(told, /You are Alice, a seller trying to sell products to Bob/);
   const rounds = await playOut(page, () => ({claim: "high"}));
   assert.equal(rounds, 3);
   const persuasion = await download(page, "persuasion");

@@ -47,9 +47,9 @@ test("a copied URL opens the same view (GLEE regression: family, metric, pair fe
 test("a copied URL opens the same dialogue and table on /dond", async () => {
   const {page, problems} = await visit(site.browser, site.server, "/dond");
   await page.getByLabel("Cumulative (as Table 9)").check();
-  await page.getByLabel("Dialogue").selectOption({index: 3});
+  await page.getByLabel("Dialogue", {exact: true}).selectOption({index: 3});
   await settle(page);
-  const dialogue = (await chosen(page.getByLabel("Dialogue"))).split(" · ")[0];
+  const dialogue = (await chosen(page.getByLabel("Dialogue", {exact: true}))).split(" · ")[0];
   const rates = await page.locator("table").first().locator("tbody").textContent();
   const transcript = await page.locator(".parley-transcript").textContent();
   const url = page.url();
@@ -58,7 +58,7 @@ test("a copied URL opens the same dialogue and table on /dond", async () => {
   assert.match(url, /cumulative=true/);
   assert.match(url, new RegExp(`game=${dialogue}`));
   const again = await visit(site.browser, site.server, url.slice(site.server.url.length));
-  assert.equal((await chosen(again.page.getByLabel("Dialogue"))).split(" · ")[0], dialogue);
+  assert.equal((await chosen(again.page.getByLabel("Dialogue", {exact: true}))).split(" · ")[0], dialogue);
   assert.equal(await again.page.getByLabel("Cumulative (as Table 9)").isChecked(), true);
   assert.equal(await again.page.locator("table").first().locator("tbody").textContent(), rates);
   assert.equal(await again.page.locator(".parley-transcript").textContent(), transcript);
