@@ -122,12 +122,12 @@ export async function restoresView(site: {browser: Browser; server: StaticServer
   for (const pattern of expect) assert.match(decodeURIComponent(url), pattern);
   const shown = await read(first.page);
   assert.deepEqual(await errorsOf(first.page), []);
-  await first.page.context().close();
+  await first.close();
   assert.deepEqual(first.problems, []);
 
-  const again = await visit(site.browser, site.server, url.slice(site.server.url.length));
+  const again = await visit(site.browser, site.server, url.slice(site.server.url.length), {fresh: true});
   assert.deepEqual(await read(again.page), shown, `${path}: the copied link shows the same`);
   assert.deepEqual(await errorsOf(again.page), []);
-  await again.page.context().close();
+  await again.close();
   assert.deepEqual(again.problems, []);
 }

@@ -11,7 +11,7 @@ import type {Browser, Page} from "playwright-core";
 import {parley} from "../support/cli.js";
 import {FIXTURE_RUNS} from "../support/fixtureSite.js";
 import type {StaticServer} from "../../loaders/site/serve.js";
-import {openSite, settle, visit, screenshot, type Site} from "./harness.js";
+import {closePage, openSite, settle, visit, screenshot, type Site} from "./harness.js";
 import {chosen, download, errorsOf, heldBackPage, parseCsv, parseSvg, pngSize, restoresView, withoutFile} from "./checks.js";
 
 const RUN_A = FIXTURE_RUNS.a.name;
@@ -45,7 +45,7 @@ test("/compare's first view needs no DuckDB, and a copied URL restores another p
   assert.deepEqual(problems, []);
   assert.ok((await rowsOf(page)).length > 0, "the default pair's table");
   assert.equal(await page.evaluate("performance.getEntriesByType('resource').filter((r) => r.name.includes('.parquet')).length"), 0, "no table fetched for the first view");
-  await page.context().close();
+  await closePage(page);
   await restoresView({browser, server},
     "/compare",
     async (page) => {
@@ -89,7 +89,7 @@ test("charts download as valid SVG and PNG and tables as CSV on /compare and /ra
     const csv = parseCsv((await download(page, table.getByRole("button", {name: "CSV"}))).bytes.toString("utf8"));
     assert.deepEqual(csv[0], (await table.locator("thead th").allTextContents()).map((s) => s.trim()).filter(Boolean), `${path}: the header as shown`);
     assert.ok(csv.length - 1 >= (await table.locator("tbody tr").count()), `${path}: every row`);
-    await page.context().close();
+    await closePage(page);
     assert.deepEqual(problems, []);
   }
 });
@@ -116,13 +116,13 @@ test("sections waiting for data say so; a missing file gives an error naming it"
   await withoutFile(dist, "data/glee", "games.", async (broken, removed) => {
     const {page} = await visit(browser, broken, "/compare?a=greedy&b=rubinstein");
     assert.match((await page.locator(".parley-error, .observablehq--error").first().textContent())!, new RegExp(removed.replace(/\./g, "\\.")));
-    await page.context().close();
+    await closePage(page);
   });
   await withoutFile(dist, "data/runs/small-a/seats", "players.", async (broken, removed) => {
     const {page} = await visit(browser, broken, `/ratings?pool=${encodeURIComponent(RUN_A)}`);
     const error = (await page.locator(".parley-error").first().textContent())!;
     assert.match(error, new RegExp(`Could not load the ratings: .*${removed.replace(/\./g, "\\.")}.*HTTP 404`));
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -148,5 +148,5 @@ test("/compare two runs: n, mean differences, p-values and the seed warning are 
     const expected = [row.family, row.metric, String(row.n), fmt(row.mean_diff, 3), fmt(row.p_t, 4), fmt(row.p_perm, 4)].filter(Boolean);
     assert.ok(rows.some((r) => expected.every((x) => r.includes(x))), `${expected.join(", ")}; the page shows ${JSON.stringify(rows)}`);
   }
-  await page.context().close();
+  await closePage(page);
 });

@@ -6,7 +6,7 @@ import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser, Page} from "playwright-core";
 import type {StaticServer} from "../../loaders/site/serve.js";
-import {openSite, screenshot, settle, visit, type Site} from "./harness.js";
+import {closePage, openSite, screenshot, settle, visit, type Site} from "./harness.js";
 import type {SelfGainByDiscount} from "../../src/lib/selfGain.js";
 
 let site: Site;
@@ -61,7 +61,7 @@ test("/glee-regression: Table 2, Table 3 and the coefficient plot from the data"
   assert.equal(await page.locator("form:has(input[type=checkbox]):has-text('Agents') input:checked").count(), 0, "every agent unchecked");
   assert.deepEqual(await errorsOf(page), []);
   assert.match((await page.textContent("main"))!, /No market levels to show/);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("the metric-formulas toggle rescores the shown numbers: /glee-bargaining and /glee-regression", async () => {
@@ -82,7 +82,7 @@ test("the metric-formulas toggle rescores the shown numbers: /glee-bargaining an
   await family.page.getByLabel("as the paper states").check();
   await settle(family.page);
   assert.equal(await impact.textContent(), paperImpact, "back to the paper's numbers");
-  await family.page.context().close();
+  await closePage(family.page);
 
   const regression = await visit(browser, server, "/glee-regression");
   assert.deepEqual(regression.problems, []);
@@ -93,7 +93,7 @@ test("the metric-formulas toggle rescores the shown numbers: /glee-bargaining an
   assert.deepEqual(await errorsOf(regression.page), []);
   assert.notEqual(await market.textContent(), paperMarket, "Table 2 refit on GLEE's code's metrics");
   assert.ok((await market.locator("tbody tr").count()) >= 2, "market rows");
-  await regression.page.context().close();
+  await closePage(regression.page);
 });
 
 test("/glee-pairs: four pair heatmaps with tooltips and the meta-game section", async () => {
@@ -118,7 +118,7 @@ test("/glee-pairs: four pair heatmaps with tooltips and the meta-game section", 
   await settle(page);
   assert.deepEqual(await errorsOf(page), []);
   assert.match((await page.textContent("main"))!, /Pure equilibria:|No complete payoff table/);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("/ratings: Bradley–Terry ratings with intervals and tiers pooled over GLEE and gamma-Bench, α-Rank per family", async () => {
@@ -137,7 +137,7 @@ test("/ratings: Bradley–Terry ratings with intervals and tiers pooled over GLE
   await settle(page);
   assert.deepEqual(await errorsOf(page), []);
   assert.match((await page.textContent("main"))!, /in 3 game families/);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("/compare: paired differences of two agents with intervals and Holm-corrected p-values", async () => {
@@ -151,7 +151,7 @@ test("/compare: paired differences of two agents with intervals and Holm-correct
   await page.getByLabel("Agent B").selectOption("fair");
   await settle(page);
   assert.match((await page.textContent("main"))!, /Choose two different agents/);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("/study-discount (the Guide's worked example): its table, drawn from the build's first view with no table fetched, equals the shared SQL in native DuckDB on the same Parquet file, with t intervals; GLEE's code formulas are asked of DuckDB-WASM", async () => {
@@ -205,12 +205,12 @@ test("/study-discount (the Guide's worked example): its table, drawn from the bu
   // The inputs live in the URL: a copied link opens the same view.
   const url = new URL(page.url());
   assert.equal(url.searchParams.get("conventions"), "glee-code");
-  await page.context().close();
-  const copied = await visit(browser, server, `${url.pathname}${url.search}`);
+  await closePage(page);
+  const copied = await visit(browser, server, `${url.pathname}${url.search}`, {fresh: true});
   assert.ok(await copied.page.getByLabel("as GLEE's code computes").isChecked(), "the formulas restored from the URL");
   assert.deepEqual(await checkTable(copied.page, await expect("glee-code")), codeCsv);
   assert.deepEqual(copied.problems, []);
-  await copied.page.context().close();
+  await closePage(copied.page);
 });
 
 test("/ratings: ratings from the build's first-ratings.json, and the agents without a cost listed, not drawn at zero", async () => {
@@ -222,7 +222,7 @@ test("/ratings: ratings from the build's first-ratings.json, and the agents with
   // The default datasets are scripted strategies and logs without token counts: no agent has a cost.
   assert.match(text, /Without a cost \(no token counts recorded: a scripted agent, or logs without them\): [a-z]/);
   assert.match(text, /No rated agent has a cost/);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("the built-in dataset's card shows its manifest: /glee-regression's simulated tournament, produced by data/runs/default.json", async () => {
@@ -240,7 +240,7 @@ test("the built-in dataset's card shows its manifest: /glee-regression's simulat
   assert.match(text, /written as: parley run/);
   assert.match(text, new RegExp(`config sha256: ${createHash("sha256").update(config).digest("hex")}`));
   assert.equal(JSON.parse((await manifest.locator("pre").textContent())!).seed, JSON.parse(config).seed);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("/glee-bargaining's One game: another pair and game are read by Range requests for their row groups alone, and the transcript is native DuckDB's", async () => {
@@ -289,7 +289,7 @@ test("/glee-bargaining's One game: another pair and game are read by Range reque
     const bytes = mine.reduce((s, a) => s + a.bytes, 0);
     assert.ok(bytes < size / 2, `${table}: ${bytes} bytes of ${size} fetched`);
   }
-  await page.context().close();
+  await closePage(page);
 
   // A server that ignores Range (every request's Range header removed on the way): the whole files, once each, and the same transcript.
   const plain = await browser.newContext();

@@ -9,7 +9,7 @@ import type {Browser} from "playwright-core";
 import type {StaticServer} from "../../loaders/site/serve.js";
 import {datasetsConfig} from "../../loaders/projectConfig.js";
 import {HOSTILE_ARENA} from "../support/fixtureSite.js";
-import {openSite, screenshot, visit, type Site} from "./harness.js";
+import {closePage, openSite, screenshot, visit, type Site} from "./harness.js";
 
 const {message: hostile, secret} = HOSTILE_ARENA;
 const source = datasetsConfig().dir;
@@ -37,7 +37,7 @@ test("NegotiationArena: a hostile public message is literal text; the hidden rea
   const folds = transcript.locator("details");
   assert.equal(await folds.count(), 2);
   assert.ok((await folds.nth(1).textContent())!.includes(secret), "the reasoning is in the fold, as text");
-  await page.context().close();
+  await closePage(page);
   assert.deepEqual(dialogs, []);
   assert.deepEqual(problems, []);
 });
@@ -69,6 +69,6 @@ test("gamma-Bench: the leaderboard lists the paper's twelve models beside Parley
   assert.equal(rows["El Farol Bar"][0], "73.3");
   assert.equal(rows["Overall"][0], "44.9");
   assert.equal(rows["Overall"][5], "43.5 ± 2.1", "the paper prints 2.2; the sample SD of the five overall scores is 2.149…");
-  await page.context().close();
+  await closePage(page);
   assert.deepEqual(problems, []);
 });

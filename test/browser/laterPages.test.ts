@@ -4,7 +4,7 @@
 // its valuation estimates), in headless Chromium on a real build.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {settle, visit} from "./harness.js";
+import {closePage, settle, visit} from "./harness.js";
 import {chosen, download, errorsOf, parseCsv, parseSvg, pngSize, heldBackPage, restoresView, testSite, withoutFile} from "./checks.js";
 
 const site = testSite();
@@ -71,7 +71,7 @@ test("charts download as valid SVG and PNG and tables as CSV on the new pages", 
   const csv = parseCsv((await download(page, table.getByRole("button", {name: "CSV"}))).bytes.toString("utf8"));
   assert.deepEqual(csv[0], (await table.locator("thead th").allTextContents()).map((s) => s.trim()).filter(Boolean));
   assert.equal(csv.length - 1, await table.locator("tbody tr").count());
-  await page.context().close();
+  await closePage(page);
   assert.deepEqual(problems, []);
 
   // An HTML table (the meta-game's 2×2): cell for cell.
@@ -80,7 +80,7 @@ test("charts download as valid SVG and PNG and tables as CSV on the new pages", 
   const cells = parseCsv((await download(meta.page, block.getByRole("button", {name: "CSV"}))).bytes.toString("utf8"));
   assert.deepEqual(cells, await block.locator("table tr").evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll("th, td")).map((c) => c.textContent!.trim()))));
   assert.equal(cells.length, 3, "a header and two rows");
-  await meta.page.context().close();
+  await closePage(meta.page);
   assert.deepEqual(meta.problems, []);
 });
 
@@ -109,7 +109,7 @@ test("a missing file gives an error state that names it (NegotiationArena turns)
     assert.match(error, new RegExp(`Could not load the game's messages: .*${removed.replace(/\./g, "\\.")}.*HTTP 404`));
     // The sections answered by the build still draw.
     assert.ok((await page.locator("main svg").count()) > 0, "the pair grid still shows");
-    await page.context().close();
+    await closePage(page);
     assert.ok(problems.every((p) => /HTTP 404: .*turns\.[0-9a-f]+\.parquet|console error: Failed to load resource: .* 404/.test(p)), problems.join("\n"));
   });
 });

@@ -17,7 +17,7 @@ import type {Page} from "playwright-core";
 import {parley} from "../support/cli.js";
 import {FIXTURE_PRICE, FIXTURE_RUNS} from "../support/fixtureSite.js";
 import type {StaticServer} from "../../loaders/site/serve.js";
-import {openSite, settle, visit, screenshot, type Site} from "./harness.js";
+import {closePage, openSite, settle, visit, screenshot, type Site} from "./harness.js";
 import {gameLabel} from "../../src/lib/gamabench.js";
 import type {Browser} from "playwright-core";
 
@@ -101,7 +101,7 @@ test("the run is in the dataset menu of /glee-bargaining, with its manifest, and
     assert.equal(Number(n), values.length, agent);
     assert.equal(mean, (values.reduce((s, v) => s + v, 0) / values.length).toFixed(3), agent);
   }
-  await page.context().close();
+  await closePage(page);
 });
 
 test("/glee-regression on the run: the fit's n, columns, R² and held-out RMSE are parley regress'", async () => {
@@ -116,7 +116,7 @@ test("/glee-regression on the run: the fit's n, columns, R² and held-out RMSE a
   const fmt = (x: number) => x.toFixed(3);
   const rmse = `${fmt(fit.rmse.mean)} ± ${fmt(fit.rmse.sd)}`;
   assert.ok(text.includes(`n = ${fit.n} games, ${fit.p} estimated columns, R² = ${fmt(fit.r2)}, held-out RMSE = ${rmse};`), `fit note (expected n = ${fit.n}, p = ${fit.p}, R² = ${fmt(fit.r2)}, RMSE = ${rmse})`);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("/glee-pairs on the run: each pair's efficiency relative to the mean is from parley regress --pairs", async () => {
@@ -135,7 +135,7 @@ test("/glee-pairs on the run: each pair's efficiency relative to the mean is fro
   assert.equal(values.length, expected.length, "one cell per pair");
   // Rounded to 2 decimals on the page: within half a unit of the last digit.
   values.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= 0.005 + 1e-9, `cell ${v} vs β_pair − Σ w β = ${expected[i]}`));
-  await page.context().close();
+  await closePage(page);
 });
 
 test("/compare on the run: fake-mini against fair, game by game, as parley compare says", async () => {
@@ -159,7 +159,7 @@ test("/compare on the run: fake-mini against fair, game by game, as parley compa
     const expected = [row.metric, String(row.n), row.p_t.toFixed(4), row.p_t_holm.toFixed(4), row.p_perm.toFixed(4)];
     assert.ok(rows.some((r) => expected.every((x) => r.includes(x))), `${expected.join(", ")}; the page shows ${JSON.stringify(rows)}`);
   }
-  await page.context().close();
+  await closePage(page);
 });
 
 test("with the run selected and no input touched, the GLEE pages draw from the run's build-time first views: none of its rows are fetched", async () => {
@@ -170,7 +170,7 @@ test("with the run selected and no input touched, the GLEE pages draw from the r
     const fetched = (await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name))).filter((url) => url.includes("/_file/data/runs/"));
     assert.ok(fetched.some((url) => url.includes(`/glee/first-${path.slice(1)}.`)), `${path}: its first view was read (${fetched.join(", ")})`);
     assert.deepEqual(fetched.filter((url) => url.endsWith(".parquet")), [], `${path}: no table of the run fetched`);
-    await page.context().close();
+    await closePage(page);
   }
 });
 
@@ -202,7 +202,7 @@ test("/study-discount with the run selected: drawn from the run's first view wit
     // Each mean is shown to 3 decimals: the weighted mean is within 0.0005 of the exact one.
     assert.ok(Math.abs(sum / n - values.reduce((a, b) => a + b, 0) / values.length) <= 0.0005 + 1e-9, `${agent}: ${sum / n}`);
   }
-  await page.context().close();
+  await closePage(page);
 });
 
 test("/glee-bargaining's One game on the run: another game's turns come by Range requests from the run's row groups, as the run directory holds them", async () => {
@@ -222,7 +222,7 @@ test("/glee-bargaining's One game on the run: another game's turns come by Range
   const shown = await page.locator(".parley-transcript .parley-turn").evaluateAll((items) => items.map((i) => i.querySelector(".parley-action, .parley-text")!.textContent));
   assert.deepEqual(shown, transcriptLines(expected as never, "bargaining").map((l) => l.text));
   assert.ok(statuses.length >= 1 && statuses.every((s) => s === 206), `partial answers only: ${statuses.join(", ")}`);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("the Datasets page lists the run and the configured directory that is missing", async () => {
@@ -231,7 +231,7 @@ test("the Datasets page lists the run and the configured directory that is missi
   const text = (await page.textContent("main"))!;
   assert.match(text, /Your run “My study” \(runs\/study\): 36 games/);
   assert.match(text, /parley\.config\.json: runs\[0\] "runs\/missing": directory not found/);
-  await page.context().close();
+  await closePage(page);
 });
 
 /** The rows of the first table below heading `heading` (an h2 or h3). */
@@ -267,7 +267,7 @@ test("/gamabench on a gamma-Bench run: the leaderboard's scores are parley gamab
     }
   }
   assert.equal(checked, 4);
-  await page.context().close();
+  await closePage(page);
 });
 
 interface ArenaRow {scenario: string; p1_agent: string; p2_agent: string; n: number; decisive: number; p1_win_rate: number | null; p2_win_rate: number | null; p1_mean_payoff: number; p2_mean_payoff: number}
@@ -281,16 +281,16 @@ test("/negotiationarena and its scenario pages on a NegotiationArena run: every 
   await screenshot(page, "own-run-negotiationarena");
   const shown = await cellsAfter(page, "Every scenario and ordered pair");
   assert.deepEqual(shown.map((r) => r.join("|")).sort(), cli.map((r) => arenaCells(r, true).join("|")).sort());
-  await page.context().close();
+  await closePage(page);
   const ultimatum = await openRun("/negotiationarena-ultimatum", run.label);
   const pairs = await cellsAfter(ultimatum, "Who wins, pair by pair");
   assert.deepEqual(pairs.map((r) => r.join("|")).sort(), cli.filter((r) => r.scenario === "ultimatum").map((r) => arenaCells(r, false).join("|")).sort());
-  await ultimatum.context().close();
+  await closePage(ultimatum);
   // A scenario the run did not play does not offer it.
   const {page: other} = await visit(browser, server, "/negotiationarena-resource-exchange");
   await settle(other);
   assert.ok(!(await other.getByLabel("Dataset").locator("option").allTextContents()).includes(run.label));
-  await other.context().close();
+  await closePage(other);
 });
 
 test("/dond-played and /dond-beliefs on a Deal-or-No-Deal run: its pairings, as parley dond-stats counts them", async () => {
@@ -306,10 +306,10 @@ test("/dond-played and /dond-beliefs on a Deal-or-No-Deal run: its pairings, as 
   assert.deepEqual(pairings[0].slice(0, 2), ["Best (EF ∧ PO, largest total)", "44"]);
   assert.equal(pairings[0].at(-1), "12.48");
   assert.deepEqual(pairings.slice(1).map((r) => r[0]).sort(), ["fair (Alice) vs fair (Bob)", "fair (Alice) vs greedy (Bob)", "greedy (Alice) vs fair (Bob)", "greedy (Alice) vs greedy (Bob)"]);
-  await page.context().close();
+  await closePage(page);
   const beliefs = await openRun("/dond-beliefs", run.label);
   await screenshot(beliefs, "own-run-dond-beliefs");
-  await beliefs.context().close();
+  await closePage(beliefs);
 });
 
 test("/ratings with the run pooled: the LLM player's rating is drawn against its cost per game, the scripted agents listed without a cost", async () => {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type {Browser} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {HOSTILE_DOND} from "../support/fixtureSite.js";
-import {openSite, screenshot, sitePages, visit, type Site} from "./harness.js";
+import {closePage, openSite, screenshot, sitePages, visit, type Site} from "./harness.js";
 
 let site: Site;
 let browser: Browser;
@@ -31,7 +31,7 @@ describe("every page", {concurrency: AT_ONCE}, () => {
       const errors = await page.locator(".observablehq--error").allTextContents();
       // The site icon is inline, so no visitor's browser asks for /favicon.ico (a 404 logged as a console error).
       const icon = await page.locator('link[rel="icon"]').getAttribute("href");
-      await page.context().close();
+      await closePage(page);
       assert.deepEqual(problems, []);
       assert.deepEqual(errors, []);
       assert.match(icon ?? "", /^data:image\/svg\+xml,/);
@@ -49,7 +49,7 @@ test("the Deal-or-No-Deal page shows rates and a dialogue's HTML as literal text
   assert.equal(lines, 4, "the chart draws one line per rate");
   const cells = await page.locator("table").first().locator("tbody tr").count();
   assert.ok(cells > 0, "the rate table has rows");
-  await page.context().close();
+  await closePage(page);
   assert.deepEqual(dialogs, []);
   assert.deepEqual(problems, []);
 });
@@ -71,7 +71,7 @@ describe("with no datasets", {concurrency: AT_ONCE}, () => {
         assert.match(notice ?? "", /PARLEY_DATASETS/);
       }
       const errors = await page.locator(".observablehq--error").allTextContents();
-      await page.context().close();
+      await closePage(page);
       assert.deepEqual(problems, [], `page ${path}`);
       assert.deepEqual(errors, [], `page ${path}`);
     });
@@ -91,8 +91,8 @@ test("Deal or No Deal played: the Best row, the human row from the 50 points, Pa
   const beliefs = await visit(browser, server, "/dond-beliefs");
   const lines = await beliefs.page.locator("svg [aria-label=line] path").count();
   assert.ok(lines >= 4, `the by-round chart draws one line per workflow seat and pairing (${lines})`);
-  await page.context().close();
-  await beliefs.page.context().close();
+  await closePage(page);
+  await closePage(beliefs.page);
   assert.deepEqual([...problems, ...beliefs.problems], []);
 });
 
@@ -103,11 +103,11 @@ test("the complete-information games page draws Tables 5–8 with the paper's ro
   assert.match(text, /scripted game theory/);
   assert.match(text, /is not the mean of its rows for Claude-3\.5 Sonnet \(printed 0\.45, mean 0\.48\)/);
   assert.ok((await page.locator(".parley-transcript .parley-turn").count()) > 0, "a talk transcript is shown");
-  await page.context().close();
+  await closePage(page);
   assert.deepEqual(problems, []);
   const meta = await visit(browser, server, "/gtllm-metagame");
   const metaText = (await meta.page.locator("main").textContent()) ?? "";
-  await meta.page.context().close();
+  await closePage(meta.page);
   assert.match(metaText, /Pure equilibria: \(not use, not use\)/);
   assert.match(metaText, /Pure equilibria: \(not use, use\)/);
   assert.match(metaText, /Table 18 gives 5\.70/);

@@ -10,7 +10,7 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import type {StaticServer} from "../../loaders/site/serve.js";
-import {openSite, screenshot, settle, visit, type Site} from "./harness.js";
+import {closePage, openSite, screenshot, settle, visit, type Site} from "./harness.js";
 import {parley} from "../support/cli.js";
 
 const hostile = "<img src=x onerror=alert(1)>";
@@ -118,7 +118,7 @@ test("GLEE bargaining: illegal entries are refused and change nothing, a hostile
   assert.equal(record.rows.row.alice_agent, "human");
   assert.deepEqual(dialogs, []);
   assert.deepEqual(problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("GLEE negotiation as the buyer, GLEE persuasion as the seller, a gamma-Bench game with four agents and a matrix game with talk, each to the end", async () => {
@@ -163,7 +163,7 @@ test("GLEE negotiation as the buyer, GLEE persuasion as the seller, a gamma-Benc
   assert.deepEqual(stag.moves, [{type: "message", message: "Let us hunt the stag."}, {type: "choose", choice: "choice_1"}]);
   assert.deepEqual(dialogs, []);
   assert.deepEqual(problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("the downloaded records go through parley ingest human into the tables, and parley metrics reads them", async () => {

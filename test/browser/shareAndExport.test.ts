@@ -5,7 +5,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import type {Page} from "playwright-core";
-import {settle, visit} from "./harness.js";
+import {closePage, settle, visit} from "./harness.js";
 import {FIRST_VIEWS} from "../../loaders/registry/firstViews.js";
 import {chosen, download, errorsOf, parseCsv, heldBackPage, testSite, withoutFile} from "./checks.js";
 
@@ -27,11 +27,11 @@ test("a copied URL opens the same view (GLEE regression: family, metric, pair fe
   assert.match(url, /agents=/);
   const summary = (await page.locator("p:has-text('estimated columns')").textContent())!;
   const selected = (await page.locator("p:has-text('games in the selection')").textContent())!;
-  await page.context().close();
+  await closePage(page);
   assert.deepEqual(first.problems, []);
 
   // The copied link, in a fresh browser context (nothing shared but the URL).
-  const again = await visit(site.browser, site.server, url.slice(site.server.url.length));
+  const again = await visit(site.browser, site.server, url.slice(site.server.url.length), {fresh: true});
   const p2 = again.page;
   assert.equal(await chosen(fitFamily(p2)), "persuasion");
   assert.equal(await chosen(p2.getByLabel("Metric")), "Fairness");
@@ -40,7 +40,7 @@ test("a copied URL opens the same view (GLEE regression: family, metric, pair fe
   assert.equal(await p2.locator("p:has-text('estimated columns')").textContent(), summary);
   assert.equal(await p2.locator("p:has-text('games in the selection')").textContent(), selected);
   assert.deepEqual(await errorsOf(p2), []);
-  await p2.context().close();
+  await closePage(p2);
   assert.deepEqual(again.problems, []);
 });
 
@@ -53,16 +53,16 @@ test("a copied URL opens the same dialogue and table on /dond", async () => {
   const rates = await page.locator("table").first().locator("tbody").textContent();
   const transcript = await page.locator(".parley-transcript").textContent();
   const url = page.url();
-  await page.context().close();
+  await closePage(page);
   assert.deepEqual(problems, []);
   assert.match(url, /cumulative=true/);
   assert.match(url, new RegExp(`game=${dialogue}`));
-  const again = await visit(site.browser, site.server, url.slice(site.server.url.length));
+  const again = await visit(site.browser, site.server, url.slice(site.server.url.length), {fresh: true});
   assert.equal((await chosen(again.page.getByLabel("Dialogue", {exact: true}))).split(" · ")[0], dialogue);
   assert.equal(await again.page.getByLabel("Cumulative (as Table 9)").isChecked(), true);
   assert.equal(await again.page.locator("table").first().locator("tbody").textContent(), rates);
   assert.equal(await again.page.locator(".parley-transcript").textContent(), transcript);
-  await again.page.context().close();
+  await closePage(again.page);
   assert.deepEqual(again.problems, []);
 });
 
@@ -100,7 +100,7 @@ test("charts download as valid SVG and PNG, tables as CSV matching what is shown
   assert.equal(csv.length - 1, shown.length, "one CSV row per table row");
   // Columns with an explicit format (the percentages) read exactly as shown.
   for (const [i, row] of shown.entries()) assert.deepEqual(csv[i + 1].slice(2), row.slice(-4));
-  await page.context().close();
+  await closePage(page);
   assert.deepEqual(problems, []);
 });
 
@@ -111,7 +111,7 @@ test("an HTML table (GLEE market effects) downloads as CSV cell for cell", async
   const shown = await block.locator("table tr").evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll("th, td")).map((c) => c.textContent!.trim())));
   assert.ok(shown.length > 2);
   assert.deepEqual(csv, shown);
-  await page.context().close();
+  await closePage(page);
   assert.deepEqual(problems, []);
 });
 
@@ -154,7 +154,7 @@ test("a missing file gives an error state that names it", async () => {
     assert.match(error, /Could not load the rates: .*games\.[0-9a-f]+\.parquet.*HTTP 404/);
     // The first view's other sections still draw from the build's answers.
     assert.ok((await page.locator(".parley-transcript").count()) === 1, "the transcript still shows");
-    await page.context().close();
+    await closePage(page);
     // The one failure is that file (the browser also logs the 404 itself).
     assert.ok(problems.some((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet/.test(p)), problems.join("\n"));
     assert.ok(problems.every((p) => /HTTP 404: .*games\.[0-9a-f]+\.parquet|console error: Failed to load resource: .* 404/.test(p)), problems.join("\n"));
