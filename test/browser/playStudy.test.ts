@@ -56,11 +56,10 @@ test("a participant plays GLEE bargaining against an LLM in the browser, through
   const problems: string[] = [];
   const dialogs: string[] = [];
   const bodies: string[] = [];
-  await context.route("**/*", (route) => {
-    const url = new URL(route.request().url());
-    if (url.hostname === "127.0.0.1" || url.protocol === "blob:") return route.continue();
-    problems.push(`request to a non-loopback host: ${url}`);
-    return route.abort();
+  // Watched, not intercepted (interception turns the HTTP cache off); launch() blocks other hosts.
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.hostname !== "127.0.0.1" && url.protocol !== "blob:" && url.protocol !== "data:") problems.push(`request to a non-loopback host: ${url}`);
   });
   page.on("console", (m) => m.type() === "error" && problems.push(`console error: ${m.text()}`));
   page.on("pageerror", (e) => problems.push(`uncaught exception: ${e.message}`));
