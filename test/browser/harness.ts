@@ -98,9 +98,9 @@ const VIEWPORT = {viewport: {width: 1280, height: 900}};
  * Each browser's one context for visits. Pages opened in it share
  * Chromium's caches (the HTTP cache, and with it scripts and DuckDB's wasm
  * compiled once): 29 pages of the site cost 35 CPU-seconds so, against 74
- * with a context of their own each and every request intercepted. None of the site's pages keeps state in storage or
- * cookies; a visit that must show what a stranger's browser shows asks for
- * a context of its own (`fresh`).
+ * with a context of their own each and every request intercepted. None of
+ * the site's pages keeps state in storage or cookies; a visit that must show
+ * what a stranger's browser shows asks for a context of its own (`fresh`).
  */
 const sharedContexts = new WeakMap<Browser, Promise<BrowserContext>>();
 
@@ -119,26 +119,69 @@ function sharedContext(browser: Browser): Promise<BrowserContext> {
 export async function visit(browser: Browser, server: StaticServer, path: string, {fresh = false}: {fresh?: boolean} = {}): Promise<Visit> {
   const context = fresh ? await browser.newContext(VIEWPORT) : await sharedContext(browser);
   const page = await context.newPage();
-  const problems: string[] = [];
-  const dialogs: string[] = [];
-  // Watched, not intercepted: routing a page turns Chromium's HTTP cache off, and with it the
-  // compiled-code cache that lets a visit reuse what earlier visits compiled. The browser itself
-  // blocks other hosts (launch's dead proxy).
+  const found = {problems: [] as string[], dialogs: [] as string[]};
+  watch(page, () => found);
+  await page.goto(server.url + path, {waitUntil: "load"});
+  await settle(page);
+  return {page, ...found, close: () => (fresh ? context.close() : page.close())};
+}
+
+/**
+ * Records what goes wrong on `page` into the lists `into()` gives (none: not
+ * recorded). Requests are watched, not intercepted: routing a page turns
+ * Chromium's HTTP cache off, and with it the compiled-code cache that lets a
+ * visit reuse what earlier visits compiled; the browser itself blocks other
+ * hosts (launch's dead proxy).
+ */
+function watch(page: Page, into: () => {problems: string[]; dialogs: string[]} | null): void {
+  const problem = (text: string) => into()?.problems.push(text);
   page.on("request", (r) => {
-    if (!loopback(r.url())) problems.push(`request to a non-loopback host: ${r.url()}`);
+    if (!loopback(r.url())) problem(`request to a non-loopback host: ${r.url()}`);
   });
-  page.on("console", (m) => m.type() === "error" && problems.push(`console error: ${m.text()}`));
-  page.on("pageerror", (e) => problems.push(`uncaught exception: ${e.message}`));
-  page.on("requestfailed", (r) => problems.push(`failed request: ${r.url()} (${r.failure()?.errorText})`));
-  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  page.on("console", (m) => m.type() === "error" && problem(`console error: ${m.text()}`));
+  page.on("pageerror", (e) => problem(`uncaught exception: ${e.message}`));
+  page.on("requestfailed", (r) => problem(`failed request: ${r.url()} (${r.failure()?.errorText})`));
+  page.on("response", (r) => r.status() >= 400 && problem(`HTTP ${r.status()}: ${r.url()}`));
   page.on("dialog", (d) => {
-    dialogs.push(`${d.type()}: ${d.message()}`);
+    into()?.dialogs.push(`${d.type()}: ${d.message()}`);
     void d.dismiss();
   });
   trackRequests(page);
-  await page.goto(server.url + path, {waitUntil: "load"});
-  await settle(page);
-  return {page, problems, dialogs, close: () => (fresh ? context.close() : page.close())};
+}
+
+/**
+ * Pages that go from one path to the next, for tests that only look at what
+ * a page shows: a visit navigates a free page of the browser's visiting
+ * context (a new one when none is free), and its `close()` frees the page
+ * again. Going on in the same page keeps its renderer and what it compiled:
+ * the 29 pages of the site with no datasets cost 20 CPU-seconds so, against
+ * 35 in a new page each. What goes wrong is recorded per visit.
+ */
+export function tabs(browser: Browser, server: StaticServer): {visit(path: string): Promise<Visit>; close(): Promise<void>} {
+  type Tab = {page: Page; current: {problems: string[]; dialogs: string[]} | null};
+  const free: Tab[] = [];
+  const all: Tab[] = [];
+  return {
+    async visit(path) {
+      let tab = free.pop();
+      if (!tab) {
+        const page = await (await sharedContext(browser)).newPage();
+        const made: Tab = {page, current: null};
+        watch(page, () => made.current);
+        all.push((tab = made));
+      }
+      const found = {problems: [] as string[], dialogs: [] as string[]};
+      tab.current = found;
+      await tab.page.goto(server.url + path, {waitUntil: "load"});
+      await settle(tab.page);
+      const done = tab;
+      return {page: tab.page, ...found, close: async () => {
+        done.current = null;
+        free.push(done);
+      }};
+    },
+    close: async () => void (await Promise.all(all.map((t) => t.page.close()))),
+  };
 }
 
 /** Closes a page of a visit or of a test's own context: the page alone in the shared visiting context, else its context with it. */

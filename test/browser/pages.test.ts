@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type {Browser} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {HOSTILE_DOND} from "../support/fixtureSite.js";
-import {closePage, openSite, screenshot, sitePages, visit, type Site} from "./harness.js";
+import {closePage, openSite, screenshot, sitePages, tabs, visit, type Site} from "./harness.js";
 
 let site: Site;
 let browser: Browser;
@@ -20,18 +20,22 @@ before(async () => {
 
 after(() => site?.close());
 
-// Pages at a time: a visit mostly waits (for requests, DuckDB, a quiet DOM), each in a browser context of its own.
+// Pages at a time: a visit mostly waits (for requests, DuckDB, a quiet DOM).
 const AT_ONCE = 4;
 
 describe("every page", {concurrency: AT_ONCE}, () => {
+  // One page after another in AT_ONCE pages: these tests only look.
+  let pages: ReturnType<typeof tabs>;
+  before(() => void (pages = tabs(browser, server)));
+  after(() => pages?.close());
   for (const path of sitePages()) {
     test(`page ${path} renders with no error and no request beyond loopback`, async () => {
-      const {page, problems} = await visit(browser, server, path);
+      const {page, problems, close} = await pages.visit(path);
       await screenshot(page, path.slice(1) || "index");
       const errors = await page.locator(".observablehq--error").allTextContents();
       // The site icon is inline, so no visitor's browser asks for /favicon.ico (a 404 logged as a console error).
       const icon = await page.locator('link[rel="icon"]').getAttribute("href");
-      await closePage(page);
+      await close();
       assert.deepEqual(problems, []);
       assert.deepEqual(errors, []);
       assert.match(icon ?? "", /^data:image\/svg\+xml,/);
@@ -56,14 +60,19 @@ test("the Deal-or-No-Deal page shows rates and a dialogue's HTML as literal text
 
 describe("with no datasets", {concurrency: AT_ONCE}, () => {
   let bare: StaticServer;
+  let pages: ReturnType<typeof tabs>;
   before(async () => {
     bare = await serveStatic(site.fixture.emptyDist);
+    pages = tabs(browser, bare);
   });
-  after(() => bare?.close());
+  after(async () => {
+    await pages?.close();
+    await bare?.close();
+  });
   // The Guide and the Reference read no dataset: the same in both builds, visited once above.
   for (const path of sitePages().filter((p) => !/^\/(guide|reference)\//.test(p))) {
     test(`page ${path} still renders${path === "/dond" ? ", and says how to add Deal or No Deal's data" : ""}`, async () => {
-      const {page, problems} = await visit(browser, bare, path);
+      const {page, problems, close} = await pages.visit(path);
       if (path === "/dond") {
         await screenshot(page, "dond-no-dataset");
         const notice = await page.locator(".warning").first().textContent();
@@ -71,7 +80,7 @@ describe("with no datasets", {concurrency: AT_ONCE}, () => {
         assert.match(notice ?? "", /PARLEY_DATASETS/);
       }
       const errors = await page.locator(".observablehq--error").allTextContents();
-      await closePage(page);
+      await close();
       assert.deepEqual(problems, [], `page ${path}`);
       assert.deepEqual(errors, [], `page ${path}`);
     });
