@@ -6,7 +6,7 @@
  * a printed value stays as printed, and the check says what it should be.
  */
 import {bestAllocation, type Bundle} from "./dondAllocation.js";
-import type {DondScores} from "./dond.js";
+import type {DondScores, DondStatsRow} from "./dond.js";
 
 /** A printed row: rounds, agreement, Alice, Bob, PO, EF, total (rounds null where the table has none). */
 export interface PaperRow extends DondScores {
@@ -116,14 +116,7 @@ export function bestRow(points: readonly PointRow[]): {n: number; score_a: numbe
 }
 
 /** One column of Table 9 (§5.4): human outcomes on the dialogues at ℓ1 distance ≤ −difficulty, as printed. */
-export interface Table9Column {
-  difficulty: number;
-  n: number;
-  agreement: number;
-  envy_free: number;
-  pareto_optimal: number;
-  both: number;
-}
+export type Table9Column = DondStatsRow;
 
 const t9 = (difficulty: number, n: number, agreement: number, envy_free: number, pareto_optimal: number, both: number): Table9Column => ({difficulty, n, agreement, envy_free, pareto_optimal, both});
 

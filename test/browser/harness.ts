@@ -6,7 +6,7 @@
 import {mkdirSync, mkdtempSync, existsSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {chromium, type Browser, type BrowserContext, type Page} from "playwright-core";
+import {chromium, type Browser, type BrowserContext, type Page, type Request} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {buildSite} from "../../loaders/site/build.js";
 import {projectRoot} from "../../loaders/projectConfig.js";
@@ -119,11 +119,11 @@ function sharedContext(browser: Browser): Promise<BrowserContext> {
 export async function visit(browser: Browser, server: StaticServer, path: string, {fresh = false}: {fresh?: boolean} = {}): Promise<Visit> {
   const context = fresh ? await browser.newContext(VIEWPORT) : await sharedContext(browser);
   const page = await context.newPage();
-  const found = {problems: [] as string[], dialogs: [] as string[]};
+  const found: Found = {problems: [], dialogs: []};
   watch(page, () => found);
   await page.goto(server.url + path, {waitUntil: "load"});
   await settle(page);
-  return {page, ...found, close: () => (fresh ? context.close() : page.close())};
+  return {page, problems: found.problems, dialogs: found.dialogs, close: () => (fresh ? context.close() : page.close())};
 }
 
 /**
@@ -133,15 +133,30 @@ export async function visit(browser: Browser, server: StaticServer, path: string
  * visit reuse what earlier visits compiled; the browser itself blocks other
  * hosts (launch's dead proxy).
  */
-function watch(page: Page, into: () => {problems: string[]; dialogs: string[]} | null): void {
+/** What went wrong in one visit; `over` once it is closed (later events are not its own). */
+interface Found {
+  problems: string[];
+  dialogs: string[];
+  over?: boolean;
+}
+
+function watch(page: Page, into: () => Found | null): void {
   const problem = (text: string) => into()?.problems.push(text);
+  // A request's failure or status belongs to the visit that made it: in a reused page, leaving a
+  // page aborts what it still had under way, after the next visit has begun.
+  const madeIn = new WeakMap<Request, Found | null>();
+  const requestProblem = (r: Request, text: string) => {
+    const visit = madeIn.has(r) ? madeIn.get(r) : into();
+    if (visit && !visit.over) visit.problems.push(text);
+  };
   page.on("request", (r) => {
+    madeIn.set(r, into());
     if (!loopback(r.url())) problem(`request to a non-loopback host: ${r.url()}`);
   });
   page.on("console", (m) => m.type() === "error" && problem(`console error: ${m.text()}`));
   page.on("pageerror", (e) => problem(`uncaught exception: ${e.message}`));
-  page.on("requestfailed", (r) => problem(`failed request: ${r.url()} (${r.failure()?.errorText})`));
-  page.on("response", (r) => r.status() >= 400 && problem(`HTTP ${r.status()}: ${r.url()}`));
+  page.on("requestfailed", (r) => requestProblem(r, `failed request: ${r.url()} (${r.failure()?.errorText})`));
+  page.on("response", (r) => r.status() >= 400 && requestProblem(r.request(), `HTTP ${r.status()}: ${r.url()}`));
   page.on("dialog", (d) => {
     into()?.dialogs.push(`${d.type()}: ${d.message()}`);
     void d.dismiss();
@@ -158,7 +173,7 @@ function watch(page: Page, into: () => {problems: string[]; dialogs: string[]} |
  * 35 in a new page each. What goes wrong is recorded per visit.
  */
 export function tabs(browser: Browser, server: StaticServer): {visit(path: string): Promise<Visit>; close(): Promise<void>} {
-  type Tab = {page: Page; current: {problems: string[]; dialogs: string[]} | null};
+  type Tab = {page: Page; current: Found | null};
   const free: Tab[] = [];
   const all: Tab[] = [];
   return {
@@ -170,12 +185,13 @@ export function tabs(browser: Browser, server: StaticServer): {visit(path: strin
         watch(page, () => made.current);
         all.push((tab = made));
       }
-      const found = {problems: [] as string[], dialogs: [] as string[]};
+      const found: Found = {problems: [], dialogs: []};
       tab.current = found;
       await tab.page.goto(server.url + path, {waitUntil: "load"});
       await settle(tab.page);
       const done = tab;
-      return {page: tab.page, ...found, close: async () => {
+      return {page: tab.page, problems: found.problems, dialogs: found.dialogs, close: async () => {
+        found.over = true;
         done.current = null;
         free.push(done);
       }};
