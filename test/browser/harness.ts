@@ -58,6 +58,8 @@ export interface Visit {
   page: Page;
   problems: string[];
   dialogs: string[];
+  /** Every URL the visit requested (from the network or the cache). */
+  requests: string[];
   /** Closes the page (and its context, when the visit had one of its own). */
   close(): Promise<void>;
 }
@@ -119,11 +121,11 @@ function sharedContext(browser: Browser): Promise<BrowserContext> {
 export async function visit(browser: Browser, server: StaticServer, path: string, {fresh = false}: {fresh?: boolean} = {}): Promise<Visit> {
   const context = fresh ? await browser.newContext(VIEWPORT) : await sharedContext(browser);
   const page = await context.newPage();
-  const found: Found = {problems: [], dialogs: []};
+  const found: Found = {problems: [], dialogs: [], requests: []};
   watch(page, () => found);
   await page.goto(server.url + path, {waitUntil: "load"});
   await settle(page);
-  return {page, problems: found.problems, dialogs: found.dialogs, close: () => (fresh ? context.close() : page.close())};
+  return {page, problems: found.problems, dialogs: found.dialogs, requests: found.requests, close: () => (fresh ? context.close() : page.close())};
 }
 
 /**
@@ -137,6 +139,7 @@ export async function visit(browser: Browser, server: StaticServer, path: string
 interface Found {
   problems: string[];
   dialogs: string[];
+  requests: string[];
   over?: boolean;
 }
 
@@ -151,6 +154,7 @@ function watch(page: Page, into: () => Found | null): void {
   };
   page.on("request", (r) => {
     madeIn.set(r, into());
+    into()?.requests.push(r.url());
     if (!loopback(r.url())) problem(`request to a non-loopback host: ${r.url()}`);
   });
   page.on("console", (m) => m.type() === "error" && problem(`console error: ${m.text()}`));
@@ -185,12 +189,12 @@ export function tabs(browser: Browser, server: StaticServer): {visit(path: strin
         watch(page, () => made.current);
         all.push((tab = made));
       }
-      const found: Found = {problems: [], dialogs: []};
+      const found: Found = {problems: [], dialogs: [], requests: []};
       tab.current = found;
       await tab.page.goto(server.url + path, {waitUntil: "load"});
       await settle(tab.page);
       const done = tab;
-      return {page: tab.page, problems: found.problems, dialogs: found.dialogs, close: async () => {
+      return {page: tab.page, problems: found.problems, dialogs: found.dialogs, requests: found.requests, close: async () => {
         found.over = true;
         done.current = null;
         free.push(done);
