@@ -144,23 +144,28 @@ interface Found {
 }
 
 function watch(page: Page, into: () => Found | null): void {
-  const problem = (text: string) => into()?.problems.push(text);
-  // A request's failure or status belongs to the visit that made it: in a reused page, leaving a
-  // page aborts what it still had under way, after the next visit has begun.
-  const madeIn = new WeakMap<Request, Found | null>();
-  const requestProblem = (r: Request, text: string) => {
-    const visit = madeIn.has(r) ? madeIn.get(r) : into();
+  // What happens in a document belongs to the visit that opened it. In a reused page the last
+  // document goes on (loading, erring) until the next one commits, and leaving it aborts what it
+  // still had under way: that is the last visit's, which is over, so it is not recorded.
+  let shown: Found | null = null;
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) shown = into();
+  });
+  const record = (visit: Found | null | undefined, text: string) => {
     if (visit && !visit.over) visit.problems.push(text);
   };
+  const madeIn = new WeakMap<Request, Found | null>();
   page.on("request", (r) => {
-    madeIn.set(r, into());
-    into()?.requests.push(r.url());
-    if (!loopback(r.url())) problem(`request to a non-loopback host: ${r.url()}`);
+    // The navigation's own request is the next document's; any other, the shown one's.
+    const visit = r.isNavigationRequest() && r.frame() === page.mainFrame() ? into() : shown;
+    madeIn.set(r, visit);
+    if (visit && !visit.over) visit.requests.push(r.url());
+    if (!loopback(r.url())) record(visit, `request to a non-loopback host: ${r.url()}`);
   });
-  page.on("console", (m) => m.type() === "error" && problem(`console error: ${m.text()}`));
-  page.on("pageerror", (e) => problem(`uncaught exception: ${e.message}`));
-  page.on("requestfailed", (r) => requestProblem(r, `failed request: ${r.url()} (${r.failure()?.errorText})`));
-  page.on("response", (r) => r.status() >= 400 && requestProblem(r.request(), `HTTP ${r.status()}: ${r.url()}`));
+  page.on("console", (m) => m.type() === "error" && record(shown, `console error: ${m.text()}`));
+  page.on("pageerror", (e) => record(shown, `uncaught exception: ${e.message}`));
+  page.on("requestfailed", (r) => record(madeIn.get(r), `failed request: ${r.url()} (${r.failure()?.errorText})`));
+  page.on("response", (r) => r.status() >= 400 && record(madeIn.get(r.request()), `HTTP ${r.status()}: ${r.url()}`));
   page.on("dialog", (d) => {
     into()?.dialogs.push(`${d.type()}: ${d.message()}`);
     void d.dismiss();
