@@ -230,13 +230,16 @@ export async function compiledOrSource({root, entry, cacheDir, useTsx = false}) 
   try {
     if (!useTsx) return await compiled({root, entry, cacheDir});
   } catch (error) {
-    if (error.errors) {
-      const {formatMessages} = await import("esbuild");
-      process.stderr.write((await formatMessages(error.errors, {kind: "error", color: false})).join(""));
-      process.exit(1);
-    }
+    if (error.errors) await exitOnCompileError(error);
   }
   const {register} = await import("tsx/esm/api");
   register();
   return pathToFileURL(resolve(root, entry)).href;
+}
+
+/** A source that does not compile: prints esbuild's messages, as tsx would, and exits with code 1. */
+export async function exitOnCompileError(error) {
+  const {formatMessages} = await import("esbuild");
+  process.stderr.write((await formatMessages(error.errors, {kind: "error", color: false})).join(""));
+  process.exit(1);
 }

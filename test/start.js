@@ -13,7 +13,7 @@ import {createHash} from "node:crypto";
 import {readdirSync} from "node:fs";
 import {join} from "node:path";
 import {fileURLToPath} from "node:url";
-import {compiledEntries} from "../bin/compiled.js";
+import {compiledEntries, exitOnCompileError} from "../bin/compiled.js";
 
 const root = join(import.meta.dirname, "..");
 const tests = ["unit", "integration", "browser"].flatMap((tier) =>
@@ -27,9 +27,7 @@ try {
   urls = await compiledEntries({root, entries: ["test/runner.ts", ...tests], cacheDir});
 } catch (error) {
   if (!error.errors) throw error;
-  const {formatMessages} = await import("esbuild");
-  process.stderr.write((await formatMessages(error.errors, {kind: "error", color: false})).join(""));
-  process.exit(1);
+  await exitOnCompileError(error);
 }
 // The runner reads which compiled file is which test (and keeps it from the test processes).
 process.env.PARLEY_COMPILED_TESTS = JSON.stringify(Object.fromEntries(tests.map((t) => [t, fileURLToPath(urls[t])])));
