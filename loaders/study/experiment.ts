@@ -79,6 +79,24 @@ export interface Condition {
   quiz: QuizQuestion[];
 }
 
+/** The recruiting panel: which parameters of the study's link identify a person, which are kept, and where they return. */
+export interface Panel {
+  /** Link parameters naming the person (the first one present is their panel id): one person, one participant. */
+  id_params: string[];
+  /** Further link parameters kept with the participant (a study's or a session's id). */
+  params: string[];
+  /** Where the end screen sends the person back, `{code}` the completion code; null: no link. */
+  return_url: string | null;
+}
+
+/** The end screen's wording. */
+export interface Results {
+  heading: string;
+  text: string[];
+  /** Whether the game's outcome is told in words above the code. */
+  show_outcome: boolean;
+}
+
 export interface Experiment {
   id: string;
   title: string;
@@ -87,6 +105,10 @@ export interface Experiment {
   completion_code: string;
   max_attempts: number;
   conditions: Condition[];
+  panel: Panel;
+  results: Results;
+  /** A wrong quiz answer after a whole game: "no_code" (told, no code, excluded) or "paid" (the code, and the game marked excluded). */
+  quiz_failure: "no_code" | "paid";
 }
 
 /** The default of max_attempts, as the validator fills it in. */
@@ -110,7 +132,72 @@ export const EXPERIMENT_KEYS: readonly ConfigKey[] = [
   {key: "completion_code", type: '4 to 64 letters, digits, "_" or "-", or "random"', default: "required", meaning: 'the code shown to those who pass ("random": one code per participant, kept in the participants table)'},
   {key: "conditions", type: "a non-empty list of conditions (keys below), ids unique", default: "required", meaning: "the conditions participants are assigned to"},
   {key: "max_attempts", type: "an integer from 1 to 20", default: String(DEFAULT_MAX_ATTEMPTS), meaning: "answers to one decision before the game's rule-break fallback, as in a run config"},
+  {key: "panel", type: '"prolific", "mturk", or an object {id_param: a name or a list of names, params: a list of names, return_url: null or an https URL containing {code}}', default: "ids from PROLIFIC_PID or workerId, keeping STUDY_ID, SESSION_ID, assignmentId, hitId; no return link", meaning: "the recruiting panel: the link parameters that identify a person (the same id resumes the same participant, and is kept in the participants table for payments), those kept beside it, and the return link the end screen offers"},
+  {key: "results", type: "an object {heading: a string, text: a string or a list of paragraphs, show_outcome: true or false}", default: '{"heading": "Thank you", "text": "You have completed the study.", "show_outcome": true}', meaning: "the end screen's wording, above the completion code; show_outcome tells the game's outcome in words"},
+  {key: "quiz_failure", type: '"no_code" or "paid"', default: '"no_code"', meaning: 'a wrong quiz answer after a whole game: "no_code": told, no code, the game marked excluded; "paid": the completion code all the same, the game marked excluded. The consent screen says which'},
 ];
+
+/** The panels `panel` may name, and the default (either panel's ids read from the link, no return link). */
+export const PANELS: Readonly<Record<string, Panel>> = {
+  prolific: {id_params: ["PROLIFIC_PID"], params: ["STUDY_ID", "SESSION_ID"], return_url: "https://app.prolific.com/submissions/complete?cc={code}"},
+  mturk: {id_params: ["workerId"], params: ["assignmentId", "hitId"], return_url: null},
+};
+export const DEFAULT_PANEL: Panel = {id_params: ["PROLIFIC_PID", "workerId"], params: ["STUDY_ID", "SESSION_ID", "assignmentId", "hitId"], return_url: null};
+export const DEFAULT_RESULTS: Results = {heading: "Thank you", text: ["You have completed the study."], show_outcome: true};
+const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+function parsePanel(v: unknown): Panel {
+  if (v === undefined || v === null) return DEFAULT_PANEL;
+  if (typeof v === "string") {
+    if (!(v in PANELS)) fail("panel", `expected "prolific", "mturk" or an object {id_param, params, return_url}, got ${JSON.stringify(v)}`);
+    return PANELS[v];
+  }
+  if (!isObject(v)) fail("panel", `expected "prolific", "mturk" or an object {id_param, params, return_url}, got ${JSON.stringify(v)}`);
+  for (const name of Object.keys(v)) if (!["id_param", "params", "return_url"].includes(name)) fail(`panel.${name}`, `unknown key; expected id_param, params, return_url`);
+  const names = (x: unknown, key: string, required: boolean): string[] => {
+    const list = typeof x === "string" ? [x] : x === undefined && !required ? [] : x;
+    if (!Array.isArray(list) || (required && !list.length) || !list.every((n) => typeof n === "string" && PARAM_NAME.test(n))) {
+      fail(key, `expected ${required ? "a link parameter's name or a non-empty list of names" : "a list of link parameters' names"} (letters, digits, "_" or "-"), got ${JSON.stringify(x)}`);
+    }
+    return list as string[];
+  };
+  const id_params = names(v.id_param, "panel.id_param", true);
+  const params = names(v.params, "panel.params", false);
+  const url = v.return_url ?? null;
+  if (url !== null) {
+    if (typeof url !== "string" || !/^https?:\/\//.test(url) || !url.includes("{code}")) fail("panel.return_url", `expected null or an http(s) URL containing {code} (where the completion code goes), got ${JSON.stringify(url)}`);
+    try {
+      new URL(url.replace("{code}", "CODE"));
+    } catch {
+      fail("panel.return_url", `not a valid URL: ${JSON.stringify(url)}`);
+    }
+  }
+  return {id_params, params, return_url: url as string | null};
+}
+
+function parseResults(v: unknown): Results {
+  if (v === undefined || v === null) return DEFAULT_RESULTS;
+  if (!isObject(v)) fail("results", `expected an object {heading, text, show_outcome}, got ${JSON.stringify(v)}`);
+  for (const name of Object.keys(v)) if (!["heading", "text", "show_outcome"].includes(name)) fail(`results.${name}`, `unknown key; expected heading, text, show_outcome`);
+  const heading = v.heading === undefined ? DEFAULT_RESULTS.heading : text(v, "heading", "results.");
+  const body = v.text === undefined ? DEFAULT_RESULTS.text : paragraphs(v.text, "results.text");
+  const show = v.show_outcome ?? true;
+  if (typeof show !== "boolean") fail("results.show_outcome", `expected true or false, got ${JSON.stringify(show)}`);
+  return {heading, text: body, show_outcome: show};
+}
+
+/** What the consent screen adds about a wrong quiz answer (quiz_failure), or null when no condition has a quiz. */
+export function quizFailureNote(experiment: Experiment): string | null {
+  if (!experiment.conditions.some((c) => c.quiz.length)) return null;
+  return experiment.quiz_failure === "paid"
+    ? "After the game there is a short question about its rules. If your answer is wrong you still receive your completion code, and your game is marked in our data."
+    : "After the game there is a short question about its rules. If your answer is wrong you do not receive a completion code, and your game is marked in our data.";
+}
+
+/** The return link of `panel` for `code`, or null. */
+export function returnLink(panel: Panel, code: string | null): string | null {
+  return panel.return_url && code ? panel.return_url.replace("{code}", encodeURIComponent(code)) : null;
+}
 
 export const CONDITION_KEYS: readonly ConfigKey[] = [
   {key: "id", type: ID_TYPE, default: "required", meaning: "the condition's id"},
@@ -354,7 +441,11 @@ export function parseExperiment(raw: unknown): Experiment {
       fail("attention_check.position", `${attention_check.position} is past the ${c.instructions.length} paragraphs of condition ${c.id}'s instructions`);
     }
   });
-  return {id, title, consent, attention_check, completion_code: code, max_attempts: maxAttempts, conditions};
+  const panel = parsePanel(raw.panel);
+  const results = parseResults(raw.results);
+  const quizFailure = raw.quiz_failure ?? "no_code";
+  if (quizFailure !== "no_code" && quizFailure !== "paid") fail("quiz_failure", `expected "no_code" or "paid", got ${JSON.stringify(quizFailure)}`);
+  return {id, title, consent, attention_check, completion_code: code, max_attempts: maxAttempts, conditions, panel, results, quiz_failure: quizFailure};
 }
 
 /** The instruction paragraphs a participant of `condition` reads, the attention check's sentence among them. */

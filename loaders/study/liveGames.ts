@@ -41,6 +41,8 @@ export interface LiveGamesOptions {
 export interface GameView {
   seat: number;
   seat_name: string | null;
+  /** The game's seat names in seat order (empty when it names none): the page labels fields and moves with them. */
+  seat_names: string[];
   /** The decision the person is asked now (messages, legal actions), or null. */
   pending: ReturnType<PlaySession["pending"]>;
   /** The game could not go on (an LLM endpoint failed for good); `retry` rebuilds it. */
@@ -132,10 +134,10 @@ export class LiveGames {
     try {
       session = await this.session(p);
     } catch {
-      return {seat: condition.human_seat, seat_name: condition.def.seats.names?.[condition.human_seat] ?? null, pending: null, failed: true, over: false, moves: p.moves.length};
+      return {seat: condition.human_seat, seat_name: condition.def.seats.names?.[condition.human_seat] ?? null, seat_names: [...(condition.def.seats.names ?? [])], pending: null, failed: true, over: false, moves: p.moves.length};
     }
     await this.settle(p, session);
-    return {seat: session.seat, seat_name: condition.def.seats.names?.[session.seat] ?? null, pending: session.pending(), failed: session.error !== null, over: session.finished() !== null, moves: p.moves.length};
+    return {seat: session.seat, seat_name: condition.def.seats.names?.[session.seat] ?? null, seat_names: [...(condition.def.seats.names ?? [])], pending: session.pending(), failed: session.error !== null, over: session.finished() !== null, moves: p.moves.length};
   }
 
   /**
@@ -143,7 +145,7 @@ export class LiveGames {
    * when it is not legal now; otherwise saved with the participant's moves
    * first, then the game goes on until the person is asked again or it ends.
    */
-  async move(p: Participant, action: unknown): Promise<{ok: true} | {error: string; failed?: boolean}> {
+  async move(p: Participant, action: unknown, token?: string): Promise<{ok: true} | {error: string; failed?: boolean}> {
     let session: PlaySession;
     try {
       session = await this.session(p);
@@ -156,6 +158,7 @@ export class LiveGames {
     // session.moves now, before the other seats' turns, so it is saved before any LLM call is awaited.
     if (session.moves.length > before) {
       p.moves = [...session.moves];
+      if (token !== undefined) p.move_tokens = [...(p.move_tokens ?? []), token];
       this.options.store.save(p);
     }
     const result = await done;

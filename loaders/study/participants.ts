@@ -50,6 +50,42 @@ export interface Participant {
   excluded: boolean;
   /** Why: "attention_check", "quiz" (both when both failed, comma separated). */
   exclusion_reason: string | null;
+  /** The recruiting panel's id of the person (experiment.ts Panel: PROLIFIC_PID, workerId, …), null when the link named none; absent in older files. */
+  panel_id?: string | null;
+  /** The panel's link parameters kept with it (name → value). */
+  panel?: Record<string, string> | null;
+  /** The tokens of the accepted moves (one per move the page sent): a move sent twice with its token is played once. */
+  move_tokens?: string[];
+}
+
+/** What a study's link said about the person: their panel id and the parameters kept. */
+export interface PanelInfo {
+  id: string | null;
+  params: Record<string, string>;
+}
+
+/** A panel id or parameter as kept: at most 128 characters of printable ASCII (anything else in the link is not kept). */
+const PANEL_VALUE = /^[\x21-\x7e]{1,128}$/;
+
+/** The panel id and kept parameters of a study link's query (`id_params`: the first present names the person). */
+export function panelInfo(query: URLSearchParams, panel: {id_params: readonly string[]; params: readonly string[]}): PanelInfo {
+  const value = (name: string) => {
+    const v = query.get(name)?.trim();
+    return v && PANEL_VALUE.test(v) ? v : null;
+  };
+  const params: Record<string, string> = {};
+  let id: string | null = null;
+  for (const name of panel.id_params) {
+    const v = value(name);
+    if (v === null) continue;
+    params[name] = v;
+    id ??= v;
+  }
+  for (const name of panel.params) {
+    const v = value(name);
+    if (v !== null) params[name] = v;
+  }
+  return {id, params};
 }
 
 /** A participant id: 22 characters of base64url (128 random bits). */
@@ -150,6 +186,12 @@ export class ParticipantStore {
     return PARTICIPANT_ID.test(id) ? this.byId.get(id) : undefined;
   }
 
+  /** The participant the panel knows as `panelId`, if any (one person, one participant). */
+  byPanelId(panelId: string): Participant | undefined {
+    for (const p of this.byId.values()) if (p.panel_id === panelId) return p;
+    return undefined;
+  }
+
   all(): Participant[] {
     return [...this.byId.values()];
   }
@@ -159,7 +201,7 @@ export class ParticipantStore {
    * admin's link for one condition: pilots, demos, tests), else assigned by
    * balanced random assignment.
    */
-  create(now = Date.now(), conditionId?: string): Participant {
+  create(now = Date.now(), conditionId?: string, panel: PanelInfo | null = null): Participant {
     const conditions = this.experiment.conditions;
     const started = conditions.map((c) => this.all().filter((p) => p.condition === c.id && countsAsStarted(p, now)).length);
     const condition = conditionId === undefined ? conditions[assignCondition(started)] : conditions.find((c) => c.id === conditionId);
@@ -170,6 +212,7 @@ export class ParticipantStore {
       id, experiment: this.experiment.id, condition: condition.id, step: "consent", seed: randomInt(2 ** 31 - 1),
       assigned_at: new Date(now).toISOString(), consented_at: null, game_started_at: null, game_finished_at: null, completed_at: null,
       attention: null, moves: [], quiz: null, completion_code: null, game_id: null, excluded: false, exclusion_reason: null,
+      panel_id: panel?.id ?? null, panel: panel && Object.keys(panel.params).length ? panel.params : null, move_tokens: [],
     };
     this.save(p);
     return p;

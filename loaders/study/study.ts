@@ -12,7 +12,7 @@
  */
 import {join} from "node:path";
 import {exclude, ParticipantStore, randomCode, type Participant, type Step} from "./participants.js";
-import {instructionParagraphs, passesAttention, type Condition, type Experiment} from "./experiment.js";
+import {instructionParagraphs, passesAttention, quizFailureNote, returnLink, type Condition, type Experiment, type Results} from "./experiment.js";
 import {LiveGames, sessionSpec, type GameView} from "./liveGames.js";
 import {RECORD_FORMAT, type PlayRecord, type ResolvedSpec} from "./session.js";
 import type {GameRecord} from "../runner/tournament.js";
@@ -32,6 +32,8 @@ export interface StudyView {
   step: Step;
   participant: string;
   consent?: string;
+  /** What the consent screen adds about a wrong quiz answer (experiment quiz_failure). */
+  consent_note?: string | null;
   instructions?: string[];
   /** Whether the instructions end with a box for the code word. */
   attention?: boolean;
@@ -41,6 +43,10 @@ export interface StudyView {
   message?: string;
   /** Once the game is over: its record as the person may see it (publicRecord). */
   outcome?: PlayRecord;
+  /** The end screen's wording (experiment results), at the end. */
+  results?: Results;
+  /** The panel's return link with the completion code in it, at the end; null: none. */
+  return_url?: string | null;
 }
 
 /** Turns columns everybody saw during the game; another seat's raw reply, private reasoning, hidden facts and token counts stay out. */
@@ -161,6 +167,7 @@ export class Study {
     switch (p.step) {
       case "consent":
         view.consent = this.experiment.consent;
+        view.consent_note = quizFailureNote(this.experiment);
         break;
       case "instructions":
         view.instructions = instructionParagraphs(this.experiment, condition);
@@ -176,6 +183,9 @@ export class Study {
         break;
       case "done":
         view.completion_code = p.completion_code;
+        view.results = this.experiment.results;
+        view.return_url = returnLink(this.experiment.panel, p.completion_code);
+        if (p.quiz && !p.quiz.passed) view.message = "Your answer to the final question was not correct; you receive your completion code all the same.";
         break;
       default:
         view.message = STOPPED[p.step];
@@ -202,6 +212,8 @@ export class Study {
     this.expect(p, "instructions");
     if (typeof answer !== "string" || answer.length > 200) throw new StepError(400, "expected {answer: the word asked for (at most 200 characters)}");
     const check = this.experiment.attention_check;
+    // An empty box is asked again, never failed for good (nothing is saved).
+    if (check && answer.trim() === "") throw new StepError(400, "Please type the code word the instructions ask for.");
     if (check) {
       const passed = passesAttention(check, answer);
       p.attention = {answer, passed};
@@ -227,13 +239,36 @@ export class Study {
    * `after`, when the page gives it, is the number of its moves the page had
    * seen received: a move sent again after it was received (a retried
    * request, a second tab) no longer matches and is refused as `stale`.
+   * `token`, when the page gives one, names the move: a move whose token was
+   * accepted already (a double click, a resent request) is not played again,
+   * and is answered as the first one is (after it, when it is under way).
    */
-  async move(p: Participant, action: unknown, after?: number): Promise<{error: string; failed: boolean; stale?: true} | null> {
+  async move(p: Participant, action: unknown, after?: number, token?: string): Promise<{error: string; failed: boolean; stale?: true} | null> {
+    if (token !== undefined) {
+      const key = `${p.id} ${token}`;
+      const running = this.movesUnderWay.get(key);
+      if (running) return running.then(() => null);
+      if (p.move_tokens?.includes(token)) return null;
+      const done = this.playMove(p, action, after, token);
+      this.movesUnderWay.set(key, done);
+      try {
+        return await done;
+      } finally {
+        this.movesUnderWay.delete(key);
+      }
+    }
+    return this.playMove(p, action, after);
+  }
+
+  /** Moves being played, by participant and token: a second request with the same token waits for the first. */
+  private readonly movesUnderWay = new Map<string, Promise<{error: string; failed: boolean; stale?: true} | null>>();
+
+  private async playMove(p: Participant, action: unknown, after?: number, token?: string): Promise<{error: string; failed: boolean; stale?: true} | null> {
     this.expect(p, "game");
     if (after !== undefined && after !== p.moves.length) {
       return {error: `this move was sent after ${after} of your moves, but ${p.moves.length} have been received: the game has moved on (another tab, or the move was sent twice); nothing was changed`, failed: false, stale: true};
     }
-    const done = await this.games.move(p, action);
+    const done = await this.games.move(p, action, token);
     return "error" in done ? {error: done.error, failed: done.failed ?? false} : null;
   }
 
@@ -256,10 +291,15 @@ export class Study {
     await this.tablesChanged();
   }
 
-  /** The end: the completion code, unless the participant was excluded (then they are told why). */
+  /**
+   * The end: the completion code, unless the participant was excluded (then
+   * they are told why); a wrong quiz answer alone still earns the code when
+   * the experiment says so (quiz_failure "paid"), the game staying marked.
+   */
   private finish(p: Participant): void {
     p.completed_at = new Date().toISOString();
-    if (p.excluded) {
+    const paid = this.experiment.quiz_failure === "paid" && p.exclusion_reason === "quiz";
+    if (p.excluded && !paid) {
       p.step = p.exclusion_reason?.includes("quiz") ? "failed_quiz" : "failed_attention";
       return;
     }

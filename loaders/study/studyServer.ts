@@ -12,11 +12,19 @@
  *   GET  /api/p/<id>             where the participant stands, as JSON
  *   POST /api/p/<id>/consent     {agree: boolean}
  *   POST /api/p/<id>/attention   {answer: string}
- *   POST /api/p/<id>/move        {action, after?}: 200 with the new state, or 422 {error} (nothing changed);
- *                                409 when `after` (the moves the page had seen received) is behind: a move sent twice
+ *   POST /api/p/<id>/move        {action, after?, token?}: 200 with the new state, or 422 {error} (nothing changed);
+ *                                409 when `after` (the moves the page had seen received) is behind: a move sent twice;
+ *                                a move whose `token` was accepted already is not played again (200, the state)
  *   POST /api/p/<id>/retry       rebuild a game whose LLM endpoint failed
  *   POST /api/p/<id>/quiz        {answers: number[]}
- * Admin (token): GET /admin, /admin/progress.json, /admin/tables.tar, and
+ * `/p/new` resumes rather than repeats: a browser that holds a participant's
+ * cookie (set by `/p/new`), or a link whose panel id (PROLIFIC_PID, workerId,
+ * the experiment's `panel`) a participant already has, goes back to that
+ * participant; the panel's parameters in the link are kept with a new one.
+ * Admin (token): GET /admin (adminPages.ts), /admin/live (its live part),
+ *   /admin/admin.js, /admin/progress.json, /admin/participants.json,
+ *   /admin/csv/<table>.csv, /admin/p/<id> (one participant's game),
+ *   /admin/tables.tar, and
  *   /admin/new?condition=<id>: a new participant in that condition (not
  *   assigned at random), redirected to their page; for pilots and demos.
  */
@@ -26,10 +34,12 @@ import {readdirSync, readFileSync, realpathSync} from "node:fs";
 import {join} from "node:path";
 import {tar} from "../io/tar.js";
 import {bearer, cookie, FailureThrottle, isLoopbackAddress, isLoopbackHost, isLoopbackHostHeader, notAPersonOpeningTheLink, peerOf, RateLimit, sameToken, setCookie} from "./access.js";
-import {PARTICIPANT_ID, type Participant} from "./participants.js";
-import type {Experiment} from "./experiment.js";
+import {PARTICIPANT_ID, panelInfo, type Participant} from "./participants.js";
 import {StepError, type Study} from "./study.js";
-import {progress, type ConditionProgress} from "./progress.js";
+import {progress} from "./progress.js";
+import {ADMIN_SCRIPT, adminLive, adminPage, CSV_TABLES, escapeHtml, participantLines, participantPage, spreadsheetCsv, type CsvTable} from "./adminPages.js";
+import {participantRow} from "./studyTables.js";
+import {queryRun, RunTablesMissing} from "../io/parquet.js";
 
 export interface StudyServerOptions {
   study: Study;
@@ -68,9 +78,13 @@ const SECURITY_HEADERS = {
 
 const MAX_BODY = 64 * 1024;
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export {escapeHtml};
+
+/** The cookie that brings a browser back to its participant from `/p/new` (Lax: sent when a panel's page links here). */
+const PARTICIPANT_COOKIE = "parley_participant";
+const participantCookie = (id: string) => `${PARTICIPANT_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${60 * 60 * 24 * 90}`;
+/** A move's token as the page sends it. */
+const MOVE_TOKEN = /^[A-Za-z0-9_-]{8,64}$/;
 
 function studyPage(title: string): string {
   return `<!doctype html>
@@ -129,7 +143,11 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
   };
   const json = (res: ServerResponse, status: number, value: unknown) => send(res, status, JSON.stringify(value), "application/json; charset=utf-8");
 
+  /** When each participant's page last asked anything (this process; the admin page's idle times). */
+  const lastSeen = new Map<string, number>();
+
   async function participantApi(p: Participant, action: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    lastSeen.set(p.id, Date.now());
     if (!action) {
       if (req.method !== "GET") throw new Refusal(405, "use GET", {allow: "GET"});
       return json(res, 200, await study.view(p));
@@ -147,7 +165,9 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
         if (!("action" in body)) throw new Refusal(400, "expected {action: your move}");
         const after = body.after;
         if (after !== undefined && !(Number.isSafeInteger(after) && (after as number) >= 0)) throw new Refusal(400, "after: expected the number of your moves the page has seen received");
-        const refused = await study.move(p, body.action, after as number | undefined);
+        const token = body.token;
+        if (token !== undefined && !(typeof token === "string" && MOVE_TOKEN.test(token))) throw new Refusal(400, "token: expected 8 to 64 letters, digits, _ or -");
+        const refused = await study.move(p, body.action, after as number | undefined, token as string | undefined);
         if (refused) return json(res, refused.stale ? 409 : 422, {...refused, state: await study.view(p)});
         break;
       }
@@ -193,7 +213,25 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
       return void res.end();
     }
     const rows = progress(experiment, store.all());
+    const now = Date.now();
     if (url.pathname === "/admin/progress.json") return json(res, 200, {experiment: experiment.id, conditions: rows});
+    if (url.pathname === "/admin/participants.json") return json(res, 200, {experiment: experiment.id, participants: participantLines(store.all(), now, lastSeen)});
+    if (url.pathname === "/admin/live") return send(res, 200, adminLive(rows, participantLines(store.all(), now, lastSeen), now), "text/html; charset=utf-8");
+    if (url.pathname === "/admin/admin.js") return send(res, 200, ADMIN_SCRIPT, "text/javascript; charset=utf-8");
+    const csvPath = /^\/admin\/csv\/([a-z]+)\.csv$/.exec(url.pathname);
+    if (csvPath) {
+      const table = csvPath[1] as CsvTable;
+      if (!CSV_TABLES.includes(table)) throw new Refusal(404, `no table ${table}; expected one of ${CSV_TABLES.join(", ")}`);
+      const data = await tableCsv(table);
+      return send(res, 200, data, "text/csv; charset=utf-8", {"content-disposition": `attachment; filename="${experiment.id}-${table}.csv"`});
+    }
+    const one = /^\/admin\/p\/([^/]+)$/.exec(url.pathname);
+    if (one) {
+      const p = store.get(one[1]);
+      if (!p) throw new Refusal(404, "no participant has this id");
+      const line = participantLines([p], now, lastSeen)[0];
+      return send(res, 200, participantPage(experiment, p, line, study.records.byParticipant.get(p.id)), "text/html; charset=utf-8");
+    }
     // The stylesheet again under /admin: an exposed server's /assets need the participants' token, which the experimenter may not carry.
     if (url.pathname === "/admin/study.css") return send(res, 200, options.assets.css, "text/css; charset=utf-8");
     if (url.pathname === "/admin/tables.tar") {
@@ -206,8 +244,19 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
       res.writeHead(303, {...SECURITY_HEADERS, location: `/p/${p.id}${participantQuery}`});
       return void res.end();
     }
-    if (url.pathname === "/admin" || url.pathname === "/admin/") return send(res, 200, adminPage(experiment, rows), "text/html; charset=utf-8");
+    if (url.pathname === "/admin" || url.pathname === "/admin/") return send(res, 200, adminPage(experiment, adminLive(rows, participantLines(store.all(), now, lastSeen), now)), "text/html; charset=utf-8");
     throw new Refusal(404, "not found");
+  }
+
+  /** A table as CSV: participants from the store (as they are now), the game tables from the current table set (empty until a game is over). */
+  async function tableCsv(table: CsvTable): Promise<string> {
+    if (table === "participants") return spreadsheetCsv(store.all().map((p) => participantRow(p, experiment, study.records.byParticipant.has(p.id))));
+    try {
+      return spreadsheetCsv(await queryRun(options.out, [table], `SELECT * FROM ${table}`));
+    } catch (error) {
+      if (error instanceof RunTablesMissing || (error as NodeJS.ErrnoException).code === "ENOENT") return "";
+      throw error;
+    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -243,10 +292,24 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
       // A participant counts as started for a while (participants.ts PENDING_MS): only people opening the link make one, at a bounded rate.
       const why = notAPersonOpeningTheLink(req);
       if (why) throw new Refusal(403, `${why}; a participant is made only by opening the study's link: open the study's link in your browser`);
-      const wait = newParticipants.take(peer);
-      if (wait > 0) throw new Refusal(429, `too many new participants at once; try again in ${seconds(wait)} s`, {"retry-after": seconds(wait)});
-      const p = store.create();
-      res.writeHead(303, {...SECURITY_HEADERS, ...headers, location: `/p/${p.id}${participantQuery}`});
+      // One person, one participant: the panel's id in the link, else this browser's cookie, goes back to theirs.
+      const panel = panelInfo(url.searchParams, experiment.panel);
+      const kept = store.get(cookie(req, PARTICIPANT_COOKIE) ?? "");
+      let p = panel.id !== null ? store.byPanelId(panel.id) : kept;
+      // This browser's participant came without a panel id and now brings one: it is theirs (another id on this browser is another person).
+      if (!p && kept && panel.id !== null && !kept.panel_id) {
+        p = kept;
+        p.panel_id = panel.id;
+        p.panel = Object.keys(panel.params).length ? panel.params : null;
+        store.save(p);
+      }
+      if (!p) {
+        const wait = newParticipants.take(peer);
+        if (wait > 0) throw new Refusal(429, `too many new participants at once; try again in ${seconds(wait)} s`, {"retry-after": seconds(wait)});
+        p = store.create(Date.now(), undefined, panel);
+      }
+      const cookies = [...(headers["set-cookie"] ? [headers["set-cookie"]] : []), participantCookie(p.id)];
+      res.writeHead(303, {...SECURITY_HEADERS, ...headers, "set-cookie": cookies, location: `/p/${p.id}${participantQuery}`});
       return void res.end();
     }
     // A participant's link is their key: unknown ones count against the peer (known ones do not reset the count, as everyone holds one).
@@ -327,17 +390,4 @@ export function tablesArchive(out: string): Buffer {
       throw error;
     }
   }
-}
-
-function adminPage(experiment: Experiment, rows: ConditionProgress[]): string {
-  const cells = (r: ConditionProgress) => [r.condition, r.game, r.opponent, r.assigned, r.started, r.playing, r.finished, r.completed, r.excluded, r.declined];
-  const head = ["condition", "game", "opponent", "assigned", "started", "playing", "finished", "completed", "excluded", "declined", ""];
-  const try_ = (r: ConditionProgress) => `<td><a class="parley-try" href="/admin/new?condition=${encodeURIComponent(r.condition)}">play it</a></td>`;
-  const table = `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${cells(r).map((c) => `<td>${escapeHtml(String(c))}</td>`).join("")}${try_(r)}</tr>`).join("")}</tbody></table>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(experiment.title)}: admin</title><link rel="stylesheet" href="/admin/study.css"></head>
-<body><main class="parley-study parley-admin"><h1>${escapeHtml(experiment.title)}</h1><p>Experiment <code>${escapeHtml(experiment.id)}</code>: progress per condition.
-<em>started</em>: gave consent; <em>finished</em>: the game is over and in the tables; <em>completed</em>: got the completion code; <em>excluded</em>: failed the attention check or the quiz (kept in the tables, marked in participants.parquet).
-<em>play it</em>: a new participant in that condition (not assigned at random; counted like any other), to pilot it.</p>
-${table}<p><a href="/admin/tables.tar">Download the tables</a> (games, players, turns per game partition, and participants.parquet; Parquet, as <code>parley run</code> writes them) · <a href="/admin/progress.json">progress.json</a></p></main></body></html>
-`;
 }
