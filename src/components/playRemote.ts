@@ -17,6 +17,8 @@ export interface StudyApi<S extends RemoteState = RemoteState> {
 export interface RemoteGame {
   seat: number;
   seat_name: string | null;
+  /** The game's seat names in seat order (empty when it names none). */
+  seat_names?: string[];
   pending: Pending | null;
   failed: boolean;
   over: boolean;
@@ -40,10 +42,19 @@ export interface RemoteHooks<S extends RemoteState> {
 
 const WAIT_MS = 1000;
 
+/** A move's token: 128 random bits (getRandomValues works on a plain-http page too, where randomUUID does not). */
+export function moveToken(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** A driver over `api`, starting from the state the page loaded. */
 export function remoteDriver<S extends RemoteState>(api: StudyApi<S>, first: S, hooks: RemoteHooks<S>): PlayDriver {
   let state = first;
   let announced = false;
+  // One token per decision: the same move sent again (a resent request) is played once by the server.
+  let token = moveToken();
   const movedOn = () => {
     if (!announced) hooks.movedOn(state);
     announced = true;
@@ -66,9 +77,10 @@ export function remoteDriver<S extends RemoteState>(api: StudyApi<S>, first: S, 
       }
     },
     async submit(action) {
-      const {status, data} = await api.post("/move", {action, after: state.game?.moves});
+      const {status, data} = await api.post("/move", {action, after: state.game?.moves, token});
       if (status === 200) {
         state = data as unknown as S;
+        token = moveToken();
         return {ok: true};
       }
       if (data.state) state = data.state as S;

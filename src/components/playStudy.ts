@@ -13,7 +13,8 @@
  * the same link, shows the step where the participant stands.
  */
 import {remoteDriver, type RemoteGame, type StudyApi} from "./playRemote.js";
-import {el, PlayView} from "./playView.js";
+import {el} from "./playView.js";
+import {outcomeView, PersonPlayView} from "./playPerson.js";
 import type {PlayRecord} from "./playDriver.js";
 
 export interface StudyState {
@@ -21,6 +22,7 @@ export interface StudyState {
   step: string;
   participant: string;
   consent?: string;
+  consent_note?: string | null;
   instructions?: string[];
   attention?: boolean;
   game?: RemoteGame;
@@ -28,6 +30,8 @@ export interface StudyState {
   quiz?: {question: string; options: string[]}[];
   completion_code?: string | null;
   message?: string;
+  results?: {heading: string; text: string[]; show_outcome: boolean};
+  return_url?: string | null;
 }
 
 /** The study's API for participant `id`: GET its state, POST a step's answer (JSON); errors carry the server's one line. */
@@ -69,11 +73,8 @@ export function mountStudy(root: HTMLElement | null): void {
         return gameScreen(screen, state);
       case "quiz":
         return quizScreen(screen, state);
-      case "done": {
-        screen.append(el("p", {textContent: "Thank you: you have completed the study. Your completion code is:"}));
-        screen.append(el("p", {className: "parley-code", textContent: state.completion_code ?? ""}));
-        return;
-      }
+      case "done":
+        return doneScreen(screen, state);
       default:
         screen.append(el("p", {className: "parley-stopped", textContent: state.message ?? ""}));
     }
@@ -111,38 +112,61 @@ export function mountStudy(root: HTMLElement | null): void {
       screen.append(again, status);
       return;
     }
+    const seatNames = state.game?.seat_names ?? [];
     const driver = remoteDriver(api, state, {
       movedOn: (next) => {
-        const go = el("button", {className: "parley-continue", textContent: next.step === "quiz" ? "Continue to the last question" : "Continue"});
+        const go = el("button", {type: "button", className: "parley-continue", textContent: next.step === "quiz" ? "Continue to the last question" : "Continue"});
         go.addEventListener("click", () => show(next));
         screen.append(go);
+        go.scrollIntoView({block: "nearest"});
       },
       failed: (next) => show(next),
     });
-    screen.append(PlayView(driver));
+    screen.append(PersonPlayView(driver, {seatNames}));
   }
 
   function consentScreen(screen: HTMLElement, state: StudyState): void {
     for (const paragraph of (state.consent ?? "").split(/\n\s*\n/)) screen.append(el("p", {textContent: paragraph}));
-    const status = el("p", {className: "parley-error"});
+    if (state.consent_note) screen.append(el("p", {className: "parley-consent-note", textContent: state.consent_note}));
+    const status = el("p", {className: "parley-error", role: "alert"});
     const agree = el("button", {type: "button", className: "parley-agree", textContent: "I agree to take part"});
     const decline = el("button", {type: "button", className: "parley-decline", textContent: "I do not agree"});
+    const buttons = el("div", {className: "parley-buttons"}, agree, decline);
     agree.addEventListener("click", () => void submit("/consent", {agree: true}, status, agree));
-    decline.addEventListener("click", () => void submit("/consent", {agree: false}, status, decline));
-    screen.append(el("div", {className: "parley-buttons"}, agree, decline), status);
+    // Declining is asked once more: a slip of the finger should not end the study for good.
+    decline.addEventListener("click", () => {
+      const sure = el("button", {type: "button", className: "parley-decline-sure", textContent: "Yes, I do not want to take part"});
+      const back = el("button", {type: "button", className: "parley-decline-back", textContent: "Go back"});
+      const ask = el("div", {className: "parley-confirm", role: "group"}, el("p", {textContent: "Are you sure you do not want to take part? You cannot come back to this study afterwards."}), sure, back);
+      ask.setAttribute("aria-label", "Confirm");
+      sure.addEventListener("click", () => void submit("/consent", {agree: false}, status, sure));
+      back.addEventListener("click", () => {
+        ask.replaceWith(buttons);
+        decline.focus();
+      });
+      buttons.replaceWith(ask);
+      sure.focus();
+    });
+    screen.append(buttons, status);
   }
 
   function instructionsScreen(screen: HTMLElement, state: StudyState): void {
     screen.append(el("h2", {textContent: "Instructions"}));
     for (const paragraph of state.instructions ?? []) screen.append(el("p", {textContent: paragraph}));
     const form = el("form", {className: "parley-attention"});
-    const status = el("p", {className: "parley-error"});
+    const status = el("p", {className: "parley-error", role: "alert"});
     const button = el("button", {type: "submit", textContent: "Start the game"});
-    const input = el("input", {name: "answer", autocomplete: "off"});
-    if (state.attention) form.append(el("label", {}, "Your answer ", input));
+    const input = el("input", {name: "answer", id: "parley-answer", autocomplete: "off"});
+    if (state.attention) form.append(el("label", {htmlFor: "parley-answer", textContent: "Your answer"}), input);
     form.append(button, status);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
+      // An empty box is asked again (the server refuses it too, changing nothing).
+      if (state.attention && input.value.trim() === "") {
+        status.textContent = "Please type the code word the instructions ask for.";
+        input.focus();
+        return;
+      }
       void submit("/attention", {answer: input.value}, status, button);
     });
     screen.append(form);
@@ -156,7 +180,7 @@ export function mountStudy(root: HTMLElement | null): void {
       const options = q.options.map((option, k) => el("label", {}, el("input", {type: "radio", name: `q${i}`, value: String(k)}), ` ${option}`));
       form.append(el("fieldset", {}, el("legend", {textContent: q.question}), ...options));
     });
-    const status = el("p", {className: "parley-error"});
+    const status = el("p", {className: "parley-error", role: "alert"});
     const button = el("button", {type: "submit", textContent: "Submit"});
     form.append(button, status);
     form.addEventListener("submit", (event) => {
@@ -169,6 +193,38 @@ export function mountStudy(root: HTMLElement | null): void {
       void submit("/quiz", {answers: answers.map(Number)}, status, button);
     });
     screen.append(form);
+  }
+
+  /** The end: the experimenter's words, the outcome in words, the completion code with a copy button, and the panel's return link. */
+  function doneScreen(screen: HTMLElement, state: StudyState): void {
+    const results = state.results ?? {heading: "Thank you", text: ["You have completed the study."], show_outcome: true};
+    screen.append(el("h2", {textContent: results.heading}));
+    for (const paragraph of results.text) screen.append(el("p", {textContent: paragraph}));
+    if (results.show_outcome && state.outcome?.rows) screen.append(outcomeView(state.outcome, state.game?.seat_names ?? state.outcome.rows.players.map((p) => String(p.seat_name ?? ""))));
+    if (state.message) screen.append(el("p", {className: "parley-note", textContent: state.message}));
+    const code = state.completion_code ?? "";
+    const codeBox = el("div", {className: "parley-code-box"});
+    codeBox.append(el("p", {id: "parley-code-label", textContent: "Your completion code:"}));
+    const shown = el("p", {className: "parley-code", textContent: code});
+    shown.setAttribute("aria-describedby", "parley-code-label");
+    const copied = el("span", {className: "parley-copied", role: "status"});
+    const copy = el("button", {type: "button", className: "parley-copy", textContent: "Copy the code"});
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(code);
+        copied.textContent = "Copied.";
+      } catch {
+        // No clipboard (a plain-http page): select the code so that the person can copy it.
+        const range = document.createRange();
+        range.selectNodeContents(shown);
+        getSelection()?.removeAllRanges();
+        getSelection()?.addRange(range);
+        copied.textContent = "Selected: press Ctrl+C (⌘C) to copy.";
+      }
+    });
+    codeBox.append(shown, el("div", {className: "parley-buttons"}, copy, copied));
+    screen.append(codeBox);
+    if (state.return_url) screen.append(el("p", {}, el("a", {className: "parley-return", href: state.return_url, textContent: "Return to the study panel with your code"})));
   }
 
   void reload();

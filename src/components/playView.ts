@@ -18,7 +18,7 @@ export const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial
 const ROLE_LABELS = {system: "Rules", user: "Game", assistant: "You"} as const;
 
 /** The conversation, each message as text. */
-function conversation(p: Pending): HTMLElement {
+export function conversation(p: Pending): HTMLElement {
   const list = el("div", {className: "play-messages"});
   for (const m of p.messages) {
     list.append(el("div", {className: `play-message play-${m.role}`}, el("div", {className: "play-role", textContent: ROLE_LABELS[m.role]}), el("div", {className: "play-text", textContent: m.content})));
