@@ -15,7 +15,7 @@ import {createServer} from "node:net";
 import type {Page} from "playwright-core";
 import {launch, screenshot} from "./harness.js";
 import {parley, scratch} from "../support/cli.js";
-import {experimentConfig, fakeModel, PLAY_KEY, startStudy, startStudyIn, threeGamesConfig, XSS} from "../support/playStudy.js";
+import {ADMIN_TOKEN, call, experimentConfig, fakeModel, PLAY_KEY, startStudy, startStudyIn, threeGamesConfig, XSS} from "../support/playStudy.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
 const {dir: tempDir, keep} = scratch("parley-play-browser-");
@@ -29,12 +29,12 @@ const freePort = () =>
     });
   });
 
-/** Fills the play form's fields by name (`field-<name>`) and plays the move. */
+/** Fills the play form's fields by name (`field-<name>`; a choice is a group of radio buttons) and plays the move. */
 async function play(page: Page, fields: Record<string, string>, type?: string): Promise<void> {
-  if (type && (await page.locator('select[name="action-type"]').count())) await page.selectOption('select[name="action-type"]', type);
+  if (type && (await page.locator('input[name="action-type"]').count())) await page.check(`input[name="action-type"][value="${type}"]`);
   for (const [name, value] of Object.entries(fields)) {
     const field = page.locator(`[name="field-${name}"]`);
-    if ((await field.evaluate((e) => e.tagName)) === "SELECT") await field.selectOption(value);
+    if ((await field.first().getAttribute("type")) === "radio") await page.check(`[name="field-${name}"][value="${value}"]`);
     else await field.fill(value);
   }
   await page.click("button.play-submit");
@@ -84,7 +84,7 @@ test("a participant plays GLEE bargaining against an LLM in the browser, through
     await page.waitForSelector('[name="field-alice_gain"]');
     const shown = await messages(page);
     assert.ok(shown[0].startsWith("Rules"), shown[0]);
-    for (const [alice, bob, why] of [["-100", "1100", /Alice gain must be/], ["ten", "990", /not "ten"/], ["1200", "-200", /must be/], ["600", "300", /add up to 1000/]] as const) {
+    for (const [alice, bob, why] of [["-100", "1100", /You get \(\$\) must be/], ["ten", "990", /not "ten"/], ["1200", "-200", /must be/], ["600", "300", /add up to 1000/]] as const) {
       await play(page, {alice_gain: alice, bob_gain: bob});
       assert.match(await page.locator(".play-error").textContent() ?? "", why);
       assert.deepEqual(await messages(page), shown, "a refused entry changed the game");
@@ -117,7 +117,7 @@ test("a participant plays GLEE bargaining against an LLM in the browser, through
 
     // The outcome (the play view's), then the quiz and the code.
     await page.waitForSelector(".play-outcome");
-    assert.match(await page.locator(".play-outcome").textContent() ?? "", /Ended by agreement after 3 rounds/);
+    assert.match(await page.locator(".play-outcome").textContent() ?? "", /You and Bob agreed in round 3: you get \$550 of \$1,000\./);
     await page.click("text=Continue to the last question");
     await page.check('input[name="q0"][value="1"]');
     await page.click("text=Submit");
@@ -199,7 +199,7 @@ async function refused(page: Page, fields: Record<string, string>): Promise<stri
 }
 
 /** The fields the current decision asks for. */
-const asked = (page: Page) => page.locator(".play-form [name^=field-]").evaluateAll((es) => es.map((e) => (e as HTMLInputElement).name.slice("field-".length)));
+const asked = (page: Page) => page.locator(".play-form [name^=field-]").evaluateAll((es) => [...new Set(es.map((e) => (e as HTMLInputElement).name.slice("field-".length)))]);
 
 test("one server, three conditions placed by the admin's links: negotiation, persuasion and gamma-Bench's guessing game played in the browser against the LLM, into metrics and gamma-Bench scores", async () => {
   const llm = await fakeModel();
@@ -244,16 +244,16 @@ test("one server, three conditions placed by the admin's links: negotiation, per
 
     // Negotiation, the person as Bob (the buyer). Alice (the LLM) names a price first.
     await join_("negotiation");
-    assert.match(await page.locator(".play-status").textContent() ?? "", /you play bob/);
+    assert.match(await page.locator(".play-status").textContent() ?? "", /you are Bob/);
     assert.deepEqual(await asked(page), ["decision"]);
     await playMove(page, {decision: "reject"});
     // Round 2: Bob names a price; a negative one, and text, are refused and change nothing.
     assert.deepEqual((await asked(page)).filter((f) => f !== "message"), ["price"]);
-    assert.match(await refused(page, {price: "-5"}), /Price must be/);
+    assert.match(await refused(page, {price: "-5"}), /Price \(\$\) must be/);
     assert.match(await refused(page, {price: "ninety"}), /not "ninety"/);
     await playMove(page, {price: "90", message: XSS});
     await page.waitForSelector(".play-outcome");
-    assert.match(await page.locator(".play-outcome").textContent() ?? "", /Ended by agreement after 2 rounds/);
+    assert.match(await page.locator(".play-outcome").textContent() ?? "", /You and Alice agreed on a price of \$90 in round 2\./);
     assert.equal(await page.locator("img").count(), 0);
 
     // Persuasion, the person as Alice (the seller): three rounds of "high", reloaded after the first.
@@ -274,7 +274,7 @@ test("one server, three conditions placed by the admin's links: negotiation, per
       if (round === 1) {
         await page.reload();
         await page.waitForSelector(".play-form");
-        assert.match(await page.locator(".play-status").textContent() ?? "", /^Round 2 /);
+        assert.match(await page.locator(".play-situation").first().textContent() ?? "", /^Round 2 of 3\./);
       }
     }
     await page.waitForSelector(".play-outcome");
@@ -291,7 +291,7 @@ test("one server, three conditions placed by the admin's links: negotiation, per
     assert.match(round2, /Average Number Chosen: 27\.5/, "(30 + 40 + 40 + 0) / 4");
     await playMove(page, {amount: "20"});
     await page.waitForSelector(".play-outcome");
-    assert.match(await page.locator(".play-outcome").textContent() ?? "", /Ended by completed after 2 rounds/);
+    assert.match(await page.locator(".play-outcome").textContent() ?? "", /The game is over after 2 rounds\./);
     await screenshot(page, "play-study-guessing");
   } finally {
     await browser.close();
@@ -331,4 +331,114 @@ test("one server, three conditions placed by the admin's links: negotiation, per
   assert.deepEqual(players.map((p) => p.agent), ["human", "fake", "fake", "equilibrium"]);
   server.child.kill("SIGTERM");
   await server.done;
+});
+
+test("a participant at 1280 and at 390 px wide: waiting state with the controls disabled while a slow model answers, nothing preselected, a double click one move, the question in view, the same participant on a reopened link, the panel id kept, the code surviving a reload", async () => {
+  const started = Date.now();
+  const llm = await fakeModel({delayMs: 900});
+  keep(llm);
+  const {server} = await startStudyIn(tempDir(), {...experimentConfig(llm), panel: "prolific", quiz_failure: "paid"});
+  const browser = await launch();
+  const problems: string[] = [];
+  try {
+    for (const width of [1280, 390]) {
+      const height = width > 500 ? 900 : 844;
+      const context = await browser.newContext({viewport: {width, height}});
+      const page = await context.newPage();
+      page.on("pageerror", (e) => problems.push(`${width}: uncaught exception: ${e.message}`));
+      page.on("console", (m) => m.type() === "error" && !/status of 400/.test(m.text()) && problems.push(`${width}: console error: ${m.text()}`));
+      const moves: string[] = [];
+      page.on("request", (r) => r.method() === "POST" && r.url().endsWith("/move") && moves.push(r.postData() ?? ""));
+      /** The current question's box lies within the window, and every control in it is at least 44 px tall. */
+      const inView = async (what: string) => {
+        const box = (await page.locator(".play-current").boundingBox())!;
+        assert.ok(box.y >= -1 && box.y < height - 100, `${width}: ${what}: the current question starts at ${box.y}, outside the ${height} px window`);
+        const heights = await page.locator(".play-current button, .play-current input:not([type=radio]), .play-current textarea, .play-current label.play-option").evaluateAll((es) => es.map((e) => e.getBoundingClientRect().height));
+        assert.ok(heights.length && heights.every((h) => h >= 44), `${width}: ${what}: controls ${heights.join(", ")} px tall`);
+        assert.equal(await page.locator("input:checked, option:checked:not([value=''])").count(), 0, `${width}: ${what}: nothing is chosen in advance`);
+      };
+
+      await page.goto(`${server.url}/p/new?PROLIFIC_PID=pid-${width}&STUDY_ID=study-1&SESSION_ID=session-${width}`);
+      const mine = new URL(page.url()).pathname;
+      // Declining is asked once more; going back keeps the study open.
+      await page.click("text=I do not agree");
+      await page.waitForSelector("text=Are you sure you do not want to take part?");
+      await page.click("text=Go back");
+      await page.click("text=I agree to take part");
+      // An empty code word is asked again, not failed.
+      await page.click("text=Start the game");
+      await page.waitForSelector("text=Please type the code word the instructions ask for.");
+      await page.fill('input[name="answer"]', "sdkot");
+      await page.click("text=Start the game");
+
+      // Round 1: the person (Alice) offers; a double click sends one move, and the slow model's answer is waited for visibly.
+      await page.waitForSelector('[name="field-alice_gain"]');
+      await inView("round 1");
+      await page.fill('[name="field-alice_gain"]', "600");
+      await page.fill('[name="field-bob_gain"]', "400");
+      await page.dblclick("button.play-submit");
+      await page.waitForSelector(".play-waiting:not(:empty)");
+      assert.match(await page.locator(".play-waiting").textContent() ?? "", /Waiting for Bob/);
+      assert.equal(await page.locator("fieldset.play-controls:disabled").count(), 1, "the controls are disabled while the other player answers");
+      await page.waitForSelector('[name="field-decision"]', {timeout: 20_000});
+      assert.equal(moves.length, 1, `${width}: a double click sent ${moves.length} moves`);
+      await inView("round 2");
+      assert.match((await page.locator(".play-situation").allTextContents()).join(" "), /Bob offers: you get \$500, Bob gets \$500/);
+
+      // A reopened link (no id, or the same panel id) comes back to the same participant, at the same question.
+      await page.goto(`${server.url}/p/new`);
+      assert.equal(new URL(page.url()).pathname, mine);
+      await page.goto(`${server.url}/p/new?PROLIFIC_PID=pid-${width}`);
+      assert.equal(new URL(page.url()).pathname, mine);
+      await page.waitForSelector('[name="field-decision"]');
+      assert.equal(await page.locator("input:checked").count(), 0, "accept is not preselected");
+
+      if (width === 1280) {
+        // The same move sent twice at once with one token (a resent request): both answered, played once.
+        const id = mine.slice("/p/".length);
+        const statuses = await page.evaluate(async (id) => {
+          const body = JSON.stringify({action: {type: "decision", decision: "reject"}, after: 1, token: "same-token-1234"});
+          const answers = await Promise.all([0, 1].map(() => fetch(`/api/p/${id}/move`, {method: "POST", headers: {"content-type": "application/json"}, body})));
+          return answers.map((r) => r.status);
+        }, id);
+        assert.deepEqual(statuses, [200, 200]);
+        const state = await page.evaluate(async (id) => (await fetch(`/api/p/${id}`)).json(), id);
+        assert.equal(state.game.moves, 2, "the move sent twice was played once");
+        await page.reload();
+        await page.waitForSelector('[name="field-alice_gain"]');
+        await play(page, {alice_gain: "550", bob_gain: "450"});
+      } else {
+        await play(page, {decision: "accept"});
+      }
+      await page.waitForSelector(".play-outcome", {timeout: 20_000});
+      await page.click("text=Continue to the last question");
+      assert.equal(await page.locator("input:checked").count(), 0, "no quiz answer is preselected");
+      await page.check('input[name="q0"][value="1"]');
+      await page.click("text=Submit");
+      await page.waitForSelector(".parley-code");
+      const end = async () => {
+        assert.equal(await page.locator(".parley-code").textContent(), "DONE-4821");
+        assert.equal(await page.locator("button.parley-copy").count(), 1);
+        assert.equal(await page.locator("a.parley-return").getAttribute("href"), "https://app.prolific.com/submissions/complete?cc=DONE-4821");
+        assert.match(await page.locator(".play-outcome").textContent() ?? "", /You and Bob agreed in round (2|3): you get \$(500|550) of \$1,000/);
+      };
+      await end();
+      await page.reload();
+      await page.waitForSelector(".parley-code");
+      await end();
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  assert.deepEqual(problems, []);
+  // The panel's ids are kept with the participants (payments are matched on them).
+  const csv = await call(`${server.url}/admin/csv/participants.csv`, {headers: {authorization: `Bearer ${ADMIN_TOKEN}`}});
+  assert.equal(csv.status, 200);
+  const [head, ...lines] = csv.body.trim().split("\r\n").map((l) => l.split(","));
+  const col = (name: string) => head.indexOf(name);
+  assert.deepEqual(lines.map((l) => [l[col("panel_id")], l[col("step")], l[col("completion_code")]]).sort(), [["pid-1280", "done", "DONE-4821"], ["pid-390", "done", "DONE-4821"]]);
+  server.child.kill("SIGTERM");
+  await server.done;
+  process.stdout.write(`# participant test: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 });

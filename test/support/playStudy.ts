@@ -29,11 +29,12 @@ export const FAKE_GUESS = 40;
  * message the XSS string; in gamma-Bench's guessing game, FAKE_GUESS in the
  * format its prompt asks for (a JSON string, as the paper's prompt has it).
  */
-export async function fakeModel(): Promise<FakeLlmServer> {
+export async function fakeModel({delayMs = 0}: {delayMs?: number} = {}): Promise<FakeLlmServer> {
   const bot = gleeBot({misbehave: (r) => (r.lastUser.includes('"chosen_number"') ? {text: `{"chosen_number": "${FAKE_GUESS}"}`} : null)});
   return startFakeLlm("openai", async (r) => {
     const reply = await bot(r);
-    return "text" in reply ? {...reply, text: reply.text.replace("Let's split it evenly.", XSS).replace("A fair price.", XSS)} : reply;
+    // `delayMs`: a slow model (each answer that long), for the participant's waiting state.
+    return "text" in reply ? {...reply, text: reply.text.replace("Let's split it evenly.", XSS).replace("A fair price.", XSS), ...(delayMs && {delayMs})} : reply;
   });
 }
 
