@@ -112,7 +112,7 @@ const cell = (v: unknown) => `<td>${escapeHtml(v === null || v === undefined ? "
 
 /** The live part of the admin page: progress per condition and the participants (replaced every ADMIN_REFRESH_MS by admin.js). */
 export function adminLive(rows: readonly ConditionProgress[], lines: readonly ParticipantLine[], now: number): string {
-  const head = ["condition", "game", "opponent", "assigned", "started", "playing", "finished", "completed", "excluded", "declined", ""];
+  const head = ["condition", "game", "opponent", "assigned", "started", "playing", "finished", "completed", "excluded", "declined", "pilot"];
   const cells = (r: ConditionProgress) => [r.condition, r.game, r.opponent, r.assigned, r.started, r.playing, r.finished, r.completed, r.excluded, r.declined];
   const tryIt = (r: ConditionProgress) => `<td><a class="parley-try" href="/admin/new?condition=${encodeURIComponent(r.condition)}">play it</a></td>`;
   const progressTable = `<table class="parley-progress"><caption>Progress per condition</caption><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${cells(r).map(cell).join("")}${tryIt(r)}</tr>`).join("")}</tbody></table>`;
@@ -175,7 +175,7 @@ export function participantPage(experiment: Experiment, p: Participant, line: Pa
     const seatName = (seat: number) => String(record.players.find((r) => r.seat === seat)?.seat_name ?? `seat ${seat}`);
     const agent = (seat: number) => String(record.players.find((r) => r.seat === seat)?.agent ?? "");
     const head = ["round", "seat", "player", "move", "message", "rule break"];
-    const body = record.turns.map((t) => `<tr>${[t.round, seatName(t.seat as number), agent(t.seat as number), actionText(typeof t.action === "string" ? safeJson(t.action) : t.action), t.message ?? "", t.rule_break ? "yes" : ""].map(cell).join("")}</tr>`).join("");
+    const body = record.turns.map((t) => `<tr>${[t.round, seatName(t.seat as number), agent(t.seat as number), turnMove(t), t.message ?? "", t.rule_break ? "yes" : ""].map(cell).join("")}</tr>`).join("");
     const players = record.players.map((r) => `${r.seat_name ?? `seat ${r.seat}`}: ${r.agent}, return ${typeof r.return === "number" ? r.return.toFixed(4) : ""}`).join("; ");
     turns = `<p>Ended by ${escapeHtml(String(record.row.ended_by))} after ${escapeHtml(String(record.row.rounds))} rounds. ${escapeHtml(players)}.</p><table class="parley-turns"><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
   }
@@ -184,10 +184,11 @@ export function participantPage(experiment: Experiment, p: Participant, line: Pa
 `;
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+/** The turns columns every game has (the rest are the game's own: the move's fields). */
+const TURN_COLUMNS = new Set(["game_id", "game", "turn", "round", "seat", "player", "role", "action", "message", "reasoning", "raw", "rule_break", "rule_break_reason", "attempt", "input_tokens", "output_tokens", "latency_ms"]);
+
+/** A turns row's move: its action type and the game's own columns that are set ("offer, alice_gain: 600, bob_gain: 400"). */
+export function turnMove(turn: Record<string, unknown>): string {
+  const fields = Object.fromEntries(Object.entries(turn).filter(([k, v]) => !TURN_COLUMNS.has(k) && v !== null && v !== undefined));
+  return actionText({type: turn.action, ...fields});
 }

@@ -12,6 +12,8 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {createServer} from "node:net";
+import {readFileSync} from "node:fs";
+import {createRequire} from "node:module";
 import type {Page} from "playwright-core";
 import {launch, screenshot} from "./harness.js";
 import {parley, scratch} from "../support/cli.js";
@@ -333,9 +335,18 @@ test("one server, three conditions placed by the admin's links: negotiation, per
   await server.done;
 });
 
+/** axe-core's WCAG 2.1 AA violations on the page (injected through the debugger protocol, which the page's content security policy does not govern). */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  const source = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  await page.evaluate(source);
+  return page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, {runOnly: ["wcag2a", "wcag2aa", "wcag21aa"]});
+    return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target).join(" ")}`);
+  });
+}
+
 test("a participant at 1280 and at 390 px wide: waiting state with the controls disabled while a slow model answers, nothing preselected, a double click one move, the question in view, the same participant on a reopened link, the panel id kept, the code surviving a reload", async () => {
-  const started = Date.now();
-  const llm = await fakeModel({delayMs: 900});
+  const llm = await fakeModel({delayMs: 700});
   keep(llm);
   const {server} = await startStudyIn(tempDir(), {...experimentConfig(llm), panel: "prolific", quiz_failure: "paid"});
   const browser = await launch();
@@ -360,6 +371,8 @@ test("a participant at 1280 and at 390 px wide: waiting state with the controls 
 
       await page.goto(`${server.url}/p/new?PROLIFIC_PID=pid-${width}&STUDY_ID=study-1&SESSION_ID=session-${width}`);
       const mine = new URL(page.url()).pathname;
+      await page.waitForSelector("text=I agree to take part");
+      if (width === 390) assert.deepEqual(await accessibilityProblems(page), [], "consent");
       // Declining is asked once more; going back keeps the study open.
       await page.click("text=I do not agree");
       await page.waitForSelector("text=Are you sure you do not want to take part?");
@@ -383,6 +396,7 @@ test("a participant at 1280 and at 390 px wide: waiting state with the controls 
       await page.waitForSelector('[name="field-decision"]', {timeout: 20_000});
       assert.equal(moves.length, 1, `${width}: a double click sent ${moves.length} moves`);
       await inView("round 2");
+      if (width === 390) assert.deepEqual(await accessibilityProblems(page), [], "a decision");
       assert.match((await page.locator(".play-situation").allTextContents()).join(" "), /Bob offers: you get \$500, Bob gets \$500/);
 
       // A reopened link (no id, or the same panel id) comes back to the same participant, at the same question.
@@ -423,6 +437,7 @@ test("a participant at 1280 and at 390 px wide: waiting state with the controls 
         assert.match(await page.locator(".play-outcome").textContent() ?? "", /You and Bob agreed in round (2|3): you get \$(500|550) of \$1,000/);
       };
       await end();
+      if (width === 390) assert.deepEqual(await accessibilityProblems(page), [], "the end");
       await page.reload();
       await page.waitForSelector(".parley-code");
       await end();
@@ -438,7 +453,14 @@ test("a participant at 1280 and at 390 px wide: waiting state with the controls 
   const [head, ...lines] = csv.body.trim().split("\r\n").map((l) => l.split(","));
   const col = (name: string) => head.indexOf(name);
   assert.deepEqual(lines.map((l) => [l[col("panel_id")], l[col("step")], l[col("completion_code")]]).sort(), [["pid-1280", "done", "DONE-4821"], ["pid-390", "done", "DONE-4821"]]);
+  // The admin page lists them; one participant's page shows their game's turns in words.
+  const auth = {authorization: `Bearer ${ADMIN_TOKEN}`};
+  const live = await call(`${server.url}/admin/live`, {headers: auth});
+  assert.match(live.body, /<td>pid-1280<\/td>/);
+  const first = lines.find((l) => l[col("panel_id")] === "pid-1280")!;
+  const game = await call(`${server.url}/admin/p/${first[col("participant_id")]}`, {headers: auth});
+  assert.match(game.body, /offer, alice_gain: 550, bob_gain: 450/);
+  assert.equal((await call(`${server.url}/admin/p/${first[col("participant_id")]}`)).status, 401);
   server.child.kill("SIGTERM");
   await server.done;
-  process.stdout.write(`# participant test: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 });

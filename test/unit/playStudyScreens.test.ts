@@ -6,7 +6,7 @@ import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {DEFAULT_PANEL, PANELS, parseExperiment, quizFailureNote, returnLink} from "../../loaders/study/experiment.js";
 import {panelInfo, type Participant} from "../../loaders/study/participants.js";
-import {duration, participantLines, spreadsheetCsv, stepStartedAt} from "../../loaders/study/adminPages.js";
+import {duration, participantLines, spreadsheetCsv, stepStartedAt, turnMove} from "../../loaders/study/adminPages.js";
 import {actionForms} from "../../src/lib/playForm.js";
 import {actionWords, amount, discounted, historyLines, outcomeWords, personForm, promptForPeople, situation, type Side} from "../../src/lib/playWords.js";
 import {projectRoot} from "../../loaders/projectConfig.js";
@@ -131,5 +131,6 @@ test("the admin page's participant lines: time on the step from when it was reac
     ["C", "done", 0, "", "", "XYZ", true, "quiz", ""],
   ]);
   assert.deepEqual([duration(59_000), duration(3_600_000 + 5 * 60_000), duration(27 * 3_600_000)], ["59 s", "1 h 05 min", "1 d 3 h"]);
+  assert.equal(turnMove({game_id: "g", turn: 0, round: 1, seat: 0, action: "offer", message: "hi", alice_gain: 600, bob_gain: 400, price: null, rule_break: false}), "offer, alice_gain: 600, bob_gain: 400");
   assert.equal(spreadsheetCsv([{a: "=HYPERLINK(1)", b: -5, c: "-5", d: "+x", e: "plain, text"}]), `a,b,c,d,e\r\n'=HYPERLINK(1),-5,-5,'+x,"plain, text"\r\n`);
 });
