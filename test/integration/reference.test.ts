@@ -206,6 +206,7 @@ const SAMPLES = {
   experiment: {
     id: "x", title: "t", description: "d", consent: "c", instructions: ["one", "two"], attention_check: {sentence: "Type sdkot.", answer: "sdkot", position: 1, on_fail: "stop"},
     quiz: [{question: "q", options: ["a", "b"], answer: 0}], completion_code: "CODE", max_attempts: 3,
+    panel: {id_param: "pid", params: ["wave"], return_url: "https://panel.example/done?code={code}"}, results: {heading: "h", text: "t", show_outcome: false}, quiz_failure: "paid",
     conditions: [
       {id: "c1", game: "glee/bargaining", params: {delta_a: 0.9}, n_players: 2, human_seat: 0, opponent: "fair", instructions: "i", quiz: []},
       {id: "c2", game: "glee/bargaining", opponents: ["fair"]},
