@@ -443,6 +443,16 @@ test("a participant at 1280 and at 390 px wide: waiting state with the controls 
       await end();
       await context.close();
     }
+    // The admin page lists the participants and refreshes itself: a newcomer appears at the next refresh (the clock run forward).
+    const admin = await browser.newPage();
+    await admin.clock.install();
+    await admin.goto(server.admin);
+    const rows = admin.locator(".parley-participants tbody tr");
+    assert.equal(await rows.count(), 2);
+    assert.match((await rows.allTextContents()).join("\n"), /pid-390/);
+    assert.equal((await call(`${server.url}/p/new`)).status, 303);
+    await admin.clock.runFor(5000);
+    await admin.waitForFunction(() => document.querySelectorAll(".parley-participants tbody tr").length === 3);
   } finally {
     await browser.close();
   }
@@ -452,7 +462,7 @@ test("a participant at 1280 and at 390 px wide: waiting state with the controls 
   assert.equal(csv.status, 200);
   const [head, ...lines] = csv.body.trim().split("\r\n").map((l) => l.split(","));
   const col = (name: string) => head.indexOf(name);
-  assert.deepEqual(lines.map((l) => [l[col("panel_id")], l[col("step")], l[col("completion_code")]]).sort(), [["pid-1280", "done", "DONE-4821"], ["pid-390", "done", "DONE-4821"]]);
+  assert.deepEqual(lines.map((l) => [l[col("panel_id")], l[col("step")], l[col("completion_code")]]).sort(), [["", "consent", ""], ["pid-1280", "done", "DONE-4821"], ["pid-390", "done", "DONE-4821"]]);
   // The admin page lists them; one participant's page shows their game's turns in words.
   const auth = {authorization: `Bearer ${ADMIN_TOKEN}`};
   const live = await call(`${server.url}/admin/live`, {headers: auth});
