@@ -136,7 +136,10 @@ export function PersonPlayView(driver: PlayDriver, options: PersonViewOptions): 
 
   const render = async () => {
     // The other player may still be thinking (a reload in the middle of its turn): say so until the decision comes.
-    const slow = setTimeout(() => wait("Waiting for the other player…"), 150);
+    const slow = setTimeout(() => {
+      if (!waiting.isConnected) root.append(waiting);
+      wait("Waiting for the other player…");
+    }, 150);
     const p = await driver.pending();
     clearTimeout(slow);
     wait("");
