@@ -372,6 +372,7 @@ test("a participant at 1280 and at 390 px wide: waiting state with the controls 
       await page.goto(`${server.url}/p/new?PROLIFIC_PID=pid-${width}&STUDY_ID=study-1&SESSION_ID=session-${width}`);
       const mine = new URL(page.url()).pathname;
       await page.waitForSelector("text=I agree to take part");
+      assert.match(await page.locator(".parley-consent-note").textContent() ?? "", /If your answer is wrong you still receive your completion code/);
       if (width === 390) assert.deepEqual(await accessibilityProblems(page), [], "consent");
       // Declining is asked once more; going back keeps the study open.
       await page.click("text=I do not agree");
@@ -427,9 +428,11 @@ test("a participant at 1280 and at 390 px wide: waiting state with the controls 
       await page.waitForSelector(".play-outcome", {timeout: 20_000});
       await page.click("text=Continue to the last question");
       assert.equal(await page.locator("input:checked").count(), 0, "no quiz answer is preselected");
-      await page.check('input[name="q0"][value="1"]');
+      // At 390 px the quiz is answered wrongly: with quiz_failure "paid" the code comes all the same (the game marked excluded).
+      await page.check(`input[name="q0"][value="${width === 1280 ? 1 : 0}"]`);
       await page.click("text=Submit");
       await page.waitForSelector(".parley-code");
+      if (width === 390) assert.match(await page.locator(".parley-note").textContent() ?? "", /not correct; you receive your completion code all the same/);
       const end = async () => {
         assert.equal(await page.locator(".parley-code").textContent(), "DONE-4821");
         assert.equal(await page.locator("button.parley-copy").count(), 1);
@@ -462,7 +465,9 @@ test("a participant at 1280 and at 390 px wide: waiting state with the controls 
   assert.equal(csv.status, 200);
   const [head, ...lines] = csv.body.trim().split("\r\n").map((l) => l.split(","));
   const col = (name: string) => head.indexOf(name);
-  assert.deepEqual(lines.map((l) => [l[col("panel_id")], l[col("step")], l[col("completion_code")]]).sort(), [["", "consent", ""], ["pid-1280", "done", "DONE-4821"], ["pid-390", "done", "DONE-4821"]]);
+  assert.deepEqual(lines.map((l) => [l[col("panel_id")], l[col("step")], l[col("completion_code")], l[col("excluded")], l[col("exclusion_reason")]]).sort(), [
+    ["", "consent", "", "false", ""], ["pid-1280", "done", "DONE-4821", "false", ""], ["pid-390", "done", "DONE-4821", "true", "quiz"],
+  ]);
   // The admin page lists them; one participant's page shows their game's turns in words.
   const auth = {authorization: `Bearer ${ADMIN_TOKEN}`};
   const live = await call(`${server.url}/admin/live`, {headers: auth});
