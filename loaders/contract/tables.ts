@@ -47,9 +47,11 @@ export const COMMON_TURN_COLUMNS: readonly Column[] = [
   {name: "rule_break", type: "BOOLEAN", doc: "the attempt was illegal and not applied"},
   {name: "rule_break_reason", type: "VARCHAR"},
   {name: "attempt", type: "INTEGER", doc: "1 for the first try of this decision, 2... after rule breaks"},
-  {name: "input_tokens", type: "INTEGER"},
-  {name: "output_tokens", type: "INTEGER"},
+  {name: "input_tokens", type: "INTEGER", doc: "all input tokens of the call, cached ones included"},
+  {name: "output_tokens", type: "INTEGER", doc: "all output tokens of the call, thinking included"},
   {name: "latency_ms", type: "DOUBLE"},
+  {name: "cached_input_tokens", type: "INTEGER", doc: "of input_tokens, those billed at the cached-input price (null: the API did not say, or runs before it was kept)"},
+  {name: "reasoning_tokens", type: "INTEGER", doc: "of output_tokens, the model's thinking (null: the API did not say, or runs before it was kept)"},
 ];
 
 /** Columns listed once each: later lists may not redefine a name. */
