@@ -27,7 +27,7 @@ import {createServer, type IncomingMessage, type Server, type ServerResponse} fr
 import {createHash} from "node:crypto";
 import {gzipSync} from "node:zlib";
 import type {AddressInfo} from "node:net";
-import {PromptCache, fakeTokens, hidesReasoning, promptBlocks, refusal, type CacheCount} from "./fakeLlmRules.js";
+import {PromptCache, fakeTokens, hidesReasoning, promptBlocks, refusal, type CacheCount, type CacheRules} from "./fakeLlmRules.js";
 
 export type Wire = "openai" | "anthropic" | "gemini";
 
@@ -80,13 +80,13 @@ export interface FakeLlmServer {
 export interface FakeLlmOptions {
   /** Refuse what the provider documents it refuses, with its error shape (fakeLlmRules.ts). */
   strict?: boolean;
-  /** Report prompt-cache hits as the provider does (fakeLlmRules.ts). */
-  caching?: boolean;
+  /** Report prompt-cache hits as the provider does (fakeLlmRules.ts), by its documented rules or by `CacheRules` given. */
+  caching?: boolean | CacheRules;
 }
 
 /** Starts a fake server for `wire` on 127.0.0.1 with an ephemeral port. */
 export async function startFakeLlm(wire: Wire, respond: Responder, options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
-  const cache = options.caching ? new PromptCache(wire) : null;
+  const cache = options.caching ? new PromptCache(wire, options.caching === true ? undefined : options.caching) : null;
   const requests: FakeRequest[] = [];
   const answered: FakeRequest[] = [];
   let responder = respond;

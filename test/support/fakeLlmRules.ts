@@ -129,8 +129,16 @@ export interface CacheCount {
   input: number;
 }
 
-/** Minimum cacheable prefix, in tokens, for every provider here. */
-const MIN_CACHED = 1024;
+/** Minimum cacheable prefix, in tokens, documented by every provider here (OpenAI; Anthropic's Sonnet and Opus; Gemini 2.5 Flash). */
+export const MIN_CACHED = 1024;
+
+/** How a fake's cache counts: the documented minimum prefix and OpenAI's 128-token steps, unless a bench asks what the prompt layout alone would allow. */
+export interface CacheRules {
+  minTokens: number;
+  /** OpenAI's hit increment, in tokens. */
+  openaiStep: number;
+}
+export const DOCUMENTED_CACHE: CacheRules = {minTokens: MIN_CACHED, openaiStep: 128};
 
 /** A server's prompt cache (per model), counting each request's cached tokens the way its provider does. */
 export class PromptCache {
@@ -139,7 +147,10 @@ export class PromptCache {
   /** Prefix texts written at breakpoints (Anthropic), per model. */
   private readonly written = new Map<string, Set<string>>();
 
-  constructor(readonly wire: Wire) {}
+  constructor(
+    readonly wire: Wire,
+    readonly rules: CacheRules = DOCUMENTED_CACHE,
+  ) {}
 
   count(model: string, blocks: Block[]): CacheCount {
     const text = blocks.map((b) => b.text).join("");
@@ -151,8 +162,9 @@ export class PromptCache {
       earlier.push(text);
       this.seen.set(model, earlier);
       const tokens = Math.floor(common / 4);
-      if (tokens < MIN_CACHED) return {read: 0, written: 0, input};
-      return {read: this.wire === "openai" ? Math.floor(tokens / 128) * 128 : tokens, written: 0, input};
+      if (tokens < this.rules.minTokens || tokens === 0) return {read: 0, written: 0, input};
+      const step = this.rules.openaiStep;
+      return {read: this.wire === "openai" ? Math.floor(tokens / step) * step : tokens, written: 0, input};
     }
     const entries = this.written.get(model) ?? new Set<string>();
     this.written.set(model, entries);
@@ -171,7 +183,7 @@ export class PromptCache {
     }
     let writtenChars = 0;
     for (const bp of breakpoints) {
-      if (fakeTokens(ends[bp]!) < MIN_CACHED) continue;
+      if (fakeTokens(ends[bp]!) < this.rules.minTokens) continue;
       entries.add(text.slice(0, ends[bp]));
       writtenChars = Math.max(writtenChars, ends[bp]!);
     }
