@@ -42,7 +42,7 @@ export const COMMON_TURN_COLUMNS: readonly Column[] = [
   {name: "seat", type: "INTEGER", nullable: false},
   {name: "action", type: "VARCHAR", doc: "the attempted action type (null if unreadable)"},
   {name: "message", type: "VARCHAR", doc: "free text sent to other seats"},
-  {name: "reasoning", type: "VARCHAR", doc: "private reasoning, never shown to another seat"},
+  {name: "reasoning", type: "VARCHAR", doc: "private reasoning (a reasoning model's thinking first), never shown to another seat"},
   {name: "raw", type: "VARCHAR", doc: "unparsed response of a language agent"},
   {name: "rule_break", type: "BOOLEAN", doc: "the attempt was illegal and not applied"},
   {name: "rule_break_reason", type: "VARCHAR"},

@@ -38,7 +38,8 @@ export function geminiGenerate(model: string, settings: ClientSettings): Provide
         // Thinking tokens count against maxOutputTokens (reasoning.ts): the answer's own limit on top of the budget.
         maxOutputTokens: sampling.max_tokens + (budget ?? 0),
         ...(system && {systemInstruction: system}),
-        ...(budget !== null && {thinkingConfig: {thinkingBudget: budget, includeThoughts: true}}),
+        // includeThoughts: the thought parts come back (as summaries), for turns.reasoning; none when thinking is off.
+        ...(budget !== null && {thinkingConfig: {thinkingBudget: budget, ...(budget > 0 && {includeThoughts: true})}}),
         ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
         ...(sampling.top_p !== undefined && {topP: sampling.top_p}),
         ...(sampling.seed !== undefined && {seed: sampling.seed}),

@@ -94,6 +94,20 @@ test("GLEE bargaining, gamma-Bench and NegotiationArena with reasoning models of
   assert.deepEqual(glee.map((g) => [g.rounds, g.ended_by]), [[2, "agreement"], [2, "agreement"]]);
 });
 
+test("a config asking for what a provider refuses stops before any call, in one line naming the player and the key", async () => {
+  const fakes = await startReasoningFakes(respond);
+  for (const s of fakes.all) keep(s);
+  const players = reasoningPlayers(fakes).map((p) => (p.id === "claude" ? {...p, temperature: 0.7} : p));
+  const dir = tempDir();
+  writeFileSync(join(dir, "bad.json"), JSON.stringify({game: "glee/bargaining", players, lineups: [["gpt", "claude"]], seed: 1}));
+  const r = await parleyCli(["run", join(dir, "bad.json"), "--out", join(dir, "out"), "--quiet"], {[FAKE_KEY_ENV]: "sk-fake"});
+  assert.notEqual(r.code, 0);
+  const lines = r.stderr.trim().split("\n");
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, /players\[1\] \(claude\): "temperature": Anthropic's extended thinking does not allow a temperature/);
+  assert.equal(fakes.all.reduce((n, s) => n + s.requests.length, 0), 0, "no request sent");
+});
+
 test("the strict endpoints refuse what each provider documents it refuses, in its error shape", async () => {
   const fakes = await startReasoningFakes(() => ({text: "{}"}));
   for (const s of fakes.all) keep(s);
