@@ -10,7 +10,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
-import {thinkingBudgetOf} from "./reasoning.js";
+import {anthropicThinking} from "./reasoning.js";
 import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
 import {recordingFetch} from "./transport.js";
 
@@ -29,15 +29,17 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
   return async (messages: ChatMessage[], sampling: Sampling, signal: AbortSignal) => {
     const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
     const turns = alternate(messages.filter((m) => m.role !== "system") as Array<{role: "user" | "assistant"; content: string}>);
-    const budget = thinkingBudgetOf(sampling);
+    const asked = anthropicThinking(model, sampling);
     const response = await client.messages.create(
       {
         model,
-        // With thinking, max_tokens must exceed budget_tokens (reasoning.ts): the answer's own limit on top of the budget.
-        max_tokens: sampling.max_tokens + (budget ?? 0),
+        // With thinking, max_tokens must exceed budget_tokens (reasoning.ts): the answer's own limit on top of the thinking's room.
+        max_tokens: sampling.max_tokens + (asked?.room ?? 0),
         messages: cachedTurns(turns),
         ...(system && {system: [{type: "text" as const, text: system, cache_control: {type: "ephemeral" as const}}]}),
-        ...(budget !== null && {thinking: {type: "enabled" as const, budget_tokens: budget}}),
+        ...(asked && "budget" in asked && {thinking: {type: "enabled" as const, budget_tokens: asked.budget}}),
+        // Adaptive thinking: the thinking comes back summarized (the default "omitted" of some models would lose it).
+        ...(asked && "effort" in asked && {thinking: {type: "adaptive" as const, display: "summarized" as const}, output_config: {effort: asked.effort}}),
         ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
         ...(sampling.top_p !== undefined && {top_p: sampling.top_p}),
       },

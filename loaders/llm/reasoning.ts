@@ -15,7 +15,13 @@
  * - Anthropic (https://docs.claude.com/en/docs/build-with-claude/extended-thinking;
  *   the SDK's ThinkingConfigEnabled): `thinking.budget_tokens` must be ≥ 1024
  *   and less than `max_tokens`; thinking is incompatible with `temperature`
- *   (other than unset), and `top_p` may only be from 0.95 to 1.
+ *   (other than unset), and `top_p` may only be from 0.95 to 1. Claude 4.6
+ *   models also take adaptive thinking (`thinking: {type: "adaptive"}` with
+ *   `output_config.effort` low, medium or high; the SDK's
+ *   ThinkingConfigAdaptive and OutputConfig), and Opus 4.7, Mythos Preview
+ *   and the Claude 5 models only that: the budget form is refused with a 400
+ *   (https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking).
+ *   Models before 4.6 know only the budget form.
  * - Gemini (https://ai.google.dev/gemini-api/docs/thinking): 2.5 Pro takes a
  *   `thinkingBudget` from 128 to 32768 and cannot turn thinking off; 2.5
  *   Flash 0 to 24576 (0 = off); 2.5 Flash-Lite 512 to 24576 or 0. Thinking
@@ -60,6 +66,43 @@ export function thinkingBudgetOf(sampling: Pick<Sampling, "reasoning_effort" | "
   return sampling.reasoning_effort !== undefined ? EFFORT_BUDGET[sampling.reasoning_effort] : null;
 }
 
+/**
+ * Which thinking forms an Anthropic model takes, by its name's version
+ * (claude-opus-4-7, claude-sonnet-4-6, claude-haiku-4-5-20251001,
+ * claude-3-7-sonnet-20250219, claude-mythos-preview): "budget" (before
+ * 4.6), "both" (4.6), "adaptive" (4.7 and later, Mythos Preview). A name
+ * without a version keeps the budget form.
+ */
+export function anthropicThinkingForms(model: string): "budget" | "both" | "adaptive" {
+  const m = model.toLowerCase();
+  if (/mythos-preview/.test(m)) return "adaptive";
+  const v = /claude-(?:opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d{1,2})(?!\d))?/.exec(m);
+  if (!v) return "budget";
+  const major = Number(v[1]);
+  const minor = v[2] === undefined ? 0 : Number(v[2]);
+  if (major > 4 || (major === 4 && minor >= 7)) return "adaptive";
+  return major === 4 && minor === 6 ? "both" : "budget";
+}
+
+/** Anthropic's output_config.effort for an effort (it has no "minimal"). */
+export const ANTHROPIC_EFFORT: Record<ReasoningEffort, "low" | "medium" | "high"> = {minimal: "low", low: "low", medium: "medium", high: "high"};
+
+/**
+ * What an Anthropic request asks of thinking: the budget form (a
+ * budget, or an effort's budget, on a model that takes it), or adaptive
+ * thinking at an effort (models that take only that, and 4.6 models asked
+ * for an effort rather than a budget); `room` is the output the thinking may
+ * take on top of the answer's max_tokens. Null without thinking settings.
+ */
+export function anthropicThinking(model: string, sampling: Pick<Sampling, "reasoning_effort" | "thinking_budget">): {budget: number; room: number} | {effort: "low" | "medium" | "high"; room: number} | null {
+  const forms = anthropicThinkingForms(model);
+  if (sampling.reasoning_effort !== undefined && (forms === "adaptive" || (forms === "both" && sampling.thinking_budget === undefined))) {
+    return {effort: ANTHROPIC_EFFORT[sampling.reasoning_effort], room: EFFORT_BUDGET[sampling.reasoning_effort]};
+  }
+  const budget = thinkingBudgetOf(sampling);
+  return budget === null ? null : {budget, room: budget};
+}
+
 /** Gemini's documented thinkingBudget range for a model, by name; null for models it does not document (the widest range is allowed). */
 export function geminiBudgetRange(model: string): {min: number; max: number; off: boolean} | null {
   const m = model.toLowerCase();
@@ -101,7 +144,10 @@ export function reasoningProblem(s: ReasoningSettings): {key: string; message: s
   if (budget === null) return null;
   const key = s.thinking_budget !== null ? "thinking_budget" : "reasoning_effort";
   if (s.provider === "anthropic") {
-    if (budget < ANTHROPIC_MIN_BUDGET) return {key, message: `Anthropic's extended thinking needs a budget of at least ${ANTHROPIC_MIN_BUDGET} tokens, got ${budget}`};
+    if (s.thinking_budget !== null && anthropicThinkingForms(s.model) === "adaptive") {
+      return {key: "thinking_budget", message: `${s.model} takes only adaptive thinking, which has no budget: use reasoning_effort (its output_config.effort) instead`};
+    }
+    if (budget < ANTHROPIC_MIN_BUDGET && anthropicThinkingForms(s.model) !== "adaptive") return {key, message: `Anthropic's extended thinking needs a budget of at least ${ANTHROPIC_MIN_BUDGET} tokens, got ${budget}`};
     if (s.temperature !== null) return {key: "temperature", message: "Anthropic's extended thinking does not allow a temperature (remove it: thinking runs at the default)"};
     if (s.top_p !== null && s.top_p < 0.95) return {key: "top_p", message: `Anthropic's extended thinking allows top_p only from 0.95 to 1, got ${s.top_p}`};
     return null;

@@ -4,7 +4,8 @@
  * against strict loopback endpoints (test/support/reasoningFakes.ts) that
  * refuse what each provider documents it refuses and answer in each
  * provider's documented shapes: OpenAI's o4-mini with a reasoning effort,
- * Anthropic with extended thinking, Gemini 2.5 Flash with a thinking
+ * Anthropic with extended thinking (a budget on Sonnet 4.5, adaptive
+ * thinking at an effort on Opus 4.7, in GLEE), Gemini 2.5 Flash with a thinking
  * budget, and a local OpenAI-compatible model thinking between <think>
  * tags (its first reply cut off inside them by the token limit). No request
  * is refused; the thinking lands in turns.reasoning, never in
@@ -37,7 +38,8 @@ test("GLEE bargaining, gamma-Bench and NegotiationArena with reasoning models of
   const players = reasoningPlayers(fakes);
   const pairs = [["gpt", "claude"], ["gemini", "local"]];
   const configs = {
-    glee: {game: "glee/bargaining", grid: {horizon: [3]}, players, lineups: pairs, seed: 1},
+    // Claude Opus 4.7 takes only adaptive thinking: an effort, no budget.
+    glee: {game: "glee/bargaining", grid: {horizon: [3]}, players: [...players, {...players[1], id: "opus", model: "claude-opus-4-7", thinking_budget: undefined, reasoning_effort: "high"}], lineups: [...pairs, ["opus", "gemini"]], seed: 1},
     gamabench: {game: "gamabench/guessing", grid: {rounds: [2]}, n_players: 4, players, lineups: [["gpt", "claude", "gemini", "local"]], seed: 1},
     negotiationarena: {game: "negotiationarena/ultimatum", grid: {iterations: [2], stake: [10]}, players, lineups: pairs, seed: 1},
   };
@@ -58,6 +60,8 @@ test("GLEE bargaining, gamma-Bench and NegotiationArena with reasoning models of
   assert.deepEqual([anthropic!.max_tokens, anthropic!.thinking, "temperature" in anthropic!], [300 + 1024, {type: "enabled", budget_tokens: 1024}, false]);
   assert.deepEqual(anthropic!.system.at(-1).cache_control, {type: "ephemeral"});
   assert.deepEqual(anthropic!.messages.at(-1).content.at(-1).cache_control, {type: "ephemeral"});
+  const opus = fakes.anthropic.requests.find((q) => q.model === "claude-opus-4-7")!.body as Record<string, any>;
+  assert.deepEqual([opus.max_tokens, opus.thinking, opus.output_config, "temperature" in opus], [300 + 24576, {type: "adaptive", display: "summarized"}, {effort: "high"}, false]);
   assert.deepEqual([gemini!.generationConfig.maxOutputTokens, gemini!.generationConfig.thinkingConfig], [300 + 8192, {thinkingBudget: 8192, includeThoughts: true}]);
   assert.deepEqual([local!.max_tokens, local!.temperature, "reasoning_effort" in local!], [300 + 512, 0.6, false]);
   // The thinking never went back to any model, the player's own later prompts included.
@@ -68,7 +72,7 @@ test("GLEE bargaining, gamma-Bench and NegotiationArena with reasoning models of
       SELECT p.agent, t.rule_break, t.message, t.raw, t.reasoning, t.input_tokens, t.output_tokens, t.cached_input_tokens, t.reasoning_tokens
       FROM turns t JOIN players p USING (game_id, seat) ORDER BY t.game_id, t.turn`);
     const agents = new Set(rows.map((r) => r.agent));
-    assert.deepEqual([...agents].sort(), ["claude", "gemini", "gpt", "local"], name);
+    assert.deepEqual([...agents].sort(), ["claude", "gemini", "gpt", "local", ...(name === "glee" ? ["opus"] : [])].sort(), name);
     for (const r of rows) {
       const where = `${name} ${r.agent}`;
       // OpenAI's reasoning models return no thinking, only its token count; the others return it.
@@ -91,7 +95,7 @@ test("GLEE bargaining, gamma-Bench and NegotiationArena with reasoning models of
   assert.match(String(cut[0]!.reasoning), /and then$/);
   // GLEE: the decoy in the thinking ({"decision": "decoy", "alice_gain": -1}) was never read; the bot's real answers end each game by an agreement in round 2.
   const glee = await queryRun(outs[0]![1], ["games"], `SELECT rounds, ended_by FROM games ORDER BY game_id`);
-  assert.deepEqual(glee.map((g) => [g.rounds, g.ended_by]), [[2, "agreement"], [2, "agreement"]]);
+  assert.deepEqual(glee.map((g) => [g.rounds, g.ended_by]), [[2, "agreement"], [2, "agreement"], [2, "agreement"]]);
 });
 
 test("a config asking for what a provider refuses stops before any call, in one line naming the player and the key", async () => {
@@ -138,6 +142,10 @@ test("the strict endpoints refuse what each provider documents it refuses, in it
     assert.match(r.body.error.message, message);
   }
   assert.equal((await anthropic({max_tokens: 2000, thinking: {type: "enabled", budget_tokens: 1024}})).status, 200);
+  const opus47 = (body: object) => post(`${fakes.anthropic.baseURL}/v1/messages`, {model: "claude-opus-4-7", messages, max_tokens: 2000, ...body});
+  assert.match((await opus47({thinking: {type: "enabled", budget_tokens: 1024}})).body.error.message, /"thinking.type.enabled" is not supported for this model/);
+  assert.equal((await anthropic({thinking: {type: "adaptive"}, output_config: {effort: "low"}})).status, 400, "no adaptive thinking before 4.6");
+  assert.equal((await opus47({thinking: {type: "adaptive", display: "summarized"}, output_config: {effort: "high"}})).status, 200);
 
   const gemini = (model: string, thinkingBudget: number) => post(`${fakes.gemini.baseURL}/v1beta/models/${model}:generateContent`, {contents: [{role: "user", parts: [{text: "hi"}]}], generationConfig: {thinkingConfig: {thinkingBudget}}});
   r = await gemini("gemini-2.5-pro", 0);

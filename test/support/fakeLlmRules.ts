@@ -14,7 +14,8 @@
  *   Error body {"error": {message, type: "invalid_request_error", param, code}}.
  * - Anthropic with `thinking`: budget_tokens ≥ 1024 and < max_tokens; no
  *   temperature but 1; top_p from 0.95 to 1; at most 4 cache_control
- *   breakpoints. Error body {"type": "error", "error": {"type":
+ *   breakpoints; adaptive thinking (`output_config.effort`) only from
+ *   Claude 4.6 on, and only it from Opus 4.7, Mythos Preview and Claude 5. Error body {"type": "error", "error": {"type":
  *   "invalid_request_error", message}}.
  * - Gemini `thinkingConfig.thinkingBudget`: 2.5 Pro 128–32768 (no 0), 2.5
  *   Flash 0–24576, 2.5 Flash-Lite 512–24576 or 0. Error body {"error":
@@ -76,6 +77,15 @@ export function refusal(wire: Wire, model: string, body: Record<string, any>): R
     const blocks = [...(Array.isArray(body.system) ? body.system : []), ...(body.messages ?? []).flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))];
     if (blocks.filter((b: any) => b?.cache_control).length > 4) return anthropicError("A maximum of 4 blocks with cache_control may be provided. Found " + blocks.filter((b: any) => b?.cache_control).length + ".");
     const thinking = body.thinking;
+    // Adaptive thinking: Claude 4.6 takes both forms, Opus 4.7, Mythos Preview and Claude 5 only adaptive, earlier models only the budget.
+    const m = model.toLowerCase();
+    const adaptiveOnly = /mythos-preview|claude-opus-4-[7-9]|claude-(?:opus|sonnet|haiku|fable|mythos)-[5-9]/.test(m);
+    const adaptiveToo = adaptiveOnly || /claude-(?:opus|sonnet)-4-6/.test(m);
+    if (thinking?.type === "enabled" && adaptiveOnly) return anthropicError('"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.');
+    if (thinking?.type === "adaptive" && !adaptiveToo) return anthropicError("adaptive thinking is not supported on this model");
+    const effort = body.output_config?.effort;
+    if (effort !== undefined && !["low", "medium", "high", "xhigh", "max"].includes(effort)) return anthropicError(`output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'`);
+    if (thinking?.type === "adaptive" && body.temperature !== undefined && body.temperature !== 1) return anthropicError("`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility");
     if (thinking?.type === "enabled") {
       if (!(thinking.budget_tokens >= 1024)) return anthropicError("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
       if (!(body.max_tokens > thinking.budget_tokens)) return anthropicError("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size");

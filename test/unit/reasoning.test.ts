@@ -8,7 +8,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {parseLlmPlayerSpec, samplingOf} from "../../loaders/llm/playerSpec.js";
-import {isOpenaiReasoningModel, splitThink, thinkingBudgetOf} from "../../loaders/llm/reasoning.js";
+import {anthropicThinking, anthropicThinkingForms, isOpenaiReasoningModel, splitThink, thinkingBudgetOf} from "../../loaders/llm/reasoning.js";
 import {openaiLimits, openaiUsage, reasoningContent} from "../../loaders/llm/openaiChat.js";
 import {anthropicUsage, cachedTurns} from "../../loaders/llm/anthropicMessages.js";
 import {geminiUsage} from "../../loaders/llm/geminiGenerate.js";
@@ -46,6 +46,21 @@ test("impossible combinations are refused when the config is read, naming the pl
   spec({provider: "anthropic", thinking_budget: 1024, top_p: 0.95});
   spec({provider: "openai", model: "qwen3", base_url: "http://127.0.0.1:8000/v1", reasoning_effort: "low", reasoning_model: false, temperature: 0.6});
   spec({provider: "gemini", model: "gemini-2.5-flash", thinking_budget: 0});
+});
+
+test("Anthropic's thinking forms by model version: the budget before 4.6, both in 4.6, only adaptive (an effort, no budget) from Opus 4.7 and Claude 5", () => {
+  const forms = (m: string) => anthropicThinkingForms(m);
+  for (const m of ["claude-3-7-sonnet-20250219", "claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001", "claude-opus-4-1", "claude-sonnet-4", "claude-x"]) assert.equal(forms(m), "budget", m);
+  for (const m of ["claude-opus-4-6", "claude-sonnet-4-6"]) assert.equal(forms(m), "both", m);
+  for (const m of ["claude-opus-4-7", "claude-opus-4-8", "claude-mythos-preview", "claude-sonnet-5", "claude-opus-5-5", "claude-fable-5-1"]) assert.equal(forms(m), "adaptive", m);
+  assert.deepEqual(anthropicThinking("claude-opus-4-7", {reasoning_effort: "minimal"}), {effort: "low", room: 1024});
+  assert.deepEqual(anthropicThinking("claude-sonnet-4-6", {reasoning_effort: "high"}), {effort: "high", room: 24576});
+  assert.deepEqual(anthropicThinking("claude-sonnet-4-6", {thinking_budget: 2048}), {budget: 2048, room: 2048});
+  assert.deepEqual(anthropicThinking("claude-sonnet-4-5", {reasoning_effort: "medium"}), {budget: 8192, room: 8192});
+  assert.equal(anthropicThinking("claude-sonnet-4-5", {}), null);
+  assert.match(refused({provider: "anthropic", model: "claude-opus-4-7", thinking_budget: 4096}), /"thinking_budget": claude-opus-4-7 takes only adaptive thinking/);
+  assert.match(refused({provider: "anthropic", model: "claude-sonnet-5", reasoning_effort: "low", temperature: 0.5}), /"temperature"/);
+  spec({provider: "anthropic", model: "claude-opus-4-7", reasoning_effort: "high"});
 });
 
 test("which OpenAI models are reasoning models: by name, by an effort asked for, or as the config says", () => {
