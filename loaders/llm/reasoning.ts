@@ -134,6 +134,10 @@ export function reasoningProblem(s: ReasoningSettings): {key: string; message: s
   }
   if (s.provider !== "openai" && s.reasoning_model !== null) return {key: "reasoning_model", message: `only OpenAI-protocol players have it (${s.provider} models are told by their thinking settings)`};
   if (s.provider === "openai") {
+    // `minimal` is gpt-5's (and its mini, nano and snapshots'): the o-series and gpt-5.1 and later refuse it (the SDK's ReasoningEffort).
+    if (s.reasoning_effort === "minimal" && OPENAI_REASONING_MODEL.test(s.model) && !/^(?:[\w.-]+\/)?gpt-5(?:-(?:mini|nano|\d{4}-\d{2}-\d{2})(?:-\d{4}-\d{2}-\d{2})?)?$/i.test(s.model)) {
+      return {key: "reasoning_effort", message: `${s.model} does not take "minimal" (gpt-5's only): use low, medium or high`};
+    }
     if (isOpenaiReasoningModel(s.model, s.reasoning_effort, s.reasoning_model)) {
       if (s.temperature !== null && s.temperature !== 1) return {key: "temperature", message: `OpenAI reasoning models accept only the default temperature 1, got ${s.temperature} (remove it, or set "reasoning_model": false for a server that is not OpenAI's)`};
       if (s.top_p !== null && s.top_p !== 1) return {key: "top_p", message: `OpenAI reasoning models accept only the default top_p 1, got ${s.top_p}`};

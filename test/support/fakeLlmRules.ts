@@ -8,7 +8,7 @@
  * - OpenAI reasoning models (o1, o3, o4-mini, gpt-5...): `max_tokens` is an
  *   unsupported parameter (use `max_completion_tokens`); `temperature` and
  *   `top_p` only at their default 1; `reasoning_effort` one of minimal
- *   (gpt-5 only), low, medium, high; a model that is not a reasoning model
+ *   (gpt-5 only, not 5.1), low, medium, high; a model that is not a reasoning model
  *   does not take `reasoning_effort` (OpenAI's own chat models; a local
  *   server, the fake's models named "local-...", takes what it is sent).
  *   Error body {"error": {message, type: "invalid_request_error", param, code}}.
@@ -68,7 +68,7 @@ export function refusal(wire: Wire, model: string, body: Record<string, any>): R
     }
     if (body.reasoning_effort !== undefined && !local) {
       if (!reasoning) return openaiError("Unrecognized request argument supplied: reasoning_effort", "reasoning_effort", "unsupported_parameter");
-      const allowed = /^gpt-5/i.test(model) ? ["minimal", "low", "medium", "high"] : ["low", "medium", "high"];
+      const allowed = /^gpt-5(?!\.)/i.test(model) ? ["minimal", "low", "medium", "high"] : ["low", "medium", "high"];
       if (!allowed.includes(body.reasoning_effort)) return openaiError(`Unsupported value: 'reasoning_effort' does not support '${body.reasoning_effort}' with this model. Supported values are: ${allowed.map((a) => `'${a}'`).join(", ")}.`, "reasoning_effort", "unsupported_value");
     }
     return null;

@@ -39,6 +39,10 @@ test("impossible combinations are refused when the config is read, naming the pl
   assert.match(refused({provider: "gemini", model: "gemini-2.5-flash", thinking_budget: 30000}), /from 1 to 24576 \(or 0: no thinking\), got 30000/);
   assert.match(refused({provider: "gemini", model: "gemini-2.5-flash-lite", thinking_budget: 100}), /from 512 to 24576/);
   assert.match(refused({provider: "gemini", reasoning_model: true}), /"reasoning_model": only OpenAI-protocol players/);
+  assert.match(refused({provider: "openai", model: "o3", reasoning_effort: "minimal"}), /"reasoning_effort": o3 does not take "minimal"/);
+  assert.match(refused({provider: "openai", model: "gpt-5.1", reasoning_effort: "minimal"}), /"reasoning_effort"/);
+  for (const model of ["gpt-5", "gpt-5-mini", "gpt-5-nano-2025-08-07", "gpt-5-2025-08-07"]) spec({provider: "openai", model, reasoning_effort: "minimal"});
+  spec({provider: "openai", model: "qwen3", base_url: "http://127.0.0.1:1/v1", reasoning_effort: "minimal"});
   assert.match(refused({provider: "openai", reasoning_effort: "extreme"}), /"reasoning_effort" must be null or one of minimal, low, medium, high/);
   assert.match(refused({provider: "openai", thinking_budget: -5}), /thinking_budget: expected an integer from 0/);
   // Allowed: temperature 1 on a reasoning model, top_p 0.95 with thinking, a local model declared not a reasoning model.
