@@ -12,6 +12,8 @@ export interface Usage {
   output_tokens?: number;
   /** Of input_tokens, those billed at the provider's cached-input rate. */
   cached_input_tokens?: number;
+  /** Of input_tokens, those written to the provider's prompt cache (billed at its cache-write price). */
+  cache_write_tokens?: number;
   /** Of output_tokens, the model's thinking. */
   reasoning_tokens?: number;
   latency_ms?: number;

@@ -52,6 +52,7 @@ export const COMMON_TURN_COLUMNS: readonly Column[] = [
   {name: "latency_ms", type: "DOUBLE"},
   {name: "cached_input_tokens", type: "INTEGER", doc: "of input_tokens, those billed at the cached-input price (null: the API did not say, or runs before it was kept)"},
   {name: "reasoning_tokens", type: "INTEGER", doc: "of output_tokens, the model's thinking (null: the API did not say, or runs before it was kept)"},
+  {name: "cache_write_tokens", type: "INTEGER", doc: "of input_tokens, those written to the provider's prompt cache, billed at its cache-write price (Anthropic; null elsewhere)"},
 ];
 
 /** Columns listed once each: later lists may not redefine a name. */

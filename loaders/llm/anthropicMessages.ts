@@ -81,6 +81,7 @@ export function anthropicUsage(usage: Partial<Anthropic.Usage> | undefined): Usa
     input_tokens: (usage?.input_tokens ?? 0) + read + written,
     output_tokens: usage?.output_tokens ?? 0,
     ...(usage?.cache_read_input_tokens != null && {cached_input_tokens: read}),
+    ...(usage?.cache_creation_input_tokens != null && {cache_write_tokens: written}),
     ...(typeof thinking === "number" && {reasoning_tokens: thinking}),
   };
 }

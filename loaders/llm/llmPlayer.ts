@@ -80,11 +80,11 @@ export class LlmPlayer implements Agent {
   /** One model call: the raw text (the answer, without the model's thinking), the thinking and its usage. */
   private async call(messages: ChatMessage[], sample: string) {
     const completion = await this.complete(messages, samplingOf(this.spec), sample);
-    const {input_tokens, output_tokens, cached_input_tokens, reasoning_tokens} = completion.usage;
+    const {input_tokens, output_tokens, cached_input_tokens, cache_write_tokens, reasoning_tokens} = completion.usage;
     return {
       raw: completion.text,
       thinking: completion.thinking ?? null,
-      usage: {input_tokens, output_tokens, ...(cached_input_tokens !== undefined && {cached_input_tokens}), ...(reasoning_tokens !== undefined && {reasoning_tokens}), latency_ms: completion.latency_ms},
+      usage: {input_tokens, output_tokens, ...(cached_input_tokens !== undefined && {cached_input_tokens}), ...(cache_write_tokens !== undefined && {cache_write_tokens}), ...(reasoning_tokens !== undefined && {reasoning_tokens}), latency_ms: completion.latency_ms},
     };
   }
 

@@ -48,6 +48,8 @@ export interface Usage {
   input_tokens: number;
   output_tokens: number;
   cached_input_tokens?: number;
+  /** Of input_tokens, those written to the provider's cache (Anthropic's cache_creation_input_tokens), billed at its cache-write price. */
+  cache_write_tokens?: number;
   reasoning_tokens?: number;
 }
 

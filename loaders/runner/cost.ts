@@ -8,9 +8,9 @@
  * run's state directory so that `--max-cost` bounds the whole run across
  * resumes. The arithmetic is src/lib/agentCost.ts's `tokenCost`, the same
  * for a call, a game, a run and the /ratings page: input tokens the provider
- * read from its prompt cache at the cached-input price, the rest at the
- * input price, and every output token, thinking included, at the output
- * price.
+ * read from its prompt cache at the cached-input price, those it wrote to
+ * the cache at the cache-write price, the rest at the input price, and
+ * every output token, thinking included, at the output price.
  *
  *   "prices": {"openai/gpt-4o-mini": {"input_per_million": 0.15, "cached_input_per_million": 0.075, "output_per_million": 0.6, "as_of": "2026-11-01"}}
  */
@@ -34,6 +34,7 @@ const RATE_FIELDS = ["input_per_million", "output_per_million"] as const;
 export const PRICE_FIELDS: readonly ConfigKey[] = [
   ...RATE_FIELDS.map((key) => ({key, type: "a number ≥ 0", default: "required", meaning: `US dollars per million ${key.split("_")[0]} tokens${key === "output_per_million" ? " (thinking included: every provider bills it as output)" : " (all input when there is no cached_input_per_million)"}`})),
   {key: "cached_input_per_million", type: "a number ≥ 0", default: "input_per_million", meaning: "US dollars per million input tokens read from the provider's prompt cache (turns.cached_input_tokens)"},
+  {key: "cache_write_per_million", type: "a number ≥ 0", default: "input_per_million", meaning: "US dollars per million input tokens written to the provider's prompt cache (turns.cache_write_tokens; Anthropic bills 1.25 times the input price)"},
   {key: "as_of", type: "a date, YYYY-MM-DD", default: "none", meaning: "when the prices were read"},
 ];
 
@@ -51,9 +52,9 @@ export function readPrices(env: NodeJS.ProcessEnv = process.env): PriceTable {
     const v = value as Record<string, unknown>;
     if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${path}: prices["${key}"]: expected an object {"input_per_million": ..., "output_per_million": ...}`);
     for (const field of Object.keys(v)) if (!known.has(field)) throw new Error(`${path}: prices["${key}"]: unknown field "${field}" (expected one of ${[...known].join(", ")})`);
-    for (const field of [...RATE_FIELDS, "cached_input_per_million"] as const) {
+    for (const field of [...RATE_FIELDS, "cached_input_per_million", "cache_write_per_million"] as const) {
       const n = v[field];
-      if (field === "cached_input_per_million" && (n === undefined || n === null)) continue;
+      if (!(RATE_FIELDS as readonly string[]).includes(field) && (n === undefined || n === null)) continue;
       if (typeof n !== "number" || !Number.isFinite(n) || n < 0) throw new Error(`${path}: prices["${key}"].${field}: expected a number ≥ 0 (US dollars per million tokens), got ${JSON.stringify(n)}`);
     }
     if (v.as_of !== undefined && (typeof v.as_of !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(v.as_of) || Number.isNaN(Date.parse(v.as_of)))) {
@@ -63,6 +64,7 @@ export function readPrices(env: NodeJS.ProcessEnv = process.env): PriceTable {
       input_per_million: v.input_per_million as number,
       output_per_million: v.output_per_million as number,
       ...(typeof v.cached_input_per_million === "number" && {cached_input_per_million: v.cached_input_per_million}),
+      ...(typeof v.cache_write_per_million === "number" && {cache_write_per_million: v.cache_write_per_million}),
       as_of: (v.as_of as string | undefined) ?? null,
     });
   }
@@ -83,7 +85,7 @@ export function spentNow(players: readonly CostedPlayer[], prices: PriceTable): 
     const price = prices.get(priceKey(p.provider, p.model));
     const log = promptLog.get(p.id);
     if (!price || !log) continue;
-    const usd = tokenCost(price, {input_tokens: log.inputTokens, output_tokens: log.outputTokens, cached_input_tokens: log.cachedInputTokens});
+    const usd = tokenCost(price, {input_tokens: log.inputTokens, output_tokens: log.outputTokens, cached_input_tokens: log.cachedInputTokens, cache_write_tokens: log.cacheWriteTokens});
     out[p.id] = usd;
     total += usd;
   }

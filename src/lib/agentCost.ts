@@ -8,7 +8,8 @@
  *
  * The arithmetic of one call, or of any sum of calls (`tokenCost`): the
  * uncached input at the input price, the cached input at the cached-input
- * price (the input price when the table has none), and all output,
+ * price, the input written to the cache at the cache-write price (each the
+ * input price when the table has none), and all output,
  * reasoning included, at the output price (every provider bills thinking
  * as output).
  */
@@ -23,6 +24,7 @@ export interface AgentTokens {
   /** Of input_tokens, billed at the cached rate; of output_tokens, thinking (0 where not recorded). */
   cached_input_tokens?: number;
   reasoning_tokens?: number;
+  cache_write_tokens?: number;
 }
 
 export interface Price {
@@ -30,6 +32,8 @@ export interface Price {
   output_per_million: number;
   /** US dollars per million input tokens read from the provider's prompt cache; null or absent: the input price. */
   cached_input_per_million?: number | null;
+  /** US dollars per million input tokens written to the provider's prompt cache (Anthropic: 1.25 times the input price for 5 minutes); null or absent: the input price. */
+  cache_write_per_million?: number | null;
   as_of: string | null;
 }
 
@@ -38,13 +42,16 @@ export interface TokenCounts {
   input_tokens: number;
   output_tokens: number;
   cached_input_tokens?: number | null;
+  cache_write_tokens?: number | null;
 }
 
 /** US dollars for `tokens` at `price` (see the file's comment). */
 export function tokenCost(price: Price, tokens: TokenCounts): number {
   const cached = Math.min(tokens.cached_input_tokens ?? 0, tokens.input_tokens);
+  const written = Math.min(tokens.cache_write_tokens ?? 0, tokens.input_tokens - cached);
   const cachedRate = price.cached_input_per_million ?? price.input_per_million;
-  return ((tokens.input_tokens - cached) * price.input_per_million + cached * cachedRate + tokens.output_tokens * price.output_per_million) / 1e6;
+  const writeRate = price.cache_write_per_million ?? price.input_per_million;
+  return ((tokens.input_tokens - cached - written) * price.input_per_million + cached * cachedRate + written * writeRate + tokens.output_tokens * price.output_per_million) / 1e6;
 }
 
 export interface AgentCost extends AgentTokens {
@@ -57,11 +64,11 @@ export interface AgentCost extends AgentTokens {
 /** The turns columns the token sums read: the cached and reasoning counts only where the table has them (runs before they were kept, and ingested logs, have not). */
 const tokenColumns = (turnColumns: ReadonlySet<string> | null) => {
   const sum = (c: string) => (turnColumns === null || turnColumns.has(c) ? `sum(${c})::DOUBLE` : "0::DOUBLE");
-  return `sum(input_tokens)::DOUBLE AS input_tokens, sum(output_tokens)::DOUBLE AS output_tokens, ${sum("cached_input_tokens")} AS cached_input_tokens, ${sum("reasoning_tokens")} AS reasoning_tokens, (count(input_tokens) + count(output_tokens) > 0) AS counted`;
+  return `sum(input_tokens)::DOUBLE AS input_tokens, sum(output_tokens)::DOUBLE AS output_tokens, ${sum("cached_input_tokens")} AS cached_input_tokens, ${sum("reasoning_tokens")} AS reasoning_tokens, ${sum("cache_write_tokens")} AS cache_write_tokens, (count(input_tokens) + count(output_tokens) > 0) AS counted`;
 };
 const perAgent = `SELECT s.agent, count(*)::INTEGER AS games, count(*) FILTER (WHERE t.counted)::INTEGER AS games_with_tokens,
   coalesce(sum(t.input_tokens), 0)::DOUBLE AS input_tokens, coalesce(sum(t.output_tokens), 0)::DOUBLE AS output_tokens,
-  coalesce(sum(t.cached_input_tokens), 0)::DOUBLE AS cached_input_tokens, coalesce(sum(t.reasoning_tokens), 0)::DOUBLE AS reasoning_tokens`;
+  coalesce(sum(t.cached_input_tokens), 0)::DOUBLE AS cached_input_tokens, coalesce(sum(t.reasoning_tokens), 0)::DOUBLE AS reasoning_tokens, coalesce(sum(t.cache_write_tokens), 0)::DOUBLE AS cache_write_tokens`;
 
 /** Tokens per agent of the common tables (players with seats, turns with seats); `turnColumns`: the turns table's columns, null when it has them all. */
 export function commonTokensSQL(players = "players", turns = "turns", turnColumns: ReadonlySet<string> | null = null): string {
@@ -105,7 +112,7 @@ export function poolTokens(lists: readonly (readonly AgentTokens[])[]): AgentTok
     if (!a) by.set(t.agent, {...t});
     else {
       for (const k of ["games", "games_with_tokens", "input_tokens", "output_tokens"] as const) a[k] += t[k];
-      for (const k of ["cached_input_tokens", "reasoning_tokens"] as const) a[k] = (a[k] ?? 0) + (t[k] ?? 0);
+      for (const k of ["cached_input_tokens", "reasoning_tokens", "cache_write_tokens"] as const) a[k] = (a[k] ?? 0) + (t[k] ?? 0);
     }
   }
   return [...by.values()].sort((x, y) => (x.agent < y.agent ? -1 : 1));

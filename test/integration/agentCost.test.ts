@@ -18,7 +18,7 @@ test("tokens per agent from the common tables and from GLEE's flat tables", asyn
     const old = new Set(["game_id", "seat", "player", "input_tokens", "output_tokens"]);
     return [await db.query(commonTokensSQL("players", "turns", old)), await db.query(gleeTokensSQL("games", "gturns", old))];
   });
-  const none = {cached_input_tokens: 0, reasoning_tokens: 0};
+  const none = {cached_input_tokens: 0, reasoning_tokens: 0, cache_write_tokens: 0};
   assert.deepEqual(common.map((r) => ({...r})), [
     {agent: "fair", games: 2, games_with_tokens: 0, input_tokens: 0, output_tokens: 0, ...none},
     {agent: "gpt-4o-mini", games: 2, games_with_tokens: 2, input_tokens: 1250, output_tokens: 250, ...none},
@@ -38,16 +38,16 @@ test("tokens per agent from the common tables and from GLEE's flat tables", asyn
   assert.match(by.get("fair")!.no_cost!, /no token counts/);
 });
 
-test("cached input at the cached-input price and thinking as output, from turns that record them", async () => {
+test("cached input at the cached-input price, cache writes at the cache-write price and thinking as output, from turns that record them", async () => {
   const [row] = await withDuckDB(async (db) => {
     await db.query(`CREATE TABLE players AS SELECT * FROM (VALUES ('g1', 0, 'claude'), ('g2', 0, 'claude')) p(game_id, seat, agent)`);
-    await db.query(`CREATE TABLE turns AS SELECT * FROM (VALUES ('g1', 0, 4000, 900, 3000, 700), ('g1', 0, 5000, 500, 4500, 300), ('g2', 0, 1000, 100, NULL, NULL)) t(game_id, seat, input_tokens, output_tokens, cached_input_tokens, reasoning_tokens)`);
+    await db.query(`CREATE TABLE turns AS SELECT * FROM (VALUES ('g1', 0, 4000, 900, 3000, 700, 1000), ('g1', 0, 5000, 500, 4500, 300, 500), ('g2', 0, 1000, 100, NULL, NULL, NULL)) t(game_id, seat, input_tokens, output_tokens, cached_input_tokens, reasoning_tokens, cache_write_tokens)`);
     return db.query(commonTokensSQL("players", "turns"));
   });
-  assert.deepEqual({...row}, {agent: "claude", games: 2, games_with_tokens: 2, input_tokens: 10_000, output_tokens: 1_500, cached_input_tokens: 7_500, reasoning_tokens: 1_000});
-  const [c] = agentCosts([row as unknown as AgentTokens], {"anthropic/claude": {input_per_million: 3, cached_input_per_million: 0.3, output_per_million: 15, as_of: "2026-11-01"}});
-  // By hand: (2,500 × 3 + 7,500 × 0.3 + 1,500 × 15) / 1e6 / 2 games = (7,500 + 2,250 + 22,500) / 1e6 / 2 = 0.016125 $.
-  assert.ok(Math.abs(c!.cost_per_game! - 0.016125) < 1e-15);
+  assert.deepEqual({...row}, {agent: "claude", games: 2, games_with_tokens: 2, input_tokens: 10_000, output_tokens: 1_500, cached_input_tokens: 7_500, reasoning_tokens: 1_000, cache_write_tokens: 1_500});
+  const [c] = agentCosts([row as unknown as AgentTokens], {"anthropic/claude": {input_per_million: 3, cached_input_per_million: 0.3, cache_write_per_million: 3.75, output_per_million: 15, as_of: "2026-11-01"}});
+  // By hand: (1,000 × 3 + 7,500 × 0.3 + 1,500 × 3.75 + 1,500 × 15) / 1e6 / 2 games = (3,000 + 2,250 + 5,625 + 22,500) / 1e6 / 2 = 0.016687 5 $.
+  assert.ok(Math.abs(c!.cost_per_game! - 0.0166875) < 1e-15);
 });
 
 test("an agent with tokens but no price has no cost; prices match the agent or <provider>/<agent>", () => {

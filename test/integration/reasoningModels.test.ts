@@ -69,7 +69,7 @@ test("GLEE bargaining, gamma-Bench and NegotiationArena with reasoning models of
 
   for (const [name, out] of outs) {
     const rows = await queryRun(out, ["turns", "players"], `
-      SELECT p.agent, t.rule_break, t.message, t.raw, t.reasoning, t.input_tokens, t.output_tokens, t.cached_input_tokens, t.reasoning_tokens
+      SELECT p.agent, t.rule_break, t.message, t.raw, t.reasoning, t.input_tokens, t.output_tokens, t.cached_input_tokens, t.reasoning_tokens, t.cache_write_tokens
       FROM turns t JOIN players p USING (game_id, seat) ORDER BY t.game_id, t.turn`);
     const agents = new Set(rows.map((r) => r.agent));
     assert.deepEqual([...agents].sort(), ["claude", "gemini", "gpt", "local", ...(name === "glee" ? ["opus"] : [])].sort(), name);
@@ -85,6 +85,8 @@ test("GLEE bargaining, gamma-Bench and NegotiationArena with reasoning models of
       } else {
         assert.ok(Number(r.reasoning_tokens) > 0 && Number(r.reasoning_tokens) < Number(r.output_tokens), `${where}: reasoning_tokens, part of output_tokens`);
         assert.ok(r.cached_input_tokens !== null && Number(r.cached_input_tokens) <= Number(r.input_tokens), `${where}: cached_input_tokens`);
+        // Only Anthropic reports writes to its cache.
+        assert.equal(r.cache_write_tokens === null, !["claude", "opus"].includes(String(r.agent)), `${where}: cache_write_tokens`);
       }
     }
   }

@@ -284,7 +284,7 @@ test("/reference/config: every key each validator accepts, and no other, with it
     assert.match(readRuns(env({runs: 5})).problems[0]?.message ?? "", /expected a list of run entries/);
     assert.match(thrown(() => readPrices(env({prices: 5}))), /"prices" must be/);
     writeFileSync(join(dir, "manifest.json"), "{}");
-    const sample = {datasets: dir, runs: [{path: dir, name: "n", description: "d"}], prices: {"a/b": {input_per_million: 1, cached_input_per_million: 0.5, output_per_million: 2, as_of: "2026-01-01"}}};
+    const sample = {datasets: dir, runs: [{path: dir, name: "n", description: "d"}], prices: {"a/b": {input_per_million: 1, cached_input_per_million: 0.5, cache_write_per_million: 1.25, output_per_million: 2, as_of: "2026-01-01"}}};
     assert.deepEqual(readRuns(env(sample)).problems, [], "a runs entry giving every documented key");
     assert.equal(readPrices(env(sample)).size, 1);
     assert.equal(datasetsConfig(env(sample)).dir, dir);

@@ -103,7 +103,7 @@ test("each API's usage in the same sense: all input with its cached part, all ou
   assert.deepEqual(openaiUsage({prompt_tokens: 2000, completion_tokens: 900, total_tokens: 2900, prompt_tokens_details: {cached_tokens: 1792}, completion_tokens_details: {reasoning_tokens: 640}}), {input_tokens: 2000, output_tokens: 900, cached_input_tokens: 1792, reasoning_tokens: 640});
   assert.deepEqual(openaiUsage({prompt_tokens: 20, completion_tokens: 9, total_tokens: 29}), {input_tokens: 20, output_tokens: 9}, "a server that does not say: unknown, not 0");
   // Anthropic's input_tokens leave out the cache: 50 + 3000 read + 200 written.
-  assert.deepEqual(anthropicUsage({input_tokens: 50, cache_read_input_tokens: 3000, cache_creation_input_tokens: 200, output_tokens: 900, output_tokens_details: {thinking_tokens: 700}}), {input_tokens: 3250, output_tokens: 900, cached_input_tokens: 3000, reasoning_tokens: 700});
+  assert.deepEqual(anthropicUsage({input_tokens: 50, cache_read_input_tokens: 3000, cache_creation_input_tokens: 200, output_tokens: 900, output_tokens_details: {thinking_tokens: 700}}), {input_tokens: 3250, output_tokens: 900, cached_input_tokens: 3000, cache_write_tokens: 200, reasoning_tokens: 700});
   // Gemini's candidatesTokenCount leaves out the thoughts; a zero count is absent from its JSON.
   assert.deepEqual(geminiUsage({promptTokenCount: 1500, candidatesTokenCount: 40, thoughtsTokenCount: 300, cachedContentTokenCount: 1024}), {input_tokens: 1500, output_tokens: 340, cached_input_tokens: 1024, reasoning_tokens: 300});
   assert.deepEqual(geminiUsage({promptTokenCount: 10, candidatesTokenCount: 4}), {input_tokens: 10, output_tokens: 4, cached_input_tokens: 0, reasoning_tokens: 0});
@@ -134,6 +134,9 @@ test("cost of recorded usage with cached and reasoning tokens, by hand", () => {
   assert.ok(Math.abs(tokenCost(price, {input_tokens: 10_000, cached_input_tokens: 8_000, output_tokens: 1_500}) - 0.0309) < 1e-15);
   // Without a cached price every input token is at the input price: 10,000 × 3 + 1,500 × 15 = 52,500.
   assert.ok(Math.abs(tokenCost({...price, cached_input_per_million: null}, {input_tokens: 10_000, cached_input_tokens: 8_000, output_tokens: 1_500}) - 0.0525) < 1e-15);
+  // Anthropic's writes to its cache at 1.25 × the input price: 10,000 input of which 6,000 read and 3,000 written, 500 output at $3 / $0.30 / $3.75 / $15:
+  // 1,000 × 3 + 6,000 × 0.3 + 3,000 × 3.75 + 500 × 15 = 3,000 + 1,800 + 11,250 + 7,500 = 23,550 millionths.
+  assert.ok(Math.abs(tokenCost({...price, cache_write_per_million: 3.75}, {input_tokens: 10_000, cached_input_tokens: 6_000, cache_write_tokens: 3_000, output_tokens: 500}) - 0.02355) < 1e-15);
   // Per game: two games of an agent, 20,000 input (15,000 cached), 3,000 output → (5,000 × 3 + 15,000 × 0.3 + 3,000 × 15) / 1e6 / 2 = 0.03225.
   const [c] = agentCosts([{agent: "claude", games: 2, games_with_tokens: 2, input_tokens: 20_000, cached_input_tokens: 15_000, reasoning_tokens: 2_000, output_tokens: 3_000}], {"anthropic/claude": price});
   assert.ok(Math.abs(c!.cost_per_game! - 0.03225) < 1e-15);

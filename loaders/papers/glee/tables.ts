@@ -83,6 +83,7 @@ export const GLEE_TURNS: TableSchema = {
     {name: "latency_ms", type: "DOUBLE"},
     {name: "cached_input_tokens", type: "INTEGER", doc: "of input_tokens, those billed at the cached-input price"},
     {name: "reasoning_tokens", type: "INTEGER", doc: "of output_tokens, the model's thinking"},
+    {name: "cache_write_tokens", type: "INTEGER", doc: "of input_tokens, those written to the provider's prompt cache"},
   ],
 };
 
