@@ -121,8 +121,8 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
     if (hit) {
       stats.completions++;
       stats.cacheHits++;
-      // A cache written before replies were scrubbed may hold a key.
-      return scrubbed(hit);
+      // A cache written before replies were scrubbed may hold a key, and one written before thinking was kept apart a <think>.
+      return scrubbed(thinkingApart(hit));
     }
     const pending = inFlight.get(key);
     if (pending) return pending;
@@ -156,7 +156,7 @@ function scrubbed(c: Completion): Completion {
 }
 
 /** A reply with `<think>` blocks of its text moved to its thinking (reasoning.ts), after any the API returned apart. */
-export function thinkingApart(reply: ProviderReply): ProviderReply {
+export function thinkingApart<R extends ProviderReply>(reply: R): R {
   const split = splitThink(reply.text);
   if (split.thinking === null && split.text === reply.text) return reply;
   return {...reply, text: split.text, thinking: joinThinking(reply.thinking, split.thinking)};
