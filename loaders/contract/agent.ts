@@ -10,6 +10,12 @@ import type {GameObservation, GameResult, Params, Seat} from "./game.js";
 export interface Usage {
   input_tokens?: number;
   output_tokens?: number;
+  /** Of input_tokens, those billed at the provider's cached-input rate. */
+  cached_input_tokens?: number;
+  /** Of input_tokens, those written to the provider's prompt cache (billed at its cache-write price). */
+  cache_write_tokens?: number;
+  /** Of output_tokens, the model's thinking. */
+  reasoning_tokens?: number;
   latency_ms?: number;
 }
 

@@ -42,14 +42,17 @@ export const COMMON_TURN_COLUMNS: readonly Column[] = [
   {name: "seat", type: "INTEGER", nullable: false},
   {name: "action", type: "VARCHAR", doc: "the attempted action type (null if unreadable)"},
   {name: "message", type: "VARCHAR", doc: "free text sent to other seats"},
-  {name: "reasoning", type: "VARCHAR", doc: "private reasoning, never shown to another seat"},
+  {name: "reasoning", type: "VARCHAR", doc: "private reasoning (a reasoning model's thinking first), never shown to another seat"},
   {name: "raw", type: "VARCHAR", doc: "unparsed response of a language agent"},
   {name: "rule_break", type: "BOOLEAN", doc: "the attempt was illegal and not applied"},
   {name: "rule_break_reason", type: "VARCHAR"},
   {name: "attempt", type: "INTEGER", doc: "1 for the first try of this decision, 2... after rule breaks"},
-  {name: "input_tokens", type: "INTEGER"},
-  {name: "output_tokens", type: "INTEGER"},
+  {name: "input_tokens", type: "INTEGER", doc: "all input tokens of the call, cached ones included"},
+  {name: "output_tokens", type: "INTEGER", doc: "all output tokens of the call, thinking included"},
   {name: "latency_ms", type: "DOUBLE"},
+  {name: "cached_input_tokens", type: "INTEGER", doc: "of input_tokens, those billed at the cached-input price (null: the API did not say, or runs before it was kept)"},
+  {name: "reasoning_tokens", type: "INTEGER", doc: "of output_tokens, the model's thinking (null: the API did not say, or runs before it was kept)"},
+  {name: "cache_write_tokens", type: "INTEGER", doc: "of input_tokens, those written to the provider's prompt cache, billed at its cache-write price (Anthropic; null elsewhere)"},
 ];
 
 /** Columns listed once each: later lists may not redefine a name. */

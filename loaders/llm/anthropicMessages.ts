@@ -9,7 +9,8 @@
  * passed so the SDK never goes looking for credential files.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import type {ChatMessage, ProviderCall, Sampling} from "./types.js";
+import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
+import {anthropicThinking} from "./reasoning.js";
 import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
 import {recordingFetch} from "./transport.js";
 
@@ -28,26 +29,60 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
   return async (messages: ChatMessage[], sampling: Sampling, signal: AbortSignal) => {
     const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
     const turns = alternate(messages.filter((m) => m.role !== "system") as Array<{role: "user" | "assistant"; content: string}>);
+    const asked = anthropicThinking(model, sampling);
     const response = await client.messages.create(
       {
         model,
-        max_tokens: sampling.max_tokens,
-        messages: turns,
-        ...(system && {system}),
+        // With thinking, max_tokens must exceed budget_tokens (reasoning.ts): the answer's own limit on top of the thinking's room.
+        max_tokens: sampling.max_tokens + (asked?.room ?? 0),
+        messages: cachedTurns(turns),
+        ...(system && {system: [{type: "text" as const, text: system, cache_control: {type: "ephemeral" as const}}]}),
+        ...(asked && "budget" in asked && {thinking: {type: "enabled" as const, budget_tokens: asked.budget}}),
+        // Adaptive thinking: the thinking comes back summarized (the default "omitted" of some models would lose it).
+        ...(asked && "effort" in asked && {thinking: {type: "adaptive" as const, display: "summarized" as const}, output_config: {effort: asked.effort}}),
         ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
         ...(sampling.top_p !== undefined && {top_p: sampling.top_p}),
       },
       {signal, maxRetries: 0},
     );
-    const text = (response.content ?? [])
-      .map((block) => (block.type === "text" ? block.text : ""))
-      .join("");
+    const blocks = response.content ?? [];
+    const text = blocks.map((block) => (block.type === "text" ? block.text : "")).join("");
+    const thinking = blocks.map((block) => (block.type === "thinking" ? block.thinking : "")).filter(Boolean).join("\n\n");
     return {
       text,
-      usage: {input_tokens: response.usage?.input_tokens ?? 0, output_tokens: response.usage?.output_tokens ?? 0},
+      thinking: thinking || null,
+      usage: anthropicUsage(response.usage),
       finish_reason: response.stop_reason ?? null,
       model: response.model ?? null,
     };
+  };
+}
+
+/**
+ * Prompt caching (https://docs.claude.com/en/docs/build-with-claude/prompt-caching):
+ * a `cache_control` breakpoint on the system prompt (set above) and one on
+ * the last turn, so that the next call of the game, which resends this
+ * conversation and adds to it, reads all of it from the cache (Anthropic's
+ * multi-turn pattern; at most 4 breakpoints, this uses 2). Prefixes shorter
+ * than the model's minimum (1024 or 2048 tokens) are simply not cached.
+ */
+export function cachedTurns(turns: Array<{role: "user" | "assistant"; content: string}>): Anthropic.MessageParam[] {
+  return turns.map((t, i) =>
+    i === turns.length - 1 ? {role: t.role, content: [{type: "text" as const, text: t.content, cache_control: {type: "ephemeral" as const}}]} : t,
+  );
+}
+
+/** Anthropic usage to ours: its input_tokens leave out the tokens read from and written to the cache, which are all input too. */
+export function anthropicUsage(usage: Partial<Anthropic.Usage> | undefined): Usage {
+  const read = usage?.cache_read_input_tokens ?? 0;
+  const written = usage?.cache_creation_input_tokens ?? 0;
+  const thinking = usage?.output_tokens_details?.thinking_tokens;
+  return {
+    input_tokens: (usage?.input_tokens ?? 0) + read + written,
+    output_tokens: usage?.output_tokens ?? 0,
+    ...(usage?.cache_read_input_tokens != null && {cached_input_tokens: read}),
+    ...(usage?.cache_creation_input_tokens != null && {cache_write_tokens: written}),
+    ...(typeof thinking === "number" && {reasoning_tokens: thinking}),
   };
 }
 

@@ -49,6 +49,8 @@ interface Entry {
   model: string;
   sample: string;
   text: string;
+  /** The model's thinking (absent in entries written before it was kept, and when there was none). */
+  thinking?: string | null;
   usage: Completion["usage"];
   finish_reason: string | null;
   /** The model the API reported (absent in entries written before it was kept). */
@@ -109,7 +111,7 @@ export class ResponseCache {
       readSync(fd, buffer, 0, at.length, at.offset);
       const e = JSON.parse(buffer.toString("utf8")) as Entry;
       if (e.key !== key || typeof e.text !== "string") return null;
-      return {text: e.text, usage: e.usage, finish_reason: e.finish_reason, ...(e.reported_model && {model: e.reported_model}), latency_ms: e.latency_ms, cached: true, attempts: 0};
+      return {text: e.text, ...(e.thinking && {thinking: e.thinking}), usage: e.usage, finish_reason: e.finish_reason, ...(e.reported_model && {model: e.reported_model}), latency_ms: e.latency_ms, cached: true, attempts: 0};
     } catch {
       return null;
     }
@@ -123,6 +125,7 @@ export class ResponseCache {
       model: parts.model,
       sample: parts.sample,
       text: completion.text,
+      ...(completion.thinking && {thinking: completion.thinking}),
       usage: completion.usage,
       finish_reason: completion.finish_reason,
       reported_model: completion.model ?? null,

@@ -20,7 +20,8 @@
  */
 import {recordCall} from "./promptLog.js";
 import {performance} from "node:perf_hooks";
-import type {ChatMessage, Completion, Provider, ProviderCall, Sampling} from "./types.js";
+import type {ChatMessage, Completion, Provider, ProviderCall, ProviderReply, Sampling} from "./types.js";
+import {joinThinking, splitThink} from "./reasoning.js";
 import {LlmCallError} from "./types.js";
 import {ResponseCache, cacheKey} from "./cache.js";
 import {Limiter, limiterFor} from "./limiter.js";
@@ -88,7 +89,7 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
       let failure: Failure;
       try {
         stats.requests++;
-        const reply = await withAttempt(record, () => call(messages, sampling, controller.signal));
+        const reply = thinkingApart(await withAttempt(record, () => call(messages, sampling, controller.signal)));
         return scrubbed({...reply, latency_ms: Math.round(performance.now() - start), cached: false, attempts: attempt});
       } catch (error) {
         failure = classifyFailure(error, record);
@@ -120,8 +121,8 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
     if (hit) {
       stats.completions++;
       stats.cacheHits++;
-      // A cache written before replies were scrubbed may hold a key.
-      return scrubbed(hit);
+      // A cache written before replies were scrubbed may hold a key, and one written before thinking was kept apart a <think>.
+      return scrubbed(thinkingApart(hit));
     }
     const pending = inFlight.get(key);
     if (pending) return pending;
@@ -150,7 +151,15 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
 function scrubbed(c: Completion): Completion {
   const text = redactSecrets(c.text);
   const finish_reason = c.finish_reason === null ? null : redactSecrets(c.finish_reason);
-  return text === c.text && finish_reason === c.finish_reason ? c : {...c, text, finish_reason};
+  const thinking = c.thinking ? redactSecrets(c.thinking) : c.thinking;
+  return text === c.text && finish_reason === c.finish_reason && thinking === c.thinking ? c : {...c, text, finish_reason, thinking};
+}
+
+/** A reply with `<think>` blocks of its text moved to its thinking (reasoning.ts), after any the API returned apart. */
+export function thinkingApart<R extends ProviderReply>(reply: R): R {
+  const split = splitThink(reply.text);
+  if (split.thinking === null && split.text === reply.text) return reply;
+  return {...reply, text: split.text, thinking: joinThinking(reply.thinking, split.thinking)};
 }
 
 /**

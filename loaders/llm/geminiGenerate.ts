@@ -7,8 +7,9 @@
  * complete.ts retries. Its ApiError carries no headers, which is why every
  * client reads status and Retry-After through transport.ts's recordingFetch.
  */
-import {GoogleGenAI} from "@google/genai";
-import type {ChatMessage, ProviderCall, Sampling} from "./types.js";
+import {GoogleGenAI, type GenerateContentResponseUsageMetadata} from "@google/genai";
+import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
+import {thinkingBudgetOf} from "./reasoning.js";
 import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
 import {recordingFetch} from "./transport.js";
 import {alternate} from "./anthropicMessages.js";
@@ -28,29 +29,47 @@ export function geminiGenerate(model: string, settings: ClientSettings): Provide
       role: m.role === "assistant" ? "model" : "user",
       parts: [{text: m.content}],
     }));
+    const budget = thinkingBudgetOf(sampling);
     const response = await client.models.generateContent({
       model,
       contents,
       config: {
         abortSignal: signal,
-        maxOutputTokens: sampling.max_tokens,
+        // Thinking tokens count against maxOutputTokens (reasoning.ts): the answer's own limit on top of the budget.
+        maxOutputTokens: sampling.max_tokens + (budget ?? 0),
         ...(system && {systemInstruction: system}),
+        // includeThoughts: the thought parts come back (as summaries), for turns.reasoning; none when thinking is off.
+        ...(budget !== null && {thinkingConfig: {thinkingBudget: budget, ...(budget > 0 && {includeThoughts: true})}}),
         ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
         ...(sampling.top_p !== undefined && {topP: sampling.top_p}),
         ...(sampling.seed !== undefined && {seed: sampling.seed}),
       },
     });
     const candidate = response.candidates?.[0];
-    const text = (candidate?.content?.parts ?? []).map((p) => (p.thought ? "" : p.text ?? "")).join("");
-    const meta = response.usageMetadata;
+    const parts = candidate?.content?.parts ?? [];
+    const text = parts.map((p) => (p.thought ? "" : p.text ?? "")).join("");
+    const thinking = parts.map((p) => (p.thought ? p.text ?? "" : "")).filter(Boolean).join("\n\n");
     return {
       text,
-      usage: {
-        input_tokens: meta?.promptTokenCount ?? 0,
-        output_tokens: (meta?.candidatesTokenCount ?? 0) + (meta?.thoughtsTokenCount ?? 0),
-      },
+      thinking: thinking || null,
+      usage: geminiUsage(response.usageMetadata),
       finish_reason: candidate?.finishReason ?? null,
       model: response.modelVersion ?? null,
     };
+  };
+}
+
+/**
+ * Gemini usage to ours: promptTokenCount includes cachedContentTokenCount;
+ * candidatesTokenCount leaves out thoughtsTokenCount, which is output too.
+ * The API's JSON omits a count that is zero (proto3), so absent is 0.
+ */
+export function geminiUsage(meta: GenerateContentResponseUsageMetadata | undefined): Usage {
+  const thoughts = meta?.thoughtsTokenCount ?? 0;
+  return {
+    input_tokens: meta?.promptTokenCount ?? 0,
+    output_tokens: (meta?.candidatesTokenCount ?? 0) + thoughts,
+    cached_input_tokens: meta?.cachedContentTokenCount ?? 0,
+    reasoning_tokens: thoughts,
   };
 }

@@ -10,7 +10,9 @@
  * and the narrator puts its summary into the prompt.
  *
  * Replies: private reasoning (<reasoning> tags, or a "reasoning" key) is
- * split off and never reaches another seat; the JSON is mapped onto the
+ * split off and never reaches another seat, and so is a reasoning model's
+ * thinking (kept apart by the provider clients and complete.ts, before the
+ * answer is parsed or shown to anyone; it goes to turns.reasoning first); the JSON is mapped onto the
  * game's action by the narrator (or the narrator reads its own tagged
  * format); a reply that cannot be read is a `parse_error` (a rule break),
  * never an exception. Only a call that fails for good at the transport
@@ -22,6 +24,7 @@ import type {Narrator, PastTurn, PlayerPrompt} from "../contract/narrator.js";
 import type {Workflow} from "../contract/workflow.js";
 import type {Complete} from "./complete.js";
 import {splitReply} from "./parseReply.js";
+import {joinThinking} from "./reasoning.js";
 import {personaText, ultimatumGoal} from "../papers/negotiationarena/personas.js";
 import {samplingOf, type LlmPlayerSpec} from "./playerSpec.js";
 import {narratedGames, narratorFor} from "../registry/narrators.js";
@@ -74,10 +77,15 @@ export class LlmPlayer implements Agent {
     return `${this.samplePrefix}${this.context.gameId}/${this.context.seatName ?? `seat${this.context.seat}`}`;
   }
 
-  /** One model call: the raw text and its usage. */
+  /** One model call: the raw text (the answer, without the model's thinking), the thinking and its usage. */
   private async call(messages: ChatMessage[], sample: string) {
     const completion = await this.complete(messages, samplingOf(this.spec), sample);
-    return {raw: completion.text, usage: {input_tokens: completion.usage.input_tokens, output_tokens: completion.usage.output_tokens, latency_ms: completion.latency_ms}};
+    const {input_tokens, output_tokens, cached_input_tokens, cache_write_tokens, reasoning_tokens} = completion.usage;
+    return {
+      raw: completion.text,
+      thinking: completion.thinking ?? null,
+      usage: {input_tokens, output_tokens, ...(cached_input_tokens !== undefined && {cached_input_tokens}), ...(cache_write_tokens !== undefined && {cache_write_tokens}), ...(reasoning_tokens !== undefined && {reasoning_tokens}), latency_ms: completion.latency_ms},
+    };
   }
 
   /** Runs the workflow before a decision's first attempt; its sub-calls, or undefined when there were none. */
@@ -94,16 +102,18 @@ export class LlmPlayer implements Agent {
     this.pending = null;
     const calls = this.workflow && !observation.retry ? await this.runWorkflow(this.workflow, observation) : undefined;
     const messages = this.narrator.messages(observation, this.past, this.extra(observation), this.prepared.notes, this.prompt);
-    const {raw, usage} = await this.call(messages, this.sample);
+    const {raw, thinking, usage} = await this.call(messages, this.sample);
     this.pending = {observation, raw};
     const extra = {...(calls && {calls}), ...(this.prepared.record && {record: this.prepared.record})};
     if (this.narrator.read) {
       const read = this.narrator.read(raw, observation, this.prompt);
-      const base = {raw, usage, ...extra, ...(read.reasoning && {reasoning: read.reasoning})};
+      const reasoning = joinThinking(thinking, read.reasoning);
+      const base = {raw, usage, ...extra, ...(reasoning && {reasoning})};
       return read.error !== undefined ? {...base, action: null, parse_error: read.error} : {...base, action: read.action};
     }
     const parsed = splitReply(raw);
-    const base = {raw, usage, ...extra, ...(parsed.reasoning && {reasoning: parsed.reasoning})};
+    const reasoning = joinThinking(thinking, parsed.reasoning);
+    const base = {raw, usage, ...extra, ...(reasoning && {reasoning})};
     if (!parsed.json) return {...base, action: null, parse_error: parsed.error ?? "no JSON answer"};
     const unreadable = this.narrator.check?.(parsed.json, observation);
     if (unreadable) return {...base, action: null, parse_error: unreadable};

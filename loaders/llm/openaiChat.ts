@@ -8,7 +8,8 @@
  * provider with one policy and counts each attempt.
  */
 import OpenAI from "openai";
-import type {ChatMessage, ProviderCall, Sampling} from "./types.js";
+import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
+import {EFFORT_BUDGET, thinkingBudgetOf} from "./reasoning.js";
 import {recordingFetch} from "./transport.js";
 import {timerMs} from "./backoff.js";
 
@@ -44,9 +45,7 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
       {
         model,
         messages: messages.map((m) => ({role: m.role, content: m.content})),
-        max_tokens: sampling.max_tokens,
-        ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
-        ...(sampling.top_p !== undefined && {top_p: sampling.top_p}),
+        ...openaiLimits(sampling),
         ...(sampling.seed !== undefined && {seed: sampling.seed}),
       },
       {signal, maxRetries: 0},
@@ -55,9 +54,51 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
     if (!choice) throw new Error(`openai ${model}: response has no choices`);
     return {
       text: choice.message?.content ?? "",
-      usage: {input_tokens: response.usage?.prompt_tokens ?? 0, output_tokens: response.usage?.completion_tokens ?? 0},
+      thinking: reasoningContent(choice.message),
+      usage: openaiUsage(response.usage),
       finish_reason: choice.finish_reason ?? null,
       model: response.model ?? null,
     };
+  };
+}
+
+/**
+ * The length and sampling fields of a request. A reasoning model
+ * (reasoning.ts) gets `max_completion_tokens`, which counts its reasoning
+ * too, so the answer's `max_tokens` plus the thinking budget (given, or the
+ * effort's); and no
+ * temperature or top_p, which it refuses (playerSpec.ts already refused a
+ * config asking for them, so only a default 1 is dropped here).
+ */
+export function openaiLimits(sampling: Sampling): Record<string, unknown> {
+  const effort = sampling.reasoning_effort !== undefined ? {reasoning_effort: sampling.reasoning_effort} : {};
+  if (sampling.reasoning_model) {
+    return {max_completion_tokens: sampling.max_tokens + (thinkingBudgetOf(sampling) ?? EFFORT_BUDGET.medium), ...effort};
+  }
+  return {
+    // A local model thinking in its text (<think>) spends its thinking from the same limit.
+    max_tokens: sampling.max_tokens + (thinkingBudgetOf(sampling) ?? 0),
+    ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
+    ...(sampling.top_p !== undefined && {top_p: sampling.top_p}),
+    ...effort,
+  };
+}
+
+/** The thinking an OpenAI-compatible server returns beside the answer: `reasoning_content` (vLLM's reasoning parsers, DeepSeek's API) or `reasoning` (Ollama, OpenRouter). */
+export function reasoningContent(message: unknown): string | null {
+  const m = message as {reasoning_content?: unknown; reasoning?: unknown} | undefined;
+  const v = m?.reasoning_content ?? m?.reasoning;
+  return typeof v === "string" && v.trim() ? v : null;
+}
+
+/** OpenAI usage to ours: prompt_tokens include `prompt_tokens_details.cached_tokens`, completion_tokens include `completion_tokens_details.reasoning_tokens`. */
+export function openaiUsage(usage: OpenAI.CompletionUsage | undefined): Usage {
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
+  return {
+    input_tokens: usage?.prompt_tokens ?? 0,
+    output_tokens: usage?.completion_tokens ?? 0,
+    ...(typeof cached === "number" && {cached_input_tokens: cached}),
+    ...(typeof reasoning === "number" && {reasoning_tokens: reasoning}),
   };
 }

@@ -18,7 +18,8 @@
  * hosted OpenAI-compatible service such as OpenRouter.
  */
 import {idProblem} from "../io/ids.js";
-import {providers, type Provider, type Sampling} from "./types.js";
+import {providers, REASONING_EFFORTS, type Provider, type ReasoningEffort, type Sampling} from "./types.js";
+import {isOpenaiReasoningModel, reasoningProblem} from "./reasoning.js";
 import {defaultMaxResponseBytes} from "./httpFetch.js";
 import {defaultLimits} from "./limiter.js";
 import {keyNames, type ConfigKey} from "../io/configKeys.js";
@@ -61,6 +62,17 @@ export interface LlmPlayerSpec {
    * "code" = the authors' code. Present only when set.
    */
   prompts?: PromptSource;
+  /**
+   * Reasoning models (reasoning.ts): OpenAI's `reasoning_effort`, mapped to
+   * a thinking budget for Anthropic and Gemini; or the budget itself
+   * (Anthropic's `budget_tokens`, Gemini's `thinkingBudget`); and, for the
+   * OpenAI protocol, whether the model is a reasoning model when its name
+   * does not tell. Present only when set, so older configs keep their
+   * fingerprints and cache keys.
+   */
+  reasoning_effort?: ReasoningEffort;
+  thinking_budget?: number;
+  reasoning_model?: boolean;
   /** Per-HTTP-attempt timeout. */
   timeout_ms: number;
   /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
@@ -89,6 +101,7 @@ export const defaultKeyEnv: Record<Provider, string> = {
 const ranges = {
   temperature: {min: 0, max: 2, integer: false},
   max_tokens: {min: 1, max: 1_000_000, integer: true},
+  thinking_budget: {min: 0, max: 1_000_000, integer: true},
   top_p: {min: Number.MIN_VALUE, max: 1, integer: false},
   seed: {min: -(2 ** 31), max: 2 ** 31 - 1, integer: true},
   timeout_ms: {min: 1000, max: 3_600_000, integer: true},
@@ -134,6 +147,9 @@ export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
   {key: "negotiation_suffix", type: `null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT}`, default: "null", meaning: "matrix and tree games: which of the prompts of Hua et al. 2024 §6.5 ends every action prompt"},
   {key: "prompts", type: `null or ${oneOf(PROMPT_SOURCES)}`, default: "null: the published runs' words where logged, else the authors' code (the paper's rule where that code breaks it)", meaning: "where the authors' logged runs, code and paper word a prompt differently: the paper's printed text or the authors' code instead (each paper's Guide page lists the differences)"},
   {key: "workflow", type: "true or false", default: "false", meaning: "play with the game's workflow (Hua et al. 2024 §4.4, §5.2), in games that have one"},
+  {key: "reasoning_effort", type: `null or ${oneOf(REASONING_EFFORTS)}`, default: "null: not sent", meaning: "a reasoning model's effort: OpenAI's reasoning_effort; Anthropic's output_config.effort with adaptive thinking (Claude 4.6 and later); otherwise a thinking budget of 1024 (minimal, low), 8192 (medium) or 24576 (high) tokens"},
+  {key: "thinking_budget", type: `null or ${rangeText("thinking_budget")}`, default: "null: no thinking asked for", meaning: "thinking tokens (Anthropic's budget_tokens, at least 1024, before Opus 4.7; Gemini's thinkingBudget, in the model's range); added to max_tokens for the output limit"},
+  {key: "reasoning_model", type: "null, true or false", default: "null: by name (o1, o3, o4-mini, gpt-5...) or when reasoning_effort is set", meaning: "OpenAI protocol: send max_completion_tokens and no temperature or top_p, as OpenAI's reasoning models require"},
   {key: "timeout_ms", type: rangeText("timeout_ms"), default: String(LLM_PLAYER_DEFAULTS.timeout_ms), meaning: "timeout of each HTTP attempt"},
   {key: "max_retries", type: rangeText("max_retries"), default: String(LLM_PLAYER_DEFAULTS.max_retries), meaning: "HTTP retries on 429, 5xx, timeouts and dropped connections"},
   {key: "max_concurrency", type: rangeText("max_concurrency"), default: `null: ${defaultLimits.maxConcurrency}`, meaning: "requests in flight to this endpoint (provider + base_url), shared by every player using it"},
@@ -205,19 +221,35 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
   if (prompts !== null && !(PROMPT_SOURCES as readonly unknown[]).includes(prompts)) {
     throw new Error(`${who}: "prompts" must be null or one of ${PROMPT_SOURCES.join(", ")}, got ${JSON.stringify(prompts)}`);
   }
+  const effort = o.reasoning_effort ?? null;
+  if (effort !== null && !(REASONING_EFFORTS as readonly unknown[]).includes(effort)) {
+    throw new Error(`${who}: "reasoning_effort" must be null or one of ${REASONING_EFFORTS.join(", ")}, got ${JSON.stringify(effort)}`);
+  }
+  const reasoningModel = o.reasoning_model ?? null;
+  if (reasoningModel !== null && typeof reasoningModel !== "boolean") throw new Error(`${who}: "reasoning_model" must be null, true or false`);
+  const budget = num("thinking_budget", null);
+  const model = str("model", false)!;
+  const temperature = num("temperature", null);
+  const top_p = num("top_p", null);
+  const max_tokens = num("max_tokens", LLM_PLAYER_DEFAULTS.max_tokens);
+  const refused = reasoningProblem({provider, model, temperature, top_p, max_tokens, reasoning_effort: effort as ReasoningEffort | null, thinking_budget: budget, reasoning_model: reasoningModel});
+  if (refused) throw new Error(`${who}: "${refused.key}": ${refused.message}`);
   return {
+    ...(effort !== null && {reasoning_effort: effort as ReasoningEffort}),
+    ...(budget !== null && {thinking_budget: budget}),
+    ...(reasoningModel !== null && {reasoning_model: reasoningModel}),
     ...(prompts !== null && {prompts: prompts as PromptSource}),
     ...(workflow && {workflow: true}),
     ...(personality !== null && {personality: personality as Personality}),
     ...(suffix !== null && {negotiation_suffix: suffix as number}),
     id,
     provider,
-    model: str("model", false)!,
+    model,
     base_url,
     api_key_env,
-    temperature: num("temperature", null),
-    max_tokens: num("max_tokens", LLM_PLAYER_DEFAULTS.max_tokens),
-    top_p: num("top_p", null),
+    temperature,
+    max_tokens,
+    top_p,
     seed: num("seed", null),
     persona: persona as PersonaName | null,
     chain_of_thought: cot,
@@ -237,5 +269,8 @@ export function samplingOf(spec: LlmPlayerSpec): Sampling {
     ...(spec.temperature !== null && {temperature: spec.temperature}),
     ...(spec.top_p !== null && {top_p: spec.top_p}),
     ...(spec.seed !== null && {seed: spec.seed}),
+    ...(spec.reasoning_effort !== undefined && {reasoning_effort: spec.reasoning_effort}),
+    ...(spec.thinking_budget !== undefined && {thinking_budget: spec.thinking_budget}),
+    ...(spec.provider === "openai" && isOpenaiReasoningModel(spec.model, spec.reasoning_effort ?? null, spec.reasoning_model ?? null) && {reasoning_model: true as const}),
   };
 }

@@ -17,6 +17,10 @@ export interface PlayerPrompts {
   /** Tokens of the requests actually sent (a cached answer sends none and costs nothing). */
   inputTokens: number;
   outputTokens: number;
+  /** Of inputTokens, those the provider read from its prompt cache (billed at the cached rate). */
+  cachedInputTokens: number;
+  /** Of inputTokens, those written to the provider's prompt cache (billed at the cache-write price). */
+  cacheWriteTokens: number;
 }
 
 export const promptLog = new Map<string, PlayerPrompts>();
@@ -24,10 +28,12 @@ export const promptLog = new Map<string, PlayerPrompts>();
 /** Records one call of `player`. */
 export function recordCall(player: string, messages: readonly ChatMessage[], completion: Completion): void {
   let entry = promptLog.get(player);
-  if (!entry) promptLog.set(player, (entry = {systemPrompts: new Map(), reportedModels: new Set(), inputTokens: 0, outputTokens: 0}));
+  if (!entry) promptLog.set(player, (entry = {systemPrompts: new Map(), reportedModels: new Set(), inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0}));
   if (!completion.cached) {
     entry.inputTokens += completion.usage.input_tokens;
     entry.outputTokens += completion.usage.output_tokens;
+    entry.cachedInputTokens += completion.usage.cached_input_tokens ?? 0;
+    entry.cacheWriteTokens += completion.usage.cache_write_tokens ?? 0;
   }
   const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
   const hash = createHash("sha256").update(system).digest("hex");

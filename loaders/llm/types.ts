@@ -23,16 +23,42 @@ export interface Sampling {
   top_p?: number;
   /** Provider-side sampling seed where supported (OpenAI, Gemini); ignored by Anthropic. */
   seed?: number;
+  /** OpenAI's `reasoning_effort`, sent as is by the OpenAI protocol (the others receive `thinking_budget`, reasoning.ts maps it). */
+  reasoning_effort?: ReasoningEffort;
+  /** Thinking tokens: Anthropic's `thinking.budget_tokens`, Gemini's `thinkingConfig.thinkingBudget`; also added to the output limit, so `max_tokens` stays the answer's own. */
+  thinking_budget?: number;
+  /** OpenAI protocol only: the model is a reasoning model (max_completion_tokens, no temperature or top_p); see reasoning.ts. */
+  reasoning_model?: true;
 }
 
+/** OpenAI's reasoning effort values that every provider maps (reasoning.ts). */
+export const REASONING_EFFORTS = ["minimal", "low", "medium", "high"] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+
+/**
+ * Tokens of one call, in the same sense for every provider: `input_tokens`
+ * is all input (Anthropic's input_tokens + cache_read_input_tokens +
+ * cache_creation_input_tokens; OpenAI's prompt_tokens and Gemini's
+ * promptTokenCount already are), of which `cached_input_tokens` were billed
+ * at the cached rate; `output_tokens` is all output (Gemini's
+ * candidatesTokenCount + thoughtsTokenCount), of which `reasoning_tokens`
+ * were thinking. The two parts are absent when the API did not say.
+ */
 export interface Usage {
   input_tokens: number;
   output_tokens: number;
+  cached_input_tokens?: number;
+  /** Of input_tokens, those written to the provider's cache (Anthropic's cache_creation_input_tokens), billed at its cache-write price. */
+  cache_write_tokens?: number;
+  reasoning_tokens?: number;
 }
 
 /** What a provider client returns for one successful HTTP exchange. */
 export interface ProviderReply {
+  /** The answer, without the model's thinking. */
   text: string;
+  /** The model's thinking where the API returns it apart from the answer (thinking blocks, thought parts, reasoning_content); reasoning.ts also takes <think> out of `text`. */
+  thinking?: string | null;
   usage: Usage;
   /** Provider's own stop reason ("stop", "end_turn", "STOP", "length", ...), when given. */
   finish_reason: string | null;

@@ -259,6 +259,9 @@ export function turnRow(
   if (reply.raw !== undefined) row.raw = reply.raw;
   if (reply.usage?.input_tokens !== undefined) row.input_tokens = reply.usage.input_tokens;
   if (reply.usage?.output_tokens !== undefined) row.output_tokens = reply.usage.output_tokens;
+  if (reply.usage?.cached_input_tokens !== undefined) row.cached_input_tokens = reply.usage.cached_input_tokens;
+  if (reply.usage?.cache_write_tokens !== undefined) row.cache_write_tokens = reply.usage.cache_write_tokens;
+  if (reply.usage?.reasoning_tokens !== undefined) row.reasoning_tokens = reply.usage.reasoning_tokens;
   if (reply.usage?.latency_ms !== undefined) row.latency_ms = reply.usage.latency_ms;
   return row;
 }
@@ -283,6 +286,9 @@ export function subCallRow(gameId: string, obs: GameObservation, call: SubCall, 
   row.raw = call.raw;
   if (call.usage?.input_tokens !== undefined) row.input_tokens = call.usage.input_tokens;
   if (call.usage?.output_tokens !== undefined) row.output_tokens = call.usage.output_tokens;
+  if (call.usage?.cached_input_tokens !== undefined) row.cached_input_tokens = call.usage.cached_input_tokens;
+  if (call.usage?.cache_write_tokens !== undefined) row.cache_write_tokens = call.usage.cache_write_tokens;
+  if (call.usage?.reasoning_tokens !== undefined) row.reasoning_tokens = call.usage.reasoning_tokens;
   if (call.usage?.latency_ms !== undefined) row.latency_ms = call.usage.latency_ms;
   return row;
 }

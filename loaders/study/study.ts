@@ -61,7 +61,7 @@ const PUBLIC_TURN = ["turn", "round", "seat", "action", "message", "rule_break"]
 export function publicRecord(spec: ResolvedSpec, moves: Participant["moves"], record: GameRecord, seat: number): PlayRecord {
   const turns = record.turns.map((t) => {
     if (t.seat !== seat) return Object.fromEntries(PUBLIC_TURN.filter((k) => k in t).map((k) => [k, t[k]])) as typeof t;
-    const {raw: _r, reasoning: _q, input_tokens: _i, output_tokens: _o, latency_ms: _l, ...own} = t;
+    const {raw: _r, reasoning: _q, input_tokens: _i, output_tokens: _o, cached_input_tokens: _c, cache_write_tokens: _w, reasoning_tokens: _t, latency_ms: _l, ...own} = t;
     return own as typeof t;
   });
   return {format: RECORD_FORMAT, spec, moves: moves as PlayRecord["moves"], rows: {row: record.row, players: record.players, turns}};

@@ -1,9 +1,17 @@
 /**
  * What an agent's games cost: its seats' recorded token counts (turns
- * `input_tokens`, `output_tokens`) at the configured price table
+ * `input_tokens`, `output_tokens`, and of those `cached_input_tokens` and
+ * `reasoning_tokens` where recorded) at the configured price table
  * (parley.config.json "prices", loaders/runner/cost.ts), per game played. For
  * the /ratings page's rating-against-cost view; the prices reach the page
  * through a data loader (src/data/prices.json.ts). Pure.
+ *
+ * The arithmetic of one call, or of any sum of calls (`tokenCost`): the
+ * uncached input at the input price, the cached input at the cached-input
+ * price, the input written to the cache at the cache-write price (each the
+ * input price when the table has none), and all output,
+ * reasoning included, at the output price (every provider bills thinking
+ * as output).
  */
 
 export interface AgentTokens {
@@ -13,12 +21,37 @@ export interface AgentTokens {
   games_with_tokens: number;
   input_tokens: number;
   output_tokens: number;
+  /** Of input_tokens, billed at the cached rate; of output_tokens, thinking (0 where not recorded). */
+  cached_input_tokens?: number;
+  reasoning_tokens?: number;
+  cache_write_tokens?: number;
 }
 
 export interface Price {
   input_per_million: number;
   output_per_million: number;
+  /** US dollars per million input tokens read from the provider's prompt cache; null or absent: the input price. */
+  cached_input_per_million?: number | null;
+  /** US dollars per million input tokens written to the provider's prompt cache (Anthropic: 1.25 times the input price for 5 minutes); null or absent: the input price. */
+  cache_write_per_million?: number | null;
   as_of: string | null;
+}
+
+/** Token counts of one call or a sum of calls, as the turns columns hold them. */
+export interface TokenCounts {
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens?: number | null;
+  cache_write_tokens?: number | null;
+}
+
+/** US dollars for `tokens` at `price` (see the file's comment). */
+export function tokenCost(price: Price, tokens: TokenCounts): number {
+  const cached = Math.min(tokens.cached_input_tokens ?? 0, tokens.input_tokens);
+  const written = Math.min(tokens.cache_write_tokens ?? 0, tokens.input_tokens - cached);
+  const cachedRate = price.cached_input_per_million ?? price.input_per_million;
+  const writeRate = price.cache_write_per_million ?? price.input_per_million;
+  return ((tokens.input_tokens - cached - written) * price.input_per_million + cached * cachedRate + written * writeRate + tokens.output_tokens * price.output_per_million) / 1e6;
 }
 
 export interface AgentCost extends AgentTokens {
@@ -28,19 +61,24 @@ export interface AgentCost extends AgentTokens {
   no_cost: string | null;
 }
 
-const tokenColumns = `sum(input_tokens)::DOUBLE AS input_tokens, sum(output_tokens)::DOUBLE AS output_tokens, (count(input_tokens) + count(output_tokens) > 0) AS counted`;
+/** The turns columns the token sums read: the cached and reasoning counts only where the table has them (runs before they were kept, and ingested logs, have not). */
+const tokenColumns = (turnColumns: ReadonlySet<string> | null) => {
+  const sum = (c: string) => (turnColumns === null || turnColumns.has(c) ? `sum(${c})::DOUBLE` : "0::DOUBLE");
+  return `sum(input_tokens)::DOUBLE AS input_tokens, sum(output_tokens)::DOUBLE AS output_tokens, ${sum("cached_input_tokens")} AS cached_input_tokens, ${sum("reasoning_tokens")} AS reasoning_tokens, ${sum("cache_write_tokens")} AS cache_write_tokens, (count(input_tokens) + count(output_tokens) > 0) AS counted`;
+};
 const perAgent = `SELECT s.agent, count(*)::INTEGER AS games, count(*) FILTER (WHERE t.counted)::INTEGER AS games_with_tokens,
-  coalesce(sum(t.input_tokens), 0)::DOUBLE AS input_tokens, coalesce(sum(t.output_tokens), 0)::DOUBLE AS output_tokens`;
+  coalesce(sum(t.input_tokens), 0)::DOUBLE AS input_tokens, coalesce(sum(t.output_tokens), 0)::DOUBLE AS output_tokens,
+  coalesce(sum(t.cached_input_tokens), 0)::DOUBLE AS cached_input_tokens, coalesce(sum(t.reasoning_tokens), 0)::DOUBLE AS reasoning_tokens, coalesce(sum(t.cache_write_tokens), 0)::DOUBLE AS cache_write_tokens`;
 
-/** Tokens per agent of the common tables (players with seats, turns with seats). */
-export function commonTokensSQL(players = "players", turns = "turns"): string {
-  return `WITH t AS (SELECT game_id, seat, ${tokenColumns} FROM ${turns} GROUP BY game_id, seat)
+/** Tokens per agent of the common tables (players with seats, turns with seats); `turnColumns`: the turns table's columns, null when it has them all. */
+export function commonTokensSQL(players = "players", turns = "turns", turnColumns: ReadonlySet<string> | null = null): string {
+  return `WITH t AS (SELECT game_id, seat, ${tokenColumns(turnColumns)} FROM ${turns} GROUP BY game_id, seat)
 ${perAgent} FROM ${players} s LEFT JOIN t USING (game_id, seat) WHERE s.agent IS NOT NULL GROUP BY s.agent ORDER BY s.agent`;
 }
 
 /** Tokens per agent of the flat GLEE tables (games with alice_agent and bob_agent, turns by `player`). */
-export function gleeTokensSQL(games = "games", turns = "turns"): string {
-  return `WITH t AS (SELECT game_id, player, ${tokenColumns} FROM ${turns} GROUP BY game_id, player),
+export function gleeTokensSQL(games = "games", turns = "turns", turnColumns: ReadonlySet<string> | null = null): string {
+  return `WITH t AS (SELECT game_id, player, ${tokenColumns(turnColumns)} FROM ${turns} GROUP BY game_id, player),
 s AS (SELECT game_id, 'alice' AS player, alice_agent AS agent FROM ${games} UNION ALL SELECT game_id, 'bob' AS player, bob_agent AS agent FROM ${games})
 ${perAgent} FROM s LEFT JOIN t USING (game_id, player) WHERE s.agent IS NOT NULL GROUP BY s.agent ORDER BY s.agent`;
 }
@@ -56,12 +94,12 @@ export function priceOf(agent: string, prices: Record<string, Price>): {key: str
   return keys.length === 1 ? {key: keys[0], price: prices[keys[0]]} : null;
 }
 
-/** Cost per game of every agent: (input × input price + output × output price) / 10⁶ / games played; none without tokens or price. */
+/** Cost per game of every agent: `tokenCost` of its tokens / games played; none without tokens or price. */
 export function agentCosts(tokens: readonly AgentTokens[], prices: Record<string, Price>): AgentCost[] {
   return tokens.map((t) => {
     const found = priceOf(t.agent, prices);
     const noCost = t.games_with_tokens === 0 ? "no token counts recorded: a scripted agent, or logs without them" : !found ? "no price in parley.config.json" : null;
-    const cost = noCost ? null : (t.input_tokens * found!.price.input_per_million + t.output_tokens * found!.price.output_per_million) / 1e6 / t.games;
+    const cost = noCost ? null : tokenCost(found!.price, t) / t.games;
     return {...t, cost_per_game: cost, price_key: found?.key ?? null, no_cost: noCost};
   });
 }
@@ -72,7 +110,10 @@ export function poolTokens(lists: readonly (readonly AgentTokens[])[]): AgentTok
   for (const t of lists.flat()) {
     const a = by.get(t.agent);
     if (!a) by.set(t.agent, {...t});
-    else for (const k of ["games", "games_with_tokens", "input_tokens", "output_tokens"] as const) a[k] += t[k];
+    else {
+      for (const k of ["games", "games_with_tokens", "input_tokens", "output_tokens"] as const) a[k] += t[k];
+      for (const k of ["cached_input_tokens", "reasoning_tokens", "cache_write_tokens"] as const) a[k] = (a[k] ?? 0) + (t[k] ?? 0);
+    }
   }
   return [...by.values()].sort((x, y) => (x.agent < y.agent ? -1 : 1));
 }

@@ -33,6 +33,9 @@ export const RUN_SEAT_TABLES: Record<"games" | "players" | "turns", {name: strin
     {name: "seat", type: "INTEGER"},
     {name: "input_tokens", type: "INTEGER"},
     {name: "output_tokens", type: "INTEGER"},
+    {name: "cached_input_tokens", type: "INTEGER"},
+    {name: "reasoning_tokens", type: "INTEGER"},
+    {name: "cache_write_tokens", type: "INTEGER"},
   ],
 };
 

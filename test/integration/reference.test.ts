@@ -201,7 +201,7 @@ const SAMPLES = {
   llm: {
     id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", api_key_env: "KEY", temperature: 1, max_tokens: 10, top_p: 1, seed: 1, persona: null,
     chain_of_thought: false, personality: "rational", negotiation_suffix: 1, workflow: false, prompts: null, timeout_ms: 1000, max_retries: 0, max_concurrency: 1, requests_per_minute: 1,
-    max_response_bytes: 1024, max_retry_wait_ms: 0,
+    max_response_bytes: 1024, max_retry_wait_ms: 0, reasoning_effort: "low", thinking_budget: 2048, reasoning_model: true,
   },
   experiment: {
     id: "x", title: "t", description: "d", consent: "c", instructions: ["one", "two"], attention_check: {sentence: "Type sdkot.", answer: "sdkot", position: 1, on_fail: "stop"},
@@ -285,7 +285,7 @@ test("/reference/config: every key each validator accepts, and no other, with it
     assert.match(readRuns(env({runs: 5})).problems[0]?.message ?? "", /expected a list of run entries/);
     assert.match(thrown(() => readPrices(env({prices: 5}))), /"prices" must be/);
     writeFileSync(join(dir, "manifest.json"), "{}");
-    const sample = {datasets: dir, runs: [{path: dir, name: "n", description: "d"}], prices: {"a/b": {input_per_million: 1, output_per_million: 2, as_of: "2026-01-01"}}};
+    const sample = {datasets: dir, runs: [{path: dir, name: "n", description: "d"}], prices: {"a/b": {input_per_million: 1, cached_input_per_million: 0.5, cache_write_per_million: 1.25, output_per_million: 2, as_of: "2026-01-01"}}};
     assert.deepEqual(readRuns(env(sample)).problems, [], "a runs entry giving every documented key");
     assert.equal(readPrices(env(sample)).size, 1);
     assert.equal(datasetsConfig(env(sample)).dir, dir);

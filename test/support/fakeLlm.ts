@@ -13,16 +13,26 @@
  * every request and keeps the list of those it answered with text, keyed by a
  * hash of the request body, so tests can assert that no answered call was
  * ever sent again.
+ *
+ * Started `strict`, a server refuses what its provider documents it refuses
+ * (reasoning models' parameters, thinking budgets; fakeLlmRules.ts) before
+ * the responder sees the request; with `caching`, its usage reports the
+ * prompt-cache hits the provider would (fakeLlmRules.ts PromptCache). A
+ * text reply's `thinking` comes back where the provider puts it: an
+ * Anthropic thinking block, a Gemini thought part, an OpenAI-compatible
+ * server's `reasoning_content` (OpenAI's own reasoning models return none,
+ * only usage.completion_tokens_details.reasoning_tokens).
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import {createHash} from "node:crypto";
 import {gzipSync} from "node:zlib";
 import type {AddressInfo} from "node:net";
+import {PromptCache, fakeTokens, hidesReasoning, promptBlocks, refusal, type CacheCount, type CacheRules} from "./fakeLlmRules.js";
 
 export type Wire = "openai" | "anthropic" | "gemini";
 
 export type Reply =
-  | {text: string; delayMs?: number; inputTokens?: number; outputTokens?: number}
+  | {text: string; delayMs?: number; inputTokens?: number; outputTokens?: number; thinking?: string}
   | {status: number; retryAfter?: string; delayMs?: number; message?: string}
   | {malformedBody: true; delayMs?: number}
   | {drop: true; delayMs?: number}
@@ -67,8 +77,16 @@ export interface FakeLlmServer {
   close(): Promise<void>;
 }
 
+export interface FakeLlmOptions {
+  /** Refuse what the provider documents it refuses, with its error shape (fakeLlmRules.ts). */
+  strict?: boolean;
+  /** Report prompt-cache hits as the provider does (fakeLlmRules.ts), by its documented rules or by `CacheRules` given. */
+  caching?: boolean | CacheRules;
+}
+
 /** Starts a fake server for `wire` on 127.0.0.1 with an ephemeral port. */
-export async function startFakeLlm(wire: Wire, respond: Responder): Promise<FakeLlmServer> {
+export async function startFakeLlm(wire: Wire, respond: Responder, options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
+  const cache = options.caching ? new PromptCache(wire, options.caching === true ? undefined : options.caching) : null;
   const requests: FakeRequest[] = [];
   const answered: FakeRequest[] = [];
   let responder = respond;
@@ -86,8 +104,14 @@ export async function startFakeLlm(wire: Wire, respond: Responder): Promise<Fake
         return;
       }
       requests.push(request);
+      const refused = options.strict ? refusal(wire, request.model, request.body) : null;
+      if (refused) {
+        res.writeHead(refused.status, {"content-type": "application/json"});
+        res.end(JSON.stringify(refused.body));
+        return;
+      }
       Promise.resolve(responder(request))
-        .then((reply) => serve(wire, request, reply, req, res, () => answered.push(request)))
+        .then((reply) => serve(wire, request, reply, req, res, () => answered.push(request), cache))
         .catch((error) => {
           if (!res.headersSent) res.writeHead(500, {"content-type": "application/json"});
           res.end(JSON.stringify({error: {message: String(error)}}));
@@ -159,7 +183,7 @@ function normalise(wire: Wire, req: IncomingMessage, raw: string, index: number)
   };
 }
 
-async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: IncomingMessage, res: ServerResponse, onAnswered: () => void) {
+async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: IncomingMessage, res: ServerResponse, onAnswered: () => void, cache: PromptCache | null = null) {
   if ("hold" in reply) return; // never answer; the client times out or is killed
   if (reply.delayMs) {
     await new Promise((r) => setTimeout(r, reply.delayMs));
@@ -201,10 +225,12 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
     res.end(JSON.stringify(errorBody(wire, reply.status, reply.message ?? `scripted ${reply.status}`)));
     return;
   }
-  const input = reply.inputTokens ?? Math.ceil((request.system.length + request.turns.reduce((n, t) => n + t.content.length, 0)) / 4);
+  const cached = cache?.count(request.model, promptBlocks(wire, request.body)) ?? null;
+  const input = reply.inputTokens ?? cached?.input ?? Math.ceil((request.system.length + request.turns.reduce((n, t) => n + t.content.length, 0)) / 4);
   const output = reply.outputTokens ?? Math.max(1, Math.ceil(reply.text.length / 4));
   res.writeHead(200, {"content-type": "application/json"});
-  res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output)));
+  const thinking = reply.thinking === undefined ? null : {text: reply.thinking, tokens: fakeTokens(reply.thinking.length)};
+  res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output, thinking, cached)));
   onAnswered();
 }
 
@@ -232,33 +258,54 @@ function errorBody(wire: Wire, status: number, message: string) {
   return {error: {message, type: status === 429 ? "rate_limit_exceeded" : "server_error", code: null}};
 }
 
-function successBody(wire: Wire, model: string, text: string, input: number, output: number) {
+/**
+ * A 200 body as the provider's SDK types describe it. `output` is the
+ * answer's tokens; thinking adds its own (billed as output by every
+ * provider); `cached` splits the input as the provider's usage does.
+ */
+function successBody(wire: Wire, model: string, text: string, input: number, output: number, thinking: {text: string; tokens: number} | null = null, cached: CacheCount | null = null) {
+  const thought = thinking?.tokens ?? 0;
   if (wire === "anthropic") {
+    const read = cached?.read ?? 0;
+    const written = cached?.written ?? 0;
     return {
       id: "msg_fake",
       type: "message",
       role: "assistant",
       model,
-      content: [{type: "text", text}],
+      content: [...(thinking ? [{type: "thinking", thinking: thinking.text, signature: "fake-signature"}] : []), {type: "text", text}],
       stop_reason: "end_turn",
       stop_sequence: null,
-      usage: {input_tokens: input, output_tokens: output},
+      usage: {
+        input_tokens: input - read - written,
+        output_tokens: output + thought,
+        ...(cached && {cache_read_input_tokens: read, cache_creation_input_tokens: written}),
+        ...(thinking && {output_tokens_details: {thinking_tokens: thought}}),
+      },
     };
   }
   if (wire === "gemini") {
     return {
-      candidates: [{content: {role: "model", parts: [{text}]}, finishReason: "STOP", index: 0}],
-      usageMetadata: {promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output},
+      candidates: [{content: {role: "model", parts: [...(thinking ? [{text: thinking.text, thought: true}] : []), {text}]}, finishReason: "STOP", index: 0}],
+      // Zero counts are left out, as the API's JSON does.
+      usageMetadata: {promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output + thought, ...(thought && {thoughtsTokenCount: thought}), ...(cached?.read && {cachedContentTokenCount: cached.read})},
       modelVersion: model,
     };
   }
+  const hidden = hidesReasoning(model);
   return {
     id: "chatcmpl-fake",
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{index: 0, message: {role: "assistant", content: text}, finish_reason: "stop"}],
-    usage: {prompt_tokens: input, completion_tokens: output, total_tokens: input + output},
+    choices: [{index: 0, message: {role: "assistant", content: text, ...(thinking && !hidden && {reasoning_content: thinking.text})}, finish_reason: "stop"}],
+    usage: {
+      prompt_tokens: input,
+      completion_tokens: output + thought,
+      total_tokens: input + output + thought,
+      ...(cached && {prompt_tokens_details: {cached_tokens: cached.read}}),
+      ...((thinking || cached) && {completion_tokens_details: {reasoning_tokens: hidden || thinking ? thought : 0}}),
+    },
   };
 }
 

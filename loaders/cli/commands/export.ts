@@ -19,7 +19,7 @@ import {outputDir, withRunInputs} from "./inputs.js";
 import {seatRows} from "./seats.js";
 
 /** Turn columns that become the message's own fields; the rest of a turn row is its `move`. */
-const MESSAGE_FIELDS = new Set(["game_id", "turn", "round", "seat", "player", "action", "message", "raw", "reasoning", "rule_break", "rule_break_reason", "attempt", "input_tokens", "output_tokens", "latency_ms", "game"]);
+const MESSAGE_FIELDS = new Set(["game_id", "turn", "round", "seat", "player", "action", "message", "raw", "reasoning", "rule_break", "rule_break_reason", "attempt", "input_tokens", "output_tokens", "cached_input_tokens", "cache_write_tokens", "reasoning_tokens", "latency_ms", "game"]);
 
 const json = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
 
@@ -48,6 +48,9 @@ function message(turn: SqlRow, agents: Map<string, string>): SqlRow {
     rule_break_reason: turn.rule_break_reason,
     input_tokens: turn.input_tokens,
     output_tokens: turn.output_tokens,
+    cached_input_tokens: turn.cached_input_tokens,
+    cache_write_tokens: turn.cache_write_tokens,
+    reasoning_tokens: turn.reasoning_tokens,
   });
 }
 

@@ -40,7 +40,7 @@ export const moneyParam: ParamSpec = {name: "money", label: "M, money", type: "n
 
 /** Columns a GLEE games row carries beyond the common ones (the familiar wide GLEE table). */
 const GAME_COLUMNS: readonly Column[] = GLEE_GAMES.columns.filter((c) => !["game_id", "source", "run_id", "seed", "config_id", "repetition", "rounds", "ended_by"].includes(c.name));
-const TURN_COLUMNS: readonly Column[] = GLEE_TURNS.columns.filter((c) => !["game_id", "turn", "round", "message", "reasoning", "raw", "rule_break", "rule_break_reason", "attempt", "input_tokens", "output_tokens", "latency_ms"].includes(c.name));
+const TURN_COLUMNS: readonly Column[] = GLEE_TURNS.columns.filter((c) => !["game_id", "turn", "round", "message", "reasoning", "raw", "rule_break", "rule_break_reason", "attempt", "input_tokens", "output_tokens", "latency_ms", "cached_input_tokens", "reasoning_tokens", "cache_write_tokens"].includes(c.name));
 export const GLEE_COLUMNS = {games: GAME_COLUMNS, players: [], turns: TURN_COLUMNS};
 
 /**

@@ -81,6 +81,9 @@ export const GLEE_TURNS: TableSchema = {
     {name: "input_tokens", type: "INTEGER"},
     {name: "output_tokens", type: "INTEGER"},
     {name: "latency_ms", type: "DOUBLE"},
+    {name: "cached_input_tokens", type: "INTEGER", doc: "of input_tokens, those billed at the cached-input price"},
+    {name: "reasoning_tokens", type: "INTEGER", doc: "of output_tokens, the model's thinking"},
+    {name: "cache_write_tokens", type: "INTEGER", doc: "of input_tokens, those written to the provider's prompt cache"},
   ],
 };
 

@@ -36,9 +36,11 @@ export async function sourceSeats(query: Query, input: RatingSourceInput): Promi
   return (await query(commonSeatsSQL("games", "players", "g.game", columns, "gamabench"))) as SeatRow[];
 }
 
-function tokensSQL(input: RatingSourceInput): string {
+/** The token sums of a source; a dataset's turns may lack the cached and reasoning counts (logs and runs before they were kept). */
+async function tokensSQL(query: Query, input: RatingSourceInput): Promise<string> {
   if (input.source === "run") return runTokensSQL({players: `${input.tables}players`, turns: `${input.tables}turns`});
-  return input.source === "glee" ? gleeTokensSQL("games", "turns") : commonTokensSQL("players", "turns");
+  const columns = new Set((await query("SELECT column_name FROM (DESCRIBE turns)")).map((r) => r.column_name as string));
+  return input.source === "glee" ? gleeTokensSQL("games", "turns", columns) : commonTokensSQL("players", "turns", columns);
 }
 
 export const ratingSource: Computation<RatingSourceInput, RatingSource> = {
@@ -49,7 +51,7 @@ export const ratingSource: Computation<RatingSourceInput, RatingSource> = {
       .sort()
       .map((family) => ({family, game: seatMetaGame(rows, family)}))
       .filter(({game}) => game.rows.length > 1 && game.cols.length > 1);
-    const tokens = (await query(tokensSQL(input))) as AgentTokens[];
+    const tokens = (await query(await tokensSQL(query, input))) as AgentTokens[];
     return {seats: rows.length, games: packGames(compactGames(ratedGames(rows))), metaGames, tokens};
   },
 };
