@@ -45,7 +45,8 @@ export function GameFinder(given: GameRow[], {value, columns, header = {}, ruleB
   const rows = given.map((r, i) => ("parameters" in r ? {...r, parameters: own[i]} : r));
   const shared = given.length && "parameters" in given[0] ? (given[0].parameters ?? "").split(", ").filter((part) => !own[0].split(", ").includes(part)).join(", ") : "";
   const shown = (columns.includes("game_id") ? [...columns] : ["game_id", ...columns]).filter((c) => c !== "parameters" || own.some(Boolean));
-  if (rows.some((r) => r.excluded)) shown.push("excluded");
+  // The mark of an excluded participant's game comes right after its link.
+  if (rows.some((r) => r.excluded)) shown.splice(1, 0, "excluded");
 
   const controls = document.createElement("div");
   controls.className = "parley-game-filters";
