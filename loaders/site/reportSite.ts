@@ -127,6 +127,37 @@ export function renameSource(source: string, studyDatasets: ReadonlySet<string>,
  */
 export const jsString = (text: string): string => JSON.stringify(text).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
+/**
+ * Text written for the site alone (the built-in tournament, `parley runs
+ * add`, the project's own file names), between the lines
+ * `<!-- site only -->` and `<!-- /site only -->` of a page's source, is
+ * left out of the report's copy.
+ */
+export function dropSiteOnly(source: string): string {
+  return source.replace(/^<!-- site only -->\n[\s\S]*?^<!-- \/site only -->\n?/gm, "");
+}
+
+/**
+ * A dataset menu with a single dataset is no menu: in a report's copy, the
+ * line `const datasetName = view(urlInput("dataset", ... Inputs.select(names, ...) ...));`
+ * shows its menu only when `names` has more than one entry (the page's
+ * dataset card still says what the data is).
+ */
+export function dropSingleDatasetMenu(source: string): string {
+  return source.replace(/^const (\w+) = (view\(urlInput\("dataset", [^\n]*?Inputs\.select\((\w+), [^\n]*\));$/gm, (_line, name: string, menu: string, names: string) => `const ${name} = ${names}.length === 1 ? ${names}[0] : ${menu};`);
+}
+
+/**
+ * The games of participants a human study excluded, with the reason, written
+ * into a page's `const EXCLUDED_GAMES = new Map([]);` (src/glee-[family].md),
+ * which marks them in its games table and transcript.
+ */
+export function markExcludedGames(source: string, excluded: readonly {game_id: string; reason: string}[]): string {
+  if (!excluded.length) return source;
+  const pairs = JSON.stringify(excluded.map((g) => [g.game_id, g.reason]));
+  return source.replace(/^const EXCLUDED_GAMES = new Map\(\[\]\);$/m, () => `const EXCLUDED_GAMES = new Map(JSON.parse(${jsString(pairs)}));`);
+}
+
 /** Markdown links to site pages the report leaves out become their plain text (no link leads to a missing page). */
 export function unlinkMissingPages(source: string, kept: ReadonlySet<string>): string {
   return source.replace(/\[([^\]]+)\]\(\.\/([a-z0-9-]+)(#[^)]*)?\)/g, (link, text: string, page: string) => (kept.has(`/${page}`) ? link : text));
@@ -169,13 +200,16 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
       const others = new Set(analyses.flatMap((p) => [...pageDatasets(readFileSync(join(projectRoot, "src", pageSource(p.path)), "utf8"))]).filter((id) => !ids.has(id)));
       for (const id of others) await writeStudyDataset({id, prefixes: [], pages: () => []}, [], join(root, "data", id), {builtin, title});
     }
+    const prefixed = builtin || runs.filter((r) => r.games.some((g) => datasetOfGame(g)?.id === "glee")).length > 1;
+    const summary = await studySummary(title, runs, dirs, analyses, {prefixed});
+    writeFileSync(join(root, "data", "study.json"), JSON.stringify(summary));
     const kept = new Set(["/", ...pages.map((p) => p.path)]);
     for (const source of new Set(analyses.map((p) => pageSource(p.path)))) {
       const text = renameSource(reportPageSource(readFileSync(join(projectRoot, "src", source), "utf8"), ids, title, builtin), builtin ? new Set() : ids, title);
-      writeFileSync(join(root, source), unlinkMissingPages(text, kept));
+      const own = dropSingleDatasetMenu(markExcludedGames(dropSiteOnly(text), summary.participants?.excludedGames ?? []));
+      writeFileSync(join(root, source), unlinkMissingPages(own, kept));
     }
     for (const p of pages.filter((p) => p.path in ALWAYS)) writeFileSync(join(root, `${p.path.slice(1)}.md`), unlinkMissingPages(ALWAYS[p.path](), kept));
-    writeFileSync(join(root, "data", "study.json"), JSON.stringify(await studySummary(title, runs, dirs, analyses)));
     const front = readFileSync(join(projectRoot, "loaders", "site", "reportFront.md"), "utf8");
     writeFileSync(join(root, "index.md"), front.replace(/^---\n/, `---\ntitle: ${JSON.stringify(title)}\n`));
 

@@ -21,6 +21,9 @@ import type {Db} from "../io/duckdb.js";
 import type {StudyRun} from "./reportRuns.js";
 import type {RunManifestInfo} from "../ownRuns/describe.js";
 import type {StudySummary, StudyGame, StudyAgent, StudyRunSummary} from "../../src/lib/studySummary.js";
+import {summarizeParticipants, type ParticipantRow} from "../../src/lib/studyParticipants.js";
+import {existsSync} from "node:fs";
+import {sqlString} from "../io/duckdb.js";
 
 const num = (v: unknown): number => Number(v ?? 0);
 
@@ -98,7 +101,25 @@ function add(a: number | null, b: number | null): number | null {
  * The study summary. `datasets` maps each report dataset id to the directory
  * its flat tables were written to (studyData.ts), which the headlines read.
  */
-export async function studySummary(title: string, runs: StudyRun[], datasets: Record<string, string>, pages: {path: string; name: string}[]): Promise<StudySummary> {
+/**
+ * The participants of the runs that are human studies (`parley play` writes
+ * `<out>/participants.parquet`), one list over the runs, each game id as the
+ * report's tables name it: prefixed with its run's name when `prefixed`
+ * (reportData.ts prefixes ids when rows come from more than one source).
+ */
+export async function studyParticipants(runs: StudyRun[], prefixed: boolean): Promise<ParticipantRow[]> {
+  const rows: ParticipantRow[] = [];
+  for (const run of runs) {
+    const file = join(run.dir, "participants.parquet");
+    if (!existsSync(file)) continue;
+    const read = (await queryParquet({participants: file},
+      `SELECT participant_id, condition, game_id, step, game_finished, excluded, exclusion_reason, assigned_at, consented_at, completed_at FROM participants ORDER BY assigned_at, participant_id`)) as unknown as ParticipantRow[];
+    rows.push(...read.map((r) => ({...r, game_id: r.game_id === null ? null : prefixed ? `${run.name}/${r.game_id}` : r.game_id})));
+  }
+  return rows;
+}
+
+export async function studySummary(title: string, runs: StudyRun[], datasets: Record<string, string>, pages: {path: string; name: string}[], {prefixed = false}: {prefixed?: boolean} = {}): Promise<StudySummary> {
   const runSummaries: StudyRunSummary[] = [];
   const games = new Map<string, StudyGame>();
   const agents = new Map<string, StudyAgent>();
@@ -139,21 +160,27 @@ export async function studySummary(title: string, runs: StudyRun[], datasets: Re
       else agents.set(a.agent, {...a, kind: p ? "llm" : builtIn.has(a.agent) ? "built-in" : "data", model: p?.model ?? null, provider: p?.provider ?? null});
     }
   }
+  const people = await studyParticipants(runs, prefixed);
+  const participants = people.length ? summarizeParticipants(people) : null;
+  const excluded = participants?.excludedGames.map((g) => g.game_id) ?? [];
   return {
-    title, generated: new Date().toISOString(), runs: runSummaries, games: [...games.values()], agents: [...agents.values()], totals, pages,
+    title, generated: new Date().toISOString(), runs: runSummaries, games: [...games.values()], agents: [...agents.values()], totals, pages, participants,
     headlines: {
-      glee: datasets.glee ? await gleeHeadline(datasets.glee) : null,
+      // Excluded participants' games are left out of the headline results; beside them, the results with those games in, for the page's toggle.
+      glee: datasets.glee ? await gleeHeadline(datasets.glee, excluded) : null,
+      gleeWithExcluded: datasets.glee && excluded.length ? await gleeHeadline(datasets.glee, []) : null,
       gamabench: datasets.gamabench ? await gamabenchHeadline(datasets.gamabench) : null,
     },
   };
 }
 
 /** Mean efficiency, fairness and each seat's self-gain per family and ordered pair of agents (the metric SQL of the pages and `parley metrics`). */
-async function gleeHeadline(dir: string): Promise<StudySummary["headlines"]["glee"]> {
+async function gleeHeadline(dir: string, leaveOut: readonly string[]): Promise<StudySummary["headlines"]["glee"]> {
+  const where = leaveOut.length ? `game_id NOT IN (${leaveOut.map(sqlString).join(", ")})` : undefined;
   const rows = await queryParquet<{family: string; alice_agent: string; bob_agent: string; n: number; efficiency: number | null; fairness: number | null; alice_self_gain: number | null; bob_self_gain: number | null}>(
     {games: join(dir, "games.parquet")},
     `SELECT family, alice_agent, bob_agent, count(*) AS n, avg(efficiency) AS efficiency, avg(fairness) AS fairness, avg(alice_self_gain) AS alice_self_gain, avg(bob_self_gain) AS bob_self_gain
-     FROM (${gleeMetricsSQL("games")}) GROUP BY ALL ORDER BY family, alice_agent, bob_agent`,
+     FROM (${gleeMetricsSQL("games", {where})}) GROUP BY ALL ORDER BY family, alice_agent, bob_agent`,
   );
   return rows.map((r) => ({...r, n: num(r.n)}));
 }

@@ -134,5 +134,6 @@ export function Exportable<T extends Element>(node: T, {name, csvText}: {name: s
 /** Inputs.table with a CSV download of all its rows, as shown. */
 export function Table(rows: Row[], options: TableOptions & {name: string}): HTMLElement {
   const {name, ...rest} = options;
-  return Exportable(Inputs.table(rows, rest as any) as HTMLElement, {name, csvText: () => rowsCsv(rows, rest)});
+  // Columns as wide as their content (names are never cut short); a table wider than the page scrolls.
+  return Exportable(Inputs.table(rows, {layout: "auto", ...rest} as any) as HTMLElement, {name, csvText: () => rowsCsv(rows, rest)});
 }

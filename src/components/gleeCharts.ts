@@ -101,10 +101,42 @@ export interface ImpactRow {
   n: number;
 }
 
+/**
+ * Label positions that do not overlap: each label's wanted position `y`
+ * moved as little as possible so that neighbours are at least `gap` apart
+ * (in the same units), order kept. Returns the positions in the input's order.
+ */
+export function spreadLabels(ys: readonly number[], gap: number): number[] {
+  const order = ys.map((y, i) => ({y, i})).sort((a, b) => a.y - b.y || a.i - b.i);
+  // Clusters of labels closer than `gap` are laid out `gap` apart around their mean, merging as they grow.
+  const blocks: {start: number; items: {y: number; i: number}[]}[] = [];
+  for (const item of order) {
+    blocks.push({start: item.y, items: [item]});
+    for (;;) {
+      const last = blocks[blocks.length - 1];
+      const mean = last.items.reduce((t, x) => t + x.y, 0) / last.items.length;
+      last.start = mean - (gap * (last.items.length - 1)) / 2;
+      const prev = blocks[blocks.length - 2];
+      if (!prev || prev.start + gap * prev.items.length <= last.start) break;
+      prev.items.push(...last.items);
+      blocks.pop();
+    }
+  }
+  const out = new Array<number>(ys.length);
+  for (const block of blocks) block.items.forEach((item, k) => (out[item.i] = block.start + gap * k));
+  return out;
+}
+
 /** Mean metric by parameter value (x, in the given order), one line per agent. */
 export function ParameterImpact(rows: ImpactRow[], {width = 640, parameter = "parameter", label = "metric", order = [] as string[]} = {}): Element {
   if (!rows.length) return note("No games to show.");
   const domain = order.length ? order : [...new Set(rows.map((r) => r.value))];
+  const lastValue = [...domain].reverse().find((v) => rows.some((r) => r.value === v));
+  const last = rows.filter((r) => r.value === lastValue);
+  const means = rows.map((r) => r.mean).filter(Number.isFinite);
+  const span = Math.max(...means) - Math.min(...means) || 1;
+  const spread = spreadLabels(last.map((r) => r.mean), (13 / (360 - 50)) * span);
+  const ends = last.map((r, i) => ({...r, label_y: spread[i]}));
   return Plot.plot({
     width: Math.max(width, MIN_WIDTH),
     height: 360,
@@ -115,7 +147,8 @@ export function ParameterImpact(rows: ImpactRow[], {width = 640, parameter = "pa
     marks: [
       Plot.line(rows, {x: "value", y: "mean", stroke: "agent"}),
       Plot.dot(rows, {x: "value", y: "mean", fill: "agent", tip: true, title: (d: ImpactRow) => `${d.agent}\n${parameter} = ${d.value}\nmean ${label}: ${d.mean.toFixed(3)} (n = ${d.n})`}),
-      Plot.text(rows, Plot.selectLast({x: "value", y: "mean", z: "agent", text: "agent", dx: 6, textAnchor: "start", fill: "agent"})),
+      // Each line's name at its end, moved apart where ends are close (13 px a label), so no two names overlap.
+      Plot.text(ends, {x: "value", y: "label_y", text: "agent", dx: 6, textAnchor: "start", fill: "agent"}),
     ],
   });
 }

@@ -70,3 +70,23 @@ export function FamilyIntro(family: GleeFamily): HTMLElement {
   p.innerHTML = FAMILY_TEXT[family].intro;
   return p;
 }
+
+const METRIC_COLUMNS = ["efficiency", "fairness", "alice_self_gain", "bob_self_gain"];
+
+/** The columns of each family's games table (the rows of pairGamesSQL, src/lib/pages/gleeFamily.ts): the outcome first, the parameters that tell the games apart last (the widest). */
+export const GAME_COLUMNS: Record<GleeFamily, string[]> = {
+  bargaining: ["rounds", "ended_by", "agreement", "alice_gain", "bob_gain", ...METRIC_COLUMNS, "parameters"],
+  negotiation: ["rounds", "ended_by", "agreement", "price", ...METRIC_COLUMNS, "parameters"],
+  persuasion: ["sales", ...METRIC_COLUMNS, "parameters"],
+};
+
+export const GAME_HEADERS: Record<string, string> = {
+  ended_by: "ended by", alice_gain: "Alice's payoff", bob_gain: "Bob's payoff", alice_self_gain: "Alice's self-gain", bob_self_gain: "Bob's self-gain",
+};
+
+/** What the chosen game's outcome line shows above its transcript. */
+export const GAME_OUTCOME: Record<GleeFamily, {label: string; column: string; digits?: number}[]> = {
+  bargaining: [{label: "ended by", column: "ended_by"}, {label: "rounds", column: "rounds"}, {label: "Alice's payoff", column: "alice_gain"}, {label: "Bob's payoff", column: "bob_gain"}, {label: "efficiency", column: "efficiency", digits: 3}, {label: "fairness", column: "fairness", digits: 3}, {label: "Alice's self-gain", column: "alice_self_gain", digits: 3}, {label: "Bob's self-gain", column: "bob_self_gain", digits: 3}],
+  negotiation: [{label: "ended by", column: "ended_by"}, {label: "rounds", column: "rounds"}, {label: "price", column: "price"}, {label: "efficiency", column: "efficiency", digits: 3}, {label: "fairness", column: "fairness", digits: 3}, {label: "Alice's self-gain", column: "alice_self_gain", digits: 3}, {label: "Bob's self-gain", column: "bob_self_gain", digits: 3}],
+  persuasion: [{label: "rounds sold", column: "sales"}, {label: "efficiency", column: "efficiency", digits: 3}, {label: "fairness", column: "fairness", digits: 3}, {label: "Alice's self-gain", column: "alice_self_gain", digits: 3}, {label: "Bob's self-gain", column: "bob_self_gain", digits: 3}],
+};

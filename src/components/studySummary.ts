@@ -5,6 +5,7 @@
  * names, descriptions) is set with textContent, never parsed as HTML.
  */
 import type {StudySummary, ParamValue} from "../lib/studySummary.js";
+import {reasonText} from "../lib/studyParticipants.js";
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] => {
   const node = document.createElement(tag);
@@ -92,8 +93,8 @@ export function StudyRuns(s: StudySummary): HTMLTableElement {
 }
 
 /** GLEE: mean efficiency, fairness and self-gains per family and ordered pair (GLEE (Shapira et al. 2024) §2). */
-export function GleeHeadline(s: StudySummary): HTMLElement[] {
-  const rows = s.headlines.glee ?? [];
+export function GleeHeadline(s: StudySummary, {withExcluded = false}: {withExcluded?: boolean} = {}): HTMLElement[] {
+  const rows = (withExcluded ? s.headlines.gleeWithExcluded : null) ?? s.headlines.glee ?? [];
   const families = [...new Set(rows.map((r) => r.family))];
   return families.flatMap((family) => {
     const heading = el("h3");
@@ -119,4 +120,39 @@ export function StudyPages(s: StudySummary): HTMLUListElement {
     list.append(li);
   }
   return list;
+}
+
+const minutes = (m: number) => (m < 1 ? `${Math.round(m * 60)} s` : `${m.toFixed(1)} min`);
+
+/**
+ * The participants of a human study: recruited, consented, declined, played,
+ * completed, excluded (each reason) and still under way, the time the
+ * completed ones took, and the same counts per condition. Each count has a
+ * data-participants attribute naming it.
+ */
+export function StudyParticipants(s: StudySummary): HTMLElement {
+  const p = s.participants!;
+  const root = el("div", undefined, "parley-study-participants");
+  const list = el("ul", undefined, "parley-study-facts");
+  const fact = (key: string, n: number, label: string) => {
+    const li = el("li");
+    li.append(el("strong", count(n)), ` ${label}`);
+    li.dataset.participants = key;
+    list.append(li);
+    return li;
+  };
+  fact("recruited", p.recruited, "recruited (sent to the study's link and assigned a condition)");
+  fact("consented", p.consented, "gave their consent");
+  if (p.declined) fact("declined", p.declined, "declined");
+  fact("played", p.played, p.played === 1 ? "finished a game" : "finished their game");
+  fact("completed", p.completed, "completed the study (and were given the completion code)");
+  const out = fact("excluded", p.excluded, p.excluded === 1 ? "excluded from the analysis" : "excluded from the analysis");
+  if (p.reasons.length) out.append(`: ${p.reasons.map((r) => `${count(r.participants)} ${reasonText(r.reason)}`).join("; ")}`);
+  if (p.underWay) fact("under-way", p.underWay, "not finished (stopped before the end, or still playing when the report was built)");
+  const time = el("li");
+  time.dataset.participants = "time";
+  time.append(p.minutes ? `${minutes(p.minutes.median)} median time to complete (consent to completion code; fastest ${minutes(p.minutes.min)}, slowest ${minutes(p.minutes.max)})` : "no one completed: no time to complete");
+  list.append(time);
+  root.append(list, TextTable(["condition", "recruited", "completed", "excluded"], p.conditions.map((c) => [c.condition, count(c.recruited), count(c.completed), count(c.excluded)])));
+  return root;
 }

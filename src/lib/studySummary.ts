@@ -4,6 +4,8 @@
  * src/components/studySummary.ts.
  */
 
+import type {ParticipantsSummary} from "./studyParticipants.js";
+
 export type ParamValue = string | number | boolean | null;
 
 /** One game of the study: how many were played, rule breaks, and each parameter's values as played. */
@@ -58,8 +60,13 @@ export interface StudySummary {
   totals: {runs: number; games: number; turns: number; ruleBreaks: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null};
   /** The report's analysis pages, in the site's order. */
   pages: {path: string; name: string}[];
+  /** The participants of the runs that are human studies (`parley play`), or null when none is. */
+  participants: ParticipantsSummary | null;
   headlines: {
+    /** Excluded participants' games left out. */
     glee: GleeHeadlineRow[] | null;
+    /** Every game, excluded participants' too (null when no one was excluded). */
+    gleeWithExcluded: GleeHeadlineRow[] | null;
     gamabench: {model: string; overall: number; sd: number | null; runs: number}[] | null;
   };
 }

@@ -5,6 +5,9 @@ import type {Browser} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {HOSTILE_DOND} from "../support/fixtureSite.js";
 import {closePage, openSite, screenshot, sitePages, tabs, visit, type Site} from "./harness.js";
+import {siteSections} from "../../loaders/site/navigation.js";
+import {papers} from "../../loaders/papers/index.js";
+import {REFERENCE_INDEX, REFERENCE_PAGES} from "../../loaders/site/referencePages.js";
 
 let site: Site;
 let browser: Browser;
@@ -121,4 +124,66 @@ test("the complete-information games page draws Tables 5–8 with the paper's ro
   assert.match(metaText, /Pure equilibria: \(not use, use\)/);
   assert.match(metaText, /Table 18 gives 5\.70/);
   assert.deepEqual(meta.problems, []);
+});
+
+test("finding one's way: the sidebar groups pages by paper and by task, search finds a page with no request beyond loopback, and the home page maps every page", async () => {
+  const {page, problems} = await visit(browser, server, "/");
+  const groups = await page.locator("#observablehq-sidebar summary").allTextContents();
+  assert.deepEqual(groups.map((g) => g.trim()), siteSections(papers, [REFERENCE_INDEX, ...REFERENCE_PAGES]).map((s) => s.name));
+  const mapped = await page.locator(".parley-site-map a").evaluateAll((as) => as.map((a) => a.getAttribute("href")!.replace(/^\./, "")));
+  assert.deepEqual(mapped.sort(), sitePages().filter((p) => p !== "/").sort(), "the map links every page of the sidebar");
+  for (const path of ["/ratings", "/compare", "/play", "/guide/human-study"]) assert.ok(mapped.includes(path), path);
+  // Framework's search: its index (built with the site) and MiniSearch come from the site itself.
+  await page.locator("#observablehq-search input").fill("Bradley Terry");
+  const found = page.locator("#observablehq-search-results a");
+  await found.first().waitFor({timeout: 15_000});
+  const hits = await found.evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  assert.ok(hits.some((h) => /\/ratings$/.test(h ?? "")), hits.join(" "));
+  await closePage(page);
+  assert.deepEqual(problems, []);
+});
+
+test("finding one game: /glee-bargaining's games table filters games without an agreement, and a row's link opens its transcript with its outcome", async () => {
+  const {readdirSync} = await import("node:fs");
+  const {join} = await import("node:path");
+  const {queryParquet} = await import("../../loaders/io/parquet.js");
+  const dir = join(site.dist, "_file/data/glee");
+  const games = join(dir, readdirSync(dir).find((f) => /^games\.[0-9a-f]+\.parquet$/.test(f))!);
+  // A pair that agrees in some games and not in others, counted here from the site's own table.
+  const [pair] = await queryParquet<{alice: string; bob: string; n: number; no_deal: number}>({games}, `SELECT alice_agent AS alice, bob_agent AS bob, count(*)::INTEGER AS n, (count(*) FILTER (WHERE NOT agreement))::INTEGER AS no_deal
+    FROM games WHERE family = 'bargaining' GROUP BY ALL HAVING no_deal > 0 AND no_deal < n ORDER BY alice, bob LIMIT 1`);
+  assert.ok(pair, "the fixture has a pair that sometimes agrees");
+  const {page, problems} = await visit(browser, server, `/glee-bargaining?alice=${pair.alice}&bob=${pair.bob}`);
+  const finder = page.locator(".parley-game-finder");
+  const count = async () => (await finder.locator(".parley-game-count").textContent())!;
+  await page.waitForFunction((n) => document.querySelector(".parley-game-count")?.textContent === `${n.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} games`, pair.n, {timeout: 60_000});
+  const all = pair.n.toLocaleString("en-US");
+  const column = async (name: string) => {
+    const headers = (await finder.locator("thead th").allTextContents()).map((h) => h.trim());
+    const i = headers.indexOf(name);
+    assert.ok(i >= 0, `${name} in ${headers}`);
+    return finder.locator(`tbody tr td:nth-child(${i + 1})`).allTextContents();
+  };
+  assert.ok((await column("agreement")).includes("yes"));
+  await finder.getByLabel("no agreement").check();
+  assert.equal(await count(), `${pair.no_deal.toLocaleString("en-US")} of ${all} games`);
+  const agreements = await column("agreement");
+  assert.ok(agreements.length > 0 && agreements.every((a) => a === "no"), agreements.join(","));
+  // Whole numbers as written by the column's format: the same decimals all the way down.
+  const efficiencies = await column("efficiency");
+  assert.equal(new Set(efficiencies.map((e) => e.split(".")[1]?.length ?? 0)).size, 1, efficiencies.join(","));
+  const link = finder.locator("a.parley-game-link").first();
+  const id = await link.getAttribute("data-game");
+  const endedBy = (await column("ended by"))[0];
+  await link.click();
+  await page.waitForFunction((want) => new URL(location.href).searchParams.get("game") === want, id);
+  const outcome = page.locator(".parley-game-outcome");
+  await outcome.waitFor();
+  const heads = await outcome.locator("th").allTextContents();
+  const cells = await outcome.locator("td").allTextContents();
+  assert.equal(cells[heads.indexOf("ended by")], endedBy);
+  for (const h of ["Alice's payoff", "Bob's payoff", "efficiency", "fairness"]) assert.ok(heads.includes(h), h);
+  assert.ok((await page.locator(".parley-transcript .parley-turn").count()) > 0, "its transcript is shown");
+  await closePage(page);
+  assert.deepEqual(problems, []);
 });

@@ -18,6 +18,7 @@ import {startFakeLlm, type FakeRequest, type Reply} from "../support/fakeLlm.js"
 import {gleeBot} from "../support/gleeBot.js";
 import {withSiteTree} from "../support/fixtureSite.js";
 import {queryRun} from "../../loaders/io/parquet.js";
+import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {launch, screenshot, visit} from "./harness.js";
 
@@ -31,6 +32,8 @@ let browser: Browser;
 let built: Done;
 let srcBefore: string[];
 let srcAfter: string[];
+/** The game of the participant the study's participants table excludes (a bargaining game of fair against mini). */
+let excludedGame: string;
 
 // The report builds offline: in a network namespace with no network when this runs as root (as CI does), else as is.
 const offline = spawnSync("unshare", ["-n", "true"]).status === 0;
@@ -72,6 +75,20 @@ before(async () => {
   }));
   const played = await parley(["run", config, "--out", runDir, "--quiet"], {PARLEY_FAKE_KEY: KEY});
   assert.equal(played.code, 0, played.stderr);
+  // A participants table beside the games, as `parley play` writes one (loaders/study/studyTables.ts): three people
+  // played three of the games, one failed the quiz and is excluded, and one more declined. The report counts them
+  // and leaves the excluded one's game out of its headline results.
+  const picked = await queryRun<{game_id: string; alice_agent: string; bob_agent: string}>(runDir, ["games"], "SELECT game_id, alice_agent, bob_agent FROM games WHERE family = 'bargaining' ORDER BY alice_agent, bob_agent, game_id");
+  excludedGame = picked.find((g) => g.alice_agent === "fair" && g.bob_agent === "mini")!.game_id;
+  const others = picked.filter((g) => g.game_id !== excludedGame).slice(0, 2).map((g) => g.game_id);
+  const person = (id: string, game: string | null, step: string, excluded: boolean, reason: string | null, minutes: number | null) =>
+    `SELECT ${sqlString(id)} AS participant_id, 'report-test' AS experiment, 'alice' AS condition, 'glee/bargaining' AS game, ${game === null ? "NULL" : sqlString(game)} AS game_id, ${sqlString(step)} AS step,
+            ${game !== null} AS game_finished, ${excluded} AS excluded, ${reason === null ? "NULL" : sqlString(reason)} AS exclusion_reason,
+            '2026-11-01T10:00:00.000Z' AS assigned_at, ${step === "declined" ? "NULL" : "'2026-11-01T10:00:00.000Z'"} AS consented_at,
+            ${minutes === null ? "NULL" : sqlString(new Date(Date.parse("2026-11-01T10:00:00.000Z") + minutes * 60_000).toISOString())} AS completed_at`;
+  await withDuckDB((db) => db.run(`COPY (${[
+    person("p1", others[0], "done", false, null, 4), person("p2", others[1], "done", false, null, 8), person("p3", excludedGame, "failed_quiz", true, "quiz", null), person("p4", null, "declined", false, null, null),
+  ].join(" UNION ALL ")}) TO ${sqlString(join(runDir, "participants.parquet"))} (FORMAT parquet)`));
   // With no other test process building or previewing the project's site meanwhile.
   await withSiteTree(async () => {
     srcBefore = listing(join(root, "src"));
@@ -130,20 +147,39 @@ test("the front page shows the study's game count, rule breaks and agents, as th
   const metrics = await parley(["metrics", runDir]);
   assert.equal(metrics.code, 0, metrics.stderr);
   const groups = new Map<string, number[][]>();
+  const allGroups = new Map<string, number[][]>();
   for (const line of metrics.stdout.trim().split("\n")) {
     const m = JSON.parse(line);
+    const all = [m.family, m.alice_agent, m.bob_agent].join("|");
+    allGroups.set(all, [...(allGroups.get(all) ?? []), [m.efficiency, m.fairness, m.alice_self_gain, m.bob_self_gain]]);
+    // The excluded participant's game is left out of the headline results by default.
+    if (m.game_id === excludedGame) continue;
     const key = [m.family, m.alice_agent, m.bob_agent].join("|");
     groups.set(key, [...(groups.get(key) ?? []), [m.efficiency, m.fairness, m.alice_self_gain, m.bob_self_gain]]);
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const expected = [...groups].map(([key, rows]) => [...key.split("|"), String(rows.length), ...[0, 1, 2, 3].map((i) => mean(rows.map((r) => r[i])).toFixed(3))].join(" ")).sort();
-  const drawn = await page.locator("h3").evaluateAll((hs) => hs.flatMap((h) => {
+  const table = (groups: Map<string, number[][]>) => [...groups].map(([key, rows]) => [...key.split("|"), String(rows.length), ...[0, 1, 2, 3].map((i) => mean(rows.map((r) => r[i])).toFixed(3))].join(" ")).sort();
+  const expected = table(groups);
+  const headline = () => page.locator("h3").evaluateAll((hs) => hs.flatMap((h) => {
     const family = h.textContent!.toLowerCase();
     const next = h.nextElementSibling;
     const table = next?.tagName === "TABLE" ? next : next?.querySelector("table");
     return table ? [...table.querySelectorAll("tbody tr")].map((tr) => [family, ...[...tr.children].map((td) => td.textContent)].join(" ")) : [];
   }));
-  assert.deepEqual(drawn.sort(), expected);
+  assert.deepEqual((await headline()).sort(), expected);
+  assert.equal(await page.locator("[data-headline]").getAttribute("data-headline"), "without-excluded");
+  // On request, with the excluded participant's game: every game, as `parley metrics` gives them.
+  await page.getByLabel("Include the 1 excluded participant's game").check();
+  await page.locator('[data-headline="with-excluded"]').waitFor();
+  assert.deepEqual((await headline()).sort(), table(allGroups));
+  assert.notDeepEqual(table(allGroups), expected);
+  // The participants: recruited, completed, excluded and why, time to complete (4 and 8 minutes: median 6).
+  const people = async (key: string) => (await page.locator(`[data-participants="${key}"]`).textContent())!;
+  assert.match(await people("recruited"), /^4 recruited/);
+  assert.match(await people("declined"), /^1 declined/);
+  assert.match(await people("completed"), /^2 completed/);
+  assert.match(await people("excluded"), /^1 excluded from the analysis: 1 failed the comprehension quiz$/);
+  assert.match(await people("time"), /^6\.0 min median time to complete .*fastest 4\.0 min, slowest 8\.0 min/);
   // Links into the analyses.
   const links = await page.locator("main a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   for (const p of ["./glee-bargaining", "./glee-regression", "./glee-pairs"]) assert.ok(links.includes(p), `a link to ${p}`);
@@ -156,10 +192,22 @@ test("every page of the report opens with no console error, no 4xx and no reques
     assert.deepEqual(problems, [], path);
     assert.deepEqual(await page.locator(".observablehq--error").allTextContents(), [], path);
     if (path === "/study-discount") assert.match((await page.textContent("main"))!, /Source: A small GLEE study\./);
-    if (path === "/glee-regression") {
-      // The dataset selector offers the study alone.
-      const options = await page.locator("select").first().locator("option").allTextContents();
-      assert.deepEqual(options, ["A small GLEE study"]);
+    // Text written for the site alone is not in a report, nor a dataset menu of one dataset (the card names the study).
+    const text = (await page.textContent("main"))!;
+    assert.doesNotMatch(text, /parley runs add|simulated tournament|test\/unit/, path);
+    assert.equal(await page.getByLabel("Dataset", {exact: true}).count(), 0, `${path}: no one-option dataset menu`);
+    if (path === "/glee-regression") assert.match(text, /A small GLEE study/);
+    if (path === "/glee-bargaining") {
+      // The excluded participant's game is marked in the games table and above its transcript.
+      await page.goto(`${server.url}/glee-bargaining?alice=fair&bob=mini&game=${encodeURIComponent(excludedGame)}`);
+      const note = page.locator(".parley-excluded-note");
+      await note.waitFor();
+      assert.match((await note.textContent())!, /Excluded participant\. This game's participant failed the comprehension quiz/);
+      const headers = (await page.locator(".parley-game-finder thead th").allTextContents()).map((h) => h.trim());
+      const at = headers.indexOf("participant");
+      assert.ok(at > 0, headers.join(","));
+      const marked = await page.locator(".parley-game-finder tbody tr").evaluateAll((rows, i) => rows.map((r) => [r.querySelector("a.parley-game-link")?.getAttribute("data-game"), r.children[i].textContent]), at);
+      assert.deepEqual(marked.filter(([, mark]) => mark === "excluded").map(([id]) => id), [excludedGame]);
     }
   }
 });

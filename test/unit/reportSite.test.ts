@@ -5,7 +5,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
-import {pageDatasets, pageSource, renameSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/site/reportSite.js";
+import {dropSingleDatasetMenu, dropSiteOnly, markExcludedGames, pageDatasets, pageSource, renameSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/site/reportSite.js";
 import type {StudyRun} from "../../loaders/site/reportRuns.js";
 import {projectRoot} from "../../loaders/projectConfig.js";
 
@@ -72,4 +72,30 @@ test("the worked example's data source line is the one a report renames", () => 
   const renamed = renameSource(source, new Set(["glee"]), "My study");
   assert.match(renamed, /^const SOURCES = withRuns\(\{"My study": \{first: FileAttachment\("data\/glee\/first-study-discount\.json"\), tables: /m);
   assert.equal(renamed.replace('"My study"', '"GLEE simulated tournament (data/runs/default.json)"'), source, "only the name changes");
+});
+
+test("a report's copy of a page: no text written for the site alone, no one-option dataset menu, excluded games named", () => {
+  const source = "# T\n\nKept.\n\n<!-- site only -->\nThe built-in tournament; `parley runs add <dir>`.\n<!-- /site only -->\n\nAlso kept.\n<!-- site only -->\nagain\n<!-- /site only -->\n";
+  assert.equal(dropSiteOnly(source), "# T\n\nKept.\n\n\nAlso kept.\n");
+  // The real pages mark their site-only text so.
+  for (const file of ["glee-[family].md", "study-discount.md", "negotiationarena.md", "gamabench.md", "econarena.md"]) {
+    const text = readFileSync(join(projectRoot, "src", file), "utf8");
+    const left = dropSiteOnly(text);
+    assert.ok(left.length < text.length, `${file} has site-only text`);
+    assert.doesNotMatch(left, /parley runs add|test\/unit|site only/, file);
+  }
+  const menu = 'const datasetName = view(urlInput("dataset", (value) => Inputs.select(datasetNames, {label: "Dataset", value}), oneOf(datasetNames)));';
+  assert.equal(dropSingleDatasetMenu(`a\n${menu}\nb`), `a\nconst datasetName = datasetNames.length === 1 ? datasetNames[0] : view(urlInput("dataset", (value) => Inputs.select(datasetNames, {label: "Dataset", value}), oneOf(datasetNames)));\nb`);
+  // Every analysis page's dataset menu has the form rewritten (the study page's too).
+  for (const file of ["glee-[family].md", "glee-pairs.md", "glee-regression.md", "gamabench.md", "negotiationarena.md", "study-discount.md"]) {
+    const text = readFileSync(join(projectRoot, "src", file), "utf8");
+    assert.match(dropSingleDatasetMenu(text), /^const \w+ = \w+\.length === 1 \? \w+\[0\] : view\(urlInput\("dataset"/m, file);
+  }
+  const family = readFileSync(join(projectRoot, "src", "glee-[family].md"), "utf8");
+  assert.equal(markExcludedGames(family, []), family);
+  const marked = markExcludedGames(family, [{game_id: "run/g</script>1", reason: "quiz"}]);
+  const line = marked.split("\n").find((l) => l.startsWith("const EXCLUDED_GAMES"))!;
+  assert.equal(line, 'const EXCLUDED_GAMES = new Map(JSON.parse("[[\\"run/g\\u003c/script>1\\",\\"quiz\\"]]"));');
+  // The line is JavaScript that gives the map back.
+  assert.deepEqual([...(new Function(`${line}; return EXCLUDED_GAMES;`)() as Map<string, string>)], [["run/g</script>1", "quiz"]]);
 });

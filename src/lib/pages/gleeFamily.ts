@@ -57,12 +57,25 @@ export function seatAgentsSQL(family: GleeFamily, seat: "alice" | "bob"): string
   return `SELECT DISTINCT ${seat === "alice" ? "alice_agent" : "bob_agent"} AS agent FROM games WHERE family = '${family}' AND ${seat}_agent IS NOT NULL ORDER BY agent`;
 }
 
-/** Games of one ordered pair (bind alice, bob as parameters), with a one-line label. */
-export function pairGamesSQL(family: GleeFamily): string {
-  const params = GLEE_PARAMETERS[family].map((p) => `'${p.column}=' || coalesce(CAST(${p.column} AS VARCHAR), '∞')`).join(" || ', ' || ");
-  return `SELECT game_id, ${params} AS parameters, rounds, ended_by, agreement, alice_share, price, sales
-FROM games WHERE family = '${family}' AND alice_agent = ? AND bob_agent = ?
-ORDER BY config_id, repetition, game_id LIMIT 2000`;
+/**
+ * Games of one ordered pair (bind alice, bob as parameters), with a one-line
+ * label of their parameters, their outcome (rounds, how they ended, the
+ * payoffs) and their metrics in `conventions`: the rows of the games table.
+ */
+export function pairGamesSQL(family: GleeFamily, conventions: GleeConventions = "paper"): string {
+  const params = GLEE_PARAMETERS[family].map((p) => `'${p.column}=' || coalesce(CAST(g.${p.column} AS VARCHAR), '∞')`).join(" || ', ' || ");
+  return `SELECT g.game_id, ${params} AS parameters, g.rounds, g.ended_by, g.agreement, g.alice_share, g.price, g.sales, g.alice_gain, g.bob_gain,
+       m.efficiency, m.fairness, m.alice_self_gain, m.bob_self_gain
+FROM (${gleeMetricsSQL("games", {conventions, where: `family = '${family}' AND alice_agent = ? AND bob_agent = ?`})}) m JOIN games g USING (game_id)
+ORDER BY g.config_id, g.repetition, g.game_id LIMIT 2000`;
+}
+
+/** The rule breaks of each game of one ordered pair (bind alice, bob): asked only when the games table is filtered by them, as it reads every turn. */
+export function pairRuleBreaksSQL(family: GleeFamily): string {
+  return `SELECT t.game_id, (count(*) FILTER (WHERE t.rule_break))::INTEGER AS rule_breaks
+FROM turns t JOIN games g USING (game_id)
+WHERE g.family = '${family}' AND g.alice_agent = ? AND g.bob_agent = ?
+GROUP BY t.game_id`;
 }
 
 /** One game's turns (bind the game id). */
