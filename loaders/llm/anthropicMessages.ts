@@ -12,6 +12,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type {ChatMessage, ProviderCall, Sampling} from "./types.js";
 import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
 import {recordingFetch} from "./transport.js";
+import {anthropicTool} from "./structuredOutput.js";
 
 export const anthropicDefaultBaseURL = "https://api.anthropic.com";
 
@@ -36,11 +37,13 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
         ...(system && {system}),
         ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
         ...(sampling.top_p !== undefined && {top_p: sampling.top_p}),
+        ...(sampling.response_schema && anthropicTool(sampling.response_schema)),
       },
       {signal, maxRetries: 0},
     );
     const text = (response.content ?? [])
-      .map((block) => (block.type === "text" ? block.text : ""))
+      // A forced tool's call (structured output) is the answer: its input as JSON text.
+      .map((block) => (block.type === "text" ? block.text : block.type === "tool_use" ? JSON.stringify(block.input) : ""))
       .join("");
     return {
       text,

@@ -11,6 +11,7 @@ import OpenAI from "openai";
 import type {ChatMessage, ProviderCall, Sampling} from "./types.js";
 import {recordingFetch} from "./transport.js";
 import {timerMs} from "./backoff.js";
+import {openaiResponseFormat} from "./structuredOutput.js";
 
 export interface ClientSettings {
   baseURL: string | null;
@@ -48,6 +49,7 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
         ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
         ...(sampling.top_p !== undefined && {top_p: sampling.top_p}),
         ...(sampling.seed !== undefined && {seed: sampling.seed}),
+        ...(sampling.response_schema && {response_format: openaiResponseFormat(sampling.response_schema)}),
       },
       {signal, maxRetries: 0},
     );

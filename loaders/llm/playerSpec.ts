@@ -61,6 +61,18 @@ export interface LlmPlayerSpec {
    * "code" = the authors' code. Present only when set.
    */
   prompts?: PromptSource;
+  /**
+   * Harness factors (loaders/llm/harness.ts), each present only when set so
+   * that older configs keep their fingerprints: list the legal moves after
+   * the request; constrain the answer to the legal actions' JSON schema;
+   * this player's answers to one decision after a rule break (overrides the
+   * run's max_attempts − 1 for this player); samples per decision, the
+   * modal legal move winning.
+   */
+  legal_moves?: boolean;
+  structured_output?: boolean;
+  retries?: number;
+  votes?: number;
   /** Per-HTTP-attempt timeout. */
   timeout_ms: number;
   /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
@@ -101,6 +113,9 @@ const ranges = {
 
 export const defaultMaxRetryWaitMs = 60_000;
 
+/** Upper bounds of the harness factors: retries as the run's max_attempts (at most 100 answers), votes a sane number of calls per decision. */
+export const HARNESS_LIMITS = {retries: 99, votes: 25} as const;
+
 /** What a numeric setting may be, in the words of its error. */
 function rangeText(k: keyof typeof ranges): string {
   const {min, max, integer} = ranges[k];
@@ -134,6 +149,10 @@ export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
   {key: "negotiation_suffix", type: `null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT}`, default: "null", meaning: "matrix and tree games: which of the prompts of Hua et al. 2024 §6.5 ends every action prompt"},
   {key: "prompts", type: `null or ${oneOf(PROMPT_SOURCES)}`, default: "null: the published runs' words where logged, else the authors' code (the paper's rule where that code breaks it)", meaning: "where the authors' logged runs, code and paper word a prompt differently: the paper's printed text or the authors' code instead (each paper's Guide page lists the differences)"},
   {key: "workflow", type: "true or false", default: "false", meaning: "play with the game's workflow (Hua et al. 2024 §4.4, §5.2), in games that have one"},
+  {key: "legal_moves", type: "true or false", default: "false", meaning: "harness factor: list the game's legal moves after the request for each decision (Parley's words, after the paper's)"},
+  {key: "structured_output", type: "true or false", default: "false", meaning: "harness factor: constrain the answer to the legal actions as a JSON schema (OpenAI response_format, Anthropic a forced tool, Gemini responseSchema); the answer is the game's action"},
+  {key: "retries", type: `null or an integer from 0 to ${HARNESS_LIMITS.retries}`, default: "null: the run's max_attempts − 1", meaning: "harness factor: answers asked again after a rule break in one decision, for this player"},
+  {key: "votes", type: `an integer from 1 to ${HARNESS_LIMITS.votes}`, default: "1", meaning: "harness factor: samples per decision (k calls, each cached apart); the modal legal move wins, ties to the earliest sample; every sample's tokens count"},
   {key: "timeout_ms", type: rangeText("timeout_ms"), default: String(LLM_PLAYER_DEFAULTS.timeout_ms), meaning: "timeout of each HTTP attempt"},
   {key: "max_retries", type: rangeText("max_retries"), default: String(LLM_PLAYER_DEFAULTS.max_retries), meaning: "HTTP retries on 429, 5xx, timeouts and dropped connections"},
   {key: "max_concurrency", type: rangeText("max_concurrency"), default: `null: ${defaultLimits.maxConcurrency}`, meaning: "requests in flight to this endpoint (provider + base_url), shared by every player using it"},
@@ -143,6 +162,30 @@ export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
 ];
 
 const fields = new Set(keyNames(LLM_PLAYER_FIELDS));
+
+/** Parses the harness factors of a player object (errors name `who` and the key); only the set ones are returned. */
+function harnessOf(o: Record<string, unknown>, who: string): Pick<LlmPlayerSpec, "legal_moves" | "structured_output" | "retries" | "votes"> {
+  const flag = (k: "legal_moves" | "structured_output") => {
+    const v = o[k] ?? false;
+    if (typeof v !== "boolean") throw new Error(`${who}: "${k}" must be true or false, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  const int = (k: "retries" | "votes", min: number) => {
+    const v = o[k] ?? null;
+    if (v !== null && !(typeof v === "number" && Number.isInteger(v) && v >= min && v <= HARNESS_LIMITS[k])) {
+      throw new Error(`${who}: "${k}" must be ${k === "retries" ? "null or " : ""}an integer from ${min} to ${HARNESS_LIMITS[k]}, got ${JSON.stringify(v)}`);
+    }
+    return v as number | null;
+  };
+  const retries = int("retries", 0);
+  const votes = int("votes", 1);
+  return {
+    ...(flag("legal_moves") && {legal_moves: true}),
+    ...(flag("structured_output") && {structured_output: true}),
+    ...(retries !== null && {retries}),
+    ...(votes !== null && votes > 1 && {votes}),
+  };
+}
 
 /** True when a run-config player entry is an LLM player object rather than a built-in agent id. */
 export function isLlmPlayerConfig(value: unknown): value is Record<string, unknown> {
@@ -206,6 +249,7 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     throw new Error(`${who}: "prompts" must be null or one of ${PROMPT_SOURCES.join(", ")}, got ${JSON.stringify(prompts)}`);
   }
   return {
+    ...harnessOf(o, who),
     ...(prompts !== null && {prompts: prompts as PromptSource}),
     ...(workflow && {workflow: true}),
     ...(personality !== null && {personality: personality as Personality}),

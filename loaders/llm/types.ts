@@ -8,6 +8,8 @@
  * limits, retries and timing on top and returns a `Completion`.
  */
 
+import type {ResponseSchema} from "./structuredOutput.js";
+
 export type Provider = "openai" | "anthropic" | "gemini";
 export const providers: readonly Provider[] = ["openai", "anthropic", "gemini"];
 
@@ -23,6 +25,8 @@ export interface Sampling {
   top_p?: number;
   /** Provider-side sampling seed where supported (OpenAI, Gemini); ignored by Anthropic. */
   seed?: number;
+  /** Structured output: the answer is constrained to this schema (structuredOutput.ts; OpenAI response_format, Anthropic a forced tool, Gemini responseSchema). */
+  response_schema?: ResponseSchema;
 }
 
 export interface Usage {

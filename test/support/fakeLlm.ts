@@ -18,6 +18,7 @@ import {createServer, type IncomingMessage, type Server, type ServerResponse} fr
 import {createHash} from "node:crypto";
 import {gzipSync} from "node:zlib";
 import type {AddressInfo} from "node:net";
+import {nonConforming, requestedSchema, structuredProblem} from "./fakeStructured.js";
 
 export type Wire = "openai" | "anthropic" | "gemini";
 
@@ -50,6 +51,8 @@ export interface FakeRequest {
   credential: string | null;
   /** Body bytes written for a gzipBomb or endless reply before the client hung up (or the body ended). */
   bodyBytesSent?: number;
+  /** Structured output (fakeStructured.ts): the schema the answer must conform to, as sent, and Anthropic's forced tool; null for free text. */
+  structured: {schema: Record<string, any>; tool: string | null} | null;
 }
 
 export type Responder = (request: FakeRequest) => Reply | Promise<Reply>;
@@ -143,6 +146,9 @@ function normalise(wire: Wire, req: IncomingMessage, raw: string, index: number)
     turns = (body.contents ?? []).map((c: any) => ({role: c.role === "model" ? "assistant" : "user", content: text(c.parts)}));
   }
   const users = turns.filter((t) => t.role === "user");
+  // A structured-output request the provider refuses is a 400, as for any malformed request.
+  const problem = structuredProblem(wire, body);
+  if (problem) throw new Error(problem);
   const h = req.headers;
   const credential = (h["authorization"] ?? h["x-api-key"] ?? h["x-goog-api-key"] ?? null) as string | null;
   return {
@@ -156,6 +162,7 @@ function normalise(wire: Wire, req: IncomingMessage, raw: string, index: number)
     body,
     bodyHash: createHash("sha256").update(raw).digest("hex"),
     credential,
+    structured: requestedSchema(wire, body),
   };
 }
 
@@ -203,8 +210,18 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
   }
   const input = reply.inputTokens ?? Math.ceil((request.system.length + request.turns.reduce((n, t) => n + t.content.length, 0)) / 4);
   const output = reply.outputTokens ?? Math.max(1, Math.ceil(reply.text.length / 4));
+  if (request.structured) {
+    let value: unknown;
+    try {
+      value = JSON.parse(reply.text);
+    } catch {
+      throw new Error(`fake ${wire}: the scripted answer to a structured-output request is not JSON: ${reply.text.slice(0, 80)}`);
+    }
+    const wrong = nonConforming(request.structured.schema, value);
+    if (wrong) throw new Error(`fake ${wire}: the scripted answer does not conform to the requested schema: ${wrong}`);
+  }
   res.writeHead(200, {"content-type": "application/json"});
-  res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output)));
+  res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output, request.structured?.tool ?? null)));
   onAnswered();
 }
 
@@ -232,15 +249,16 @@ function errorBody(wire: Wire, status: number, message: string) {
   return {error: {message, type: status === 429 ? "rate_limit_exceeded" : "server_error", code: null}};
 }
 
-function successBody(wire: Wire, model: string, text: string, input: number, output: number) {
+function successBody(wire: Wire, model: string, text: string, input: number, output: number, tool: string | null = null) {
   if (wire === "anthropic") {
     return {
       id: "msg_fake",
       type: "message",
       role: "assistant",
       model,
-      content: [{type: "text", text}],
-      stop_reason: "end_turn",
+      // A forced tool (structured output) is answered by a tool_use block holding the input object.
+      content: tool ? [{type: "tool_use", id: "toolu_fake", name: tool, input: JSON.parse(text)}] : [{type: "text", text}],
+      stop_reason: tool ? "tool_use" : "end_turn",
       stop_sequence: null,
       usage: {input_tokens: input, output_tokens: output},
     };
