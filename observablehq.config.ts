@@ -36,6 +36,7 @@ export default {
         {name: "Playing games", path: "/guide/playing"},
         {name: "Playing against language models", path: "/guide/models"},
         {name: "What models read", path: "/guide/prompts"},
+        {name: "Harness factors", path: "/guide/harness"},
         {name: "Running a human study", path: "/guide/human-study"},
         {name: "Sharded runs", path: "/guide/sharded-runs"},
         {name: "Analysing runs", path: "/guide/analysing"},

@@ -162,7 +162,7 @@ export type SeatRowWithBreaks = SeatRow & {attempts?: number | null; rule_breaks
 
 /** Per game and seat: attempts (turns rows of the seat's decisions and sub-calls) and those that broke a rule, from a turns table. */
 export function seatRuleBreaksSQL(turns = "turns"): string {
-  return `SELECT game_id, CAST(seat AS INTEGER) AS seat, CAST(count(*) AS INTEGER) AS attempts, CAST(count(*) FILTER (WHERE rule_break) AS INTEGER) AS rule_breaks
+  return `SELECT game_id, CAST(seat AS INTEGER) AS seat, CAST(count(*) AS INTEGER) AS attempts, CAST(count(*) FILTER (WHERE CAST(rule_break AS BOOLEAN)) AS INTEGER) AS rule_breaks
   FROM ${turns} WHERE attempt IS NOT NULL GROUP BY game_id, seat`;
 }
 
