@@ -8,6 +8,7 @@
  * compare` (src/lib/compare.ts).
  */
 import type {LlmPlayerSpec} from "./playerSpec.js";
+import type {Sampling} from "./types.js";
 
 /** A player's harness, every factor spelled out (retries: the effective number given the run's max_attempts). */
 export interface Harness {
@@ -28,6 +29,17 @@ export function harnessOf(spec: Pick<LlmPlayerSpec, "legal_moves" | "structured_
  * for call; the others get their own, so that k samples are k answers.
  */
 export const voteSample = (sample: string, i: number): string => (i === 0 ? sample : `${sample}#vote${i + 1}`);
+
+/**
+ * The sampling of vote `i`: the decision's own, except that a provider seed
+ * moves on by `i` (wrapping within 32 bits), since k samples drawn with one
+ * seed are k copies of one answer.
+ */
+export function voteSampling(sampling: Sampling, i: number): Sampling {
+  if (i === 0 || sampling.seed === undefined) return sampling;
+  const seed = ((sampling.seed + i + 2 ** 31) % 2 ** 32) - 2 ** 31;
+  return {...sampling, seed};
+}
 
 /**
  * The usage of a decision's samples together: every count summed (input,

@@ -29,7 +29,7 @@ import type {ChatMessage, Sampling} from "./types.js";
 import {legalActionsSchema, readStructuredAnswer} from "./structuredOutput.js";
 import {withLegalMoves} from "./legalMoves.js";
 import {majorityVote} from "./majorityVote.js";
-import {sumUsage, voteSample} from "./harness.js";
+import {sumUsage, voteSample, voteSampling} from "./harness.js";
 import {checkAction} from "../contract/legal.js";
 import type {PromptSource} from "./playerOptions.js";
 import {hasWorkflow, workflowFor} from "../registry/workflows.js";
@@ -116,7 +116,7 @@ export class LlmPlayer implements Agent {
     const schema = this.spec.structured_output ? legalActionsSchema(observation.legal) : null;
     const sampling: Sampling = {...samplingOf(this.spec), ...(schema && {response_schema: schema})};
     const k = this.spec.votes ?? 1;
-    const calls = await Promise.all(Array.from({length: k}, (_, i) => this.call(messages, voteSample(this.sample, i), sampling)));
+    const calls = await Promise.all(Array.from({length: k}, (_, i) => this.call(messages, voteSample(this.sample, i), voteSampling(sampling, i))));
     const reads = calls.map((c) => this.read(c.raw, observation, schema !== null));
     const winner = k === 1 ? 0 : majorityVote(reads.map((r) => ({action: r.action, legal: r.parse_error === undefined && checkAction(observation.legal, r.action) === null})), observation.legal).winner;
     return {raw: calls[winner].raw, usage: sumUsage(calls.map((c) => c.usage)), read: reads[winner]};

@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley as parleyCli, scratch} from "../support/cli.js";
-import {startFakeLlm, type FakeRequest, type Reply, type Wire} from "../support/fakeLlm.js";
+import {startFakeLlm, type FakeLlmServer, type FakeRequest, type Reply, type Wire} from "../support/fakeLlm.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 
 const {dir: tempDir, keep} = scratch("parley-harness-");
@@ -103,7 +103,7 @@ async function run(config: Record<string, unknown>): Promise<string> {
 }
 
 test("every harness setting plays GLEE bargaining, gamma-Bench guessing and NegotiationArena buy/sell to the end; the manifest records the factors", async () => {
-  const servers = Object.fromEntries(await Promise.all((["openai", "anthropic", "gemini"] as const).map(async (w) => [w, await fake(w, responder())])));
+  const servers = Object.fromEntries(await Promise.all((["openai", "anthropic", "gemini"] as const).map(async (w) => [w, await fake(w, responder())]))) as Record<Wire, FakeLlmServer>;
   const players = [
     player("listed", "openai", servers.openai.baseURL, {legal_moves: true}),
     player("so-openai", "openai", servers.openai.baseURL, {structured_output: true}),
@@ -146,9 +146,10 @@ test("every harness setting plays GLEE bargaining, gamma-Bench guessing and Nego
     const sent = requests(wire, wire);
     assert.ok(sent.length >= 3 && sent.every((r) => r.structured !== null), wire);
   }
-  assert.equal(requests("openai", "openai")[0].body.response_format.json_schema.strict, true);
-  assert.deepEqual(requests("anthropic", "anthropic")[0].body.tool_choice, {type: "tool", name: "game_action"});
-  assert.equal(requests("gemini", "gemini")[0].body.generationConfig.responseMimeType, "application/json");
+  const body = (wire: Wire) => requests(wire, wire)[0].body as Record<string, any>;
+  assert.equal(body("openai").response_format.json_schema.strict, true);
+  assert.deepEqual(body("anthropic").tool_choice, {type: "tool", name: "game_action"});
+  assert.equal(body("gemini").generationConfig.responseMimeType, "application/json");
   assert.ok(of("so-anthropic").every((t) => JSON.parse(t.raw as string).action), "the tool_use input is the answer");
   // Retries: every decision broke the rules once, then answered (retries 1 = two answers).
   const retry = of("retry");

@@ -13,7 +13,7 @@ import {deriveRng} from "../../src/lib/rng.js";
 import {actionSchema, geminiSchema, legalActionsSchema, readStructuredAnswer, anthropicTool, openaiResponseFormat, geminiResponseConfig} from "../../loaders/llm/structuredOutput.js";
 import {legalMovesText, withLegalMoves} from "../../loaders/llm/legalMoves.js";
 import {majorityVote, moveOf} from "../../loaders/llm/majorityVote.js";
-import {harnessOf, sumUsage, voteSample} from "../../loaders/llm/harness.js";
+import {harnessOf, sumUsage, voteSample, voteSampling} from "../../loaders/llm/harness.js";
 import {parseLlmPlayerSpec, LLM_PLAYER_FIELDS} from "../../loaders/llm/playerSpec.js";
 import {LlmPlayer} from "../../loaders/llm/llmPlayer.js";
 import {gleeNarrator} from "../../loaders/papers/glee/narrator.js";
@@ -201,6 +201,10 @@ test("vote samples: the first is the decision's own cache sample, the others the
   assert.deepEqual(sumUsage([{input_tokens: 10, output_tokens: 3, latency_ms: 5}, {input_tokens: 11, output_tokens: 4, latency_ms: 9}]), {input_tokens: 21, output_tokens: 7, latency_ms: 9});
   const one = {input_tokens: 1, output_tokens: 2, latency_ms: 3};
   assert.equal(sumUsage([one]), one);
+  // A seed moves on per vote (k samples with one seed would be one answer k times), wrapping within 32 bits.
+  assert.deepEqual([0, 1, 2].map((i) => voteSampling({max_tokens: 9, seed: 7}, i)), [{max_tokens: 9, seed: 7}, {max_tokens: 9, seed: 8}, {max_tokens: 9, seed: 9}]);
+  assert.equal(voteSampling({max_tokens: 9, seed: 2 ** 31 - 1}, 1).seed, -(2 ** 31));
+  assert.deepEqual(voteSampling({max_tokens: 9}, 2), {max_tokens: 9});
 });
 
 const seat = (params: Params) => ({game: "glee/bargaining", gameId: "g", seat: 0, seatName: "alice", nSeats: 2, params});
