@@ -92,7 +92,7 @@ export class LlmPlayer implements Agent {
   private read(raw: string, observation: GameObservation, structured: boolean): {action: unknown; parse_error?: string; reasoning?: string} {
     if (structured) {
       const read = readStructuredAnswer(raw);
-      return "error" in read ? {action: null, parse_error: read.error} : {action: read.action};
+      return "error" in read ? {action: null, parse_error: read.error} : {action: read.action, ...(read.reasoning && {reasoning: read.reasoning})};
     }
     if (this.narrator.read) {
       const read = this.narrator.read(raw, observation, this.prompt);
@@ -113,7 +113,7 @@ export class LlmPlayer implements Agent {
    * returned with the usage of all of them.
    */
   private async sampleDecision(messages: ChatMessage[], observation: GameObservation) {
-    const schema = this.spec.structured_output ? legalActionsSchema(observation.legal) : null;
+    const schema = this.spec.structured_output ? legalActionsSchema(observation.legal, {reasoning: this.spec.chain_of_thought}) : null;
     const sampling: Sampling = {...samplingOf(this.spec), ...(schema && {response_schema: schema})};
     const k = this.spec.votes ?? 1;
     const calls = await Promise.all(Array.from({length: k}, (_, i) => this.call(messages, voteSample(this.sample, i), voteSampling(sampling, i))));

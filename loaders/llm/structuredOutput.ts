@@ -80,17 +80,27 @@ export function actionSchema(spec: ActionSpec): JsonSchema {
   };
 }
 
-/** The schema of an answer now: `{"action": one of the legal actions}`; null when there is no legal action. */
-export function legalActionsSchema(legal: readonly ActionSpec[]): ResponseSchema | null {
+/** What the reasoning field of a chain-of-thought player's schema tells the model. */
+export const REASONING_DESCRIPTION = "Your step-by-step reasoning before you choose the action. It is private: the other player never sees it.";
+
+/**
+ * The schema of an answer now: `{"action": one of the legal actions}`, with
+ * `reasoning` first for a player with chain of thought (a schema leaves no
+ * room for the tags the plain-text instruction asks for; properties are
+ * generated in order, so the reasoning comes before the action); null when
+ * there is no legal action.
+ */
+export function legalActionsSchema(legal: readonly ActionSpec[], {reasoning = false} = {}): ResponseSchema | null {
   if (!legal.length) return null;
   const branches = legal.map(actionSchema);
+  const action = branches.length === 1 ? branches[0] : {anyOf: branches};
   return {
     name: ACTION_SCHEMA_NAME,
     description: ACTION_SCHEMA_DESCRIPTION,
     schema: {
       type: "object",
-      properties: {action: branches.length === 1 ? branches[0] : {anyOf: branches}},
-      required: ["action"],
+      properties: reasoning ? {reasoning: {type: "string", description: REASONING_DESCRIPTION}, action} : {action},
+      required: reasoning ? ["reasoning", "action"] : ["action"],
       additionalProperties: false,
     },
   };
@@ -101,7 +111,7 @@ export function legalActionsSchema(legal: readonly ActionSpec[]): ResponseSchema
  * with the null fields left out (an optional field the model did not use),
  * or why it is not one (a rule break, never an exception).
  */
-export function readStructuredAnswer(text: string): {action: Record<string, unknown>} | {error: string} {
+export function readStructuredAnswer(text: string): {action: Record<string, unknown>; reasoning?: string} | {error: string} {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -110,7 +120,8 @@ export function readStructuredAnswer(text: string): {action: Record<string, unkn
   }
   const action = (value as {action?: unknown} | null)?.action;
   if (action === null || typeof action !== "object" || Array.isArray(action)) return {error: 'structured output: expected an object with an "action" object'};
-  return {action: Object.fromEntries(Object.entries(action).filter(([, v]) => v !== null))};
+  const reasoning = (value as {reasoning?: unknown}).reasoning;
+  return {action: Object.fromEntries(Object.entries(action).filter(([, v]) => v !== null)), ...(typeof reasoning === "string" && reasoning.trim() && {reasoning: reasoning.trim()})};
 }
 
 /** OpenAI chat completions' `response_format` for `s`. */

@@ -63,6 +63,11 @@ test("GLEE bargaining's offer as a strict JSON schema, by hand", () => {
     },
   });
   assert.equal(legalActionsSchema([]), null);
+  // With chain of thought, a private reasoning field comes first (generated before the action).
+  const cot = legalActionsSchema(legal, {reasoning: true})!.schema;
+  assert.deepEqual(Object.keys(cot.properties as object), ["reasoning", "action"]);
+  assert.deepEqual(cot.required, ["reasoning", "action"]);
+  assert.equal(structuredProblem("openai", {response_format: openaiResponseFormat(legalActionsSchema(legal, {reasoning: true})!)}), null);
 });
 
 test("two legal actions are anyOf branches; lists, optional fields and choices, by hand", () => {
@@ -134,6 +139,7 @@ test("every game's first legal actions give a schema each provider accepts, and 
 
 test("a structured answer is the action, its null (unused optional) fields left out; anything else is a rule break", () => {
   assert.deepEqual(readStructuredAnswer('{"action": {"type": "PROPOSAL", "red_X": 3, "blue_Y": null, "message": "hi"}}'), {action: {type: "PROPOSAL", red_X: 3, message: "hi"}});
+  assert.deepEqual(readStructuredAnswer('{"reasoning": " Bob discounts more. ", "action": {"type": "offer", "price": 3}}'), {action: {type: "offer", price: 3}, reasoning: "Bob discounts more."});
   assert.deepEqual(readStructuredAnswer("not json"), {error: "structured output: the answer is not JSON"});
   assert.deepEqual(readStructuredAnswer('{"move": 3}'), {error: 'structured output: expected an object with an "action" object'});
 });
@@ -241,6 +247,12 @@ test("the LLM player with each factor: listing appended, schema sent and the ans
   assert.deepEqual(structured.calls[0].sampling.response_schema, legalActionsSchema(obs.legal));
   assert.deepEqual(s.action, {type: "offer", alice_gain: 700, bob_gain: 300, message: "take it"});
   assert.equal(state.validate(0, s.action), null);
+  // With chain of thought the schema asks for the reasoning first; it is kept apart from the action.
+  const thinking = stub(() => '{"reasoning": "Bob discounts more.", "action": {"type": "offer", "alice_gain": 700, "bob_gain": 300, "message": "take it"}}');
+  const t = await new LlmPlayer(spec({structured_output: true, chain_of_thought: true}), seat(bargainingParams), gleeNarrator as Narrator, thinking.complete).act(obs);
+  assert.deepEqual(thinking.calls[0].sampling.response_schema, legalActionsSchema(obs.legal, {reasoning: true}));
+  assert.equal(t.reasoning, "Bob discounts more.");
+  assert.deepEqual(t.action, {type: "offer", alice_gain: 700, bob_gain: 300, message: "take it"});
 
   // Three votes: 700 / 500 / 700 → 700 (the first sample's), all three samples' tokens.
   const offers = [700, 500, 700];
