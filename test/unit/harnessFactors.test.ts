@@ -125,6 +125,8 @@ test("every game's first legal actions give a schema each provider accepts, and 
     assert.equal(nonConforming(s.schema, {action}), null, def.id);
     assert.equal(nonConforming(geminiSchema(s.schema), {action}), null, `${def.id} (Gemini)`);
     assert.notEqual(nonConforming(s.schema, {action: {...action, type: "nonsense"}}), null, def.id);
+    // The listing names every legal action type, one line each.
+    assert.deepEqual(legalMovesText(legal).split("\n").slice(1).map((l) => l.replace(/^- ([^:]+).*$/, "$1")), legal.map((x) => x.type), def.id);
   }
   assert.ok(checked >= 20, `checked ${checked} games`);
   // And the fakes refuse what the providers refuse.
