@@ -14,6 +14,7 @@ import {actionSchema, geminiSchema, legalActionsSchema, readStructuredAnswer, an
 import {legalMovesText, withLegalMoves} from "../../loaders/llm/legalMoves.js";
 import {majorityVote, moveOf} from "../../loaders/llm/majorityVote.js";
 import {harnessOf, sumUsage, voteSample, voteSampling} from "../../loaders/llm/harness.js";
+import {cacheKey} from "../../loaders/llm/cache.js";
 import {parseLlmPlayerSpec, LLM_PLAYER_FIELDS} from "../../loaders/llm/playerSpec.js";
 import {LlmPlayer} from "../../loaders/llm/llmPlayer.js";
 import {gleeNarrator} from "../../loaders/papers/glee/narrator.js";
@@ -202,6 +203,16 @@ test("player settings: harness factors validated with one-line errors, absent un
   // The run's max_attempts stays the default: retries = max_attempts − 1 unless the player sets its own.
   assert.deepEqual(harnessOf(plain, 3), {legal_moves: false, structured_output: false, retries: 2, votes: 1});
   assert.deepEqual(harnessOf(full, 3), {legal_moves: true, structured_output: true, retries: 0, votes: 3});
+});
+
+test("the response cache tells the factors apart: the schema is part of the sampling key, each vote its own sample, and a plain call keeps its key", () => {
+  const messages: ChatMessage[] = [{role: "user", content: "Your move."}];
+  const key = (sampling: Sampling, sample = "7/g/alice") => cacheKey({provider: "openai", model: "x", sampling, messages, sample});
+  const schema = legalActionsSchema([{type: "offer", numbers: {price: {min: 0}}}])!;
+  assert.notEqual(key({max_tokens: 9, response_schema: schema}), key({max_tokens: 9}));
+  assert.notEqual(key({max_tokens: 9}, voteSample("7/g/alice", 1)), key({max_tokens: 9}));
+  // A sampling without the new field hashes as before it existed (undefined fields are left out).
+  assert.equal(key({max_tokens: 9, response_schema: undefined}), key({max_tokens: 9}));
 });
 
 test("vote samples: the first is the decision's own cache sample, the others their own; usage summed, latency the longest", () => {
