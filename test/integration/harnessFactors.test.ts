@@ -188,8 +188,7 @@ test("parley compare of two runs differing only in legal moves listed: rule-brea
     grid: {delta_a: [0.8, 0.9], delta_b: [0.8, 0.9], money: [100], horizon: [2], messages: [false], complete_information: [true]},
     players: [player("m", "openai", server.baseURL, extra), "fair"], lineups: [["m", "fair"]], seed: 2,
   });
-  const a = await run(config({}));
-  const b = await run(config({legal_moves: true}));
+  const [a, b] = await Promise.all([run(config({})), run(config({legal_moves: true}))]);
   const r = await parley(["compare", a, b]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "", "the manifests differ only in the compared player");
