@@ -63,6 +63,8 @@ export interface Agent<V = unknown> {
    * such a column.
    */
   traits?: Record<string, unknown>;
+  /** Answers this seat may give to one decision before the game's fallback, when the agent sets its own (an LLM player's `retries` + 1); else the run's max_attempts. */
+  maxAttempts?: number;
   /** Called once when the game ends (e.g. to close a conversation). */
   finish?(result: GameResult): void | Promise<void>;
 }

@@ -13,6 +13,7 @@ import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
 import {anthropicThinking} from "./reasoning.js";
 import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
 import {recordingFetch} from "./transport.js";
+import {anthropicTool} from "./structuredOutput.js";
 
 export const anthropicDefaultBaseURL = "https://api.anthropic.com";
 
@@ -42,11 +43,13 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
         ...(asked && "effort" in asked && {thinking: {type: "adaptive" as const, display: "summarized" as const}, output_config: {effort: asked.effort}}),
         ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
         ...(sampling.top_p !== undefined && {top_p: sampling.top_p}),
+        ...(sampling.response_schema && anthropicTool(sampling.response_schema)),
       },
       {signal, maxRetries: 0},
     );
     const blocks = response.content ?? [];
-    const text = blocks.map((block) => (block.type === "text" ? block.text : "")).join("");
+    // A forced tool's call (structured output) is the answer: its input as JSON text.
+    const text = blocks.map((block) => (block.type === "text" ? block.text : block.type === "tool_use" ? JSON.stringify(block.input) : "")).join("");
     const thinking = blocks.map((block) => (block.type === "thinking" ? block.thinking : "")).filter(Boolean).join("\n\n");
     return {
       text,

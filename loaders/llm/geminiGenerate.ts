@@ -13,6 +13,7 @@ import {thinkingBudgetOf} from "./reasoning.js";
 import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
 import {recordingFetch} from "./transport.js";
 import {alternate} from "./anthropicMessages.js";
+import {geminiResponseConfig} from "./structuredOutput.js";
 
 export const geminiDefaultBaseURL = "https://generativelanguage.googleapis.com";
 
@@ -43,6 +44,7 @@ export function geminiGenerate(model: string, settings: ClientSettings): Provide
         ...(sampling.temperature !== undefined && {temperature: sampling.temperature}),
         ...(sampling.top_p !== undefined && {topP: sampling.top_p}),
         ...(sampling.seed !== undefined && {seed: sampling.seed}),
+        ...(sampling.response_schema && geminiResponseConfig(sampling.response_schema)),
       },
     });
     const candidate = response.candidates?.[0];

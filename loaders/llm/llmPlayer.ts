@@ -28,7 +28,12 @@ import {joinThinking} from "./reasoning.js";
 import {personaText, ultimatumGoal} from "../papers/negotiationarena/personas.js";
 import {samplingOf, type LlmPlayerSpec} from "./playerSpec.js";
 import {narratedGames, narratorFor} from "../registry/narrators.js";
-import type {ChatMessage} from "./types.js";
+import type {ChatMessage, Sampling} from "./types.js";
+import {legalActionsSchema, readStructuredAnswer} from "./structuredOutput.js";
+import {withLegalMoves} from "./legalMoves.js";
+import {majorityVote} from "./majorityVote.js";
+import {sumUsage, voteSample, voteSampling} from "./harness.js";
+import {checkAction} from "../contract/legal.js";
 import type {PromptSource} from "./playerOptions.js";
 import {hasWorkflow, workflowFor} from "../registry/workflows.js";
 
@@ -45,6 +50,8 @@ export class LlmPlayer implements Agent {
   /** The workflow's summary and belief of the current decision (kept for the retries of a rule break). */
   private prepared: {notes: string | null; record?: Record<string, unknown>} = {notes: null};
   private readonly prompt: PlayerPrompt;
+  /** Answers to one decision before the game's fallback, when the spec sets `retries` (else the run's max_attempts). */
+  readonly maxAttempts?: number;
 
   /**
    * `samplePrefix` (e.g. the run seed) joins game id and seat in the cache's
@@ -61,6 +68,7 @@ export class LlmPlayer implements Agent {
   ) {
     this.traits = {model: spec.model, workflow: spec.workflow ?? false};
     this.prompt = playerPrompt(spec);
+    if (spec.retries !== undefined) this.maxAttempts = spec.retries + 1;
   }
 
   /** Persona (NegotiationArena's wording, Bianchi et al. 2024 §4, unless the narrator words it) and chain of thought, appended to the system message. */
@@ -78,14 +86,48 @@ export class LlmPlayer implements Agent {
   }
 
   /** One model call: the raw text (the answer, without the model's thinking), the thinking and its usage. */
-  private async call(messages: ChatMessage[], sample: string) {
-    const completion = await this.complete(messages, samplingOf(this.spec), sample);
+  private async call(messages: ChatMessage[], sample: string, sampling: Sampling = samplingOf(this.spec)) {
+    const completion = await this.complete(messages, sampling, sample);
     const {input_tokens, output_tokens, cached_input_tokens, cache_write_tokens, reasoning_tokens} = completion.usage;
     return {
       raw: completion.text,
       thinking: completion.thinking ?? null,
       usage: {input_tokens, output_tokens, ...(cached_input_tokens !== undefined && {cached_input_tokens}), ...(cache_write_tokens !== undefined && {cache_write_tokens}), ...(reasoning_tokens !== undefined && {reasoning_tokens}), latency_ms: completion.latency_ms},
     };
+  }
+
+  /** One answer read as the game's action: by the structured schema, the narrator's own format, or the JSON it asked for. */
+  private read(raw: string, observation: GameObservation, structured: boolean): {action: unknown; parse_error?: string; reasoning?: string} {
+    if (structured) {
+      const read = readStructuredAnswer(raw);
+      return "error" in read ? {action: null, parse_error: read.error} : {action: read.action, ...(read.reasoning && {reasoning: read.reasoning})};
+    }
+    if (this.narrator.read) {
+      const read = this.narrator.read(raw, observation, this.prompt);
+      const reasoning = read.reasoning ? {reasoning: read.reasoning} : {};
+      return read.error !== undefined ? {...reasoning, action: null, parse_error: read.error} : {...reasoning, action: read.action};
+    }
+    const parsed = splitReply(raw);
+    const reasoning = parsed.reasoning ? {reasoning: parsed.reasoning} : {};
+    if (!parsed.json) return {...reasoning, action: null, parse_error: parsed.error ?? "no JSON answer"};
+    const unreadable = this.narrator.check?.(parsed.json, observation);
+    if (unreadable) return {...reasoning, action: null, parse_error: unreadable};
+    return {...reasoning, action: this.narrator.action(parsed.json, observation)};
+  }
+
+  /**
+   * The decision's samples (one, or `votes` of them; harness.ts): each its
+   * own call and cache sample, read, and the majority vote's winner
+   * returned with the usage of all of them.
+   */
+  private async sampleDecision(messages: ChatMessage[], observation: GameObservation) {
+    const schema = this.spec.structured_output ? legalActionsSchema(observation.legal, {reasoning: this.spec.chain_of_thought}) : null;
+    const sampling: Sampling = {...samplingOf(this.spec), ...(schema && {response_schema: schema})};
+    const k = this.spec.votes ?? 1;
+    const calls = await Promise.all(Array.from({length: k}, (_, i) => this.call(messages, voteSample(this.sample, i), voteSampling(sampling, i))));
+    const reads = calls.map((c) => this.read(c.raw, observation, schema !== null));
+    const winner = k === 1 ? 0 : majorityVote(reads.map((r) => ({action: r.action, legal: r.parse_error === undefined && checkAction(observation.legal, r.action) === null})), observation.legal).winner;
+    return {raw: calls[winner].raw, thinking: calls[winner].thinking, usage: sumUsage(calls.map((c) => c.usage)), read: reads[winner]};
   }
 
   /** Runs the workflow before a decision's first attempt; its sub-calls, or undefined when there were none. */
@@ -101,23 +143,14 @@ export class LlmPlayer implements Agent {
     if (this.pending && (!observation.retry || this.narrator.keepsRuleBreaks)) this.past.push(this.pending);
     this.pending = null;
     const calls = this.workflow && !observation.retry ? await this.runWorkflow(this.workflow, observation) : undefined;
-    const messages = this.narrator.messages(observation, this.past, this.extra(observation), this.prepared.notes, this.prompt);
-    const {raw, thinking, usage} = await this.call(messages, this.sample);
+    const narrated = this.narrator.messages(observation, this.past, this.extra(observation), this.prepared.notes, this.prompt);
+    const messages = this.spec.legal_moves ? withLegalMoves(narrated, observation.legal) : narrated;
+    const {raw, thinking, usage, read} = await this.sampleDecision(messages, observation);
     this.pending = {observation, raw};
     const extra = {...(calls && {calls}), ...(this.prepared.record && {record: this.prepared.record})};
-    if (this.narrator.read) {
-      const read = this.narrator.read(raw, observation, this.prompt);
-      const reasoning = joinThinking(thinking, read.reasoning);
-      const base = {raw, usage, ...extra, ...(reasoning && {reasoning})};
-      return read.error !== undefined ? {...base, action: null, parse_error: read.error} : {...base, action: read.action};
-    }
-    const parsed = splitReply(raw);
-    const reasoning = joinThinking(thinking, parsed.reasoning);
-    const base = {raw, usage, ...extra, ...(reasoning && {reasoning})};
-    if (!parsed.json) return {...base, action: null, parse_error: parsed.error ?? "no JSON answer"};
-    const unreadable = this.narrator.check?.(parsed.json, observation);
-    if (unreadable) return {...base, action: null, parse_error: unreadable};
-    return {...base, action: this.narrator.action(parsed.json, observation)};
+    const {reasoning: answerReasoning, ...answer} = read;
+    const reasoning = joinThinking(thinking, answerReasoning ?? null);
+    return {raw, usage, ...extra, ...answer, ...(reasoning && {reasoning})};
   }
 }
 

@@ -12,6 +12,7 @@ import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
 import {EFFORT_BUDGET, thinkingBudgetOf} from "./reasoning.js";
 import {recordingFetch} from "./transport.js";
 import {timerMs} from "./backoff.js";
+import {openaiResponseFormat} from "./structuredOutput.js";
 
 export interface ClientSettings {
   baseURL: string | null;
@@ -47,6 +48,7 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
         messages: messages.map((m) => ({role: m.role, content: m.content})),
         ...openaiLimits(sampling),
         ...(sampling.seed !== undefined && {seed: sampling.seed}),
+        ...(sampling.response_schema && {response_format: openaiResponseFormat(sampling.response_schema)}),
       },
       {signal, maxRetries: 0},
     );

@@ -73,6 +73,18 @@ export interface LlmPlayerSpec {
   reasoning_effort?: ReasoningEffort;
   thinking_budget?: number;
   reasoning_model?: boolean;
+  /**
+   * Harness factors (loaders/llm/harness.ts), each present only when set so
+   * that older configs keep their fingerprints: list the legal moves after
+   * the request; constrain the answer to the legal actions' JSON schema;
+   * this player's answers to one decision after a rule break (overrides the
+   * run's max_attempts − 1 for this player); samples per decision, the
+   * modal legal move winning.
+   */
+  legal_moves?: boolean;
+  structured_output?: boolean;
+  retries?: number;
+  votes?: number;
   /** Per-HTTP-attempt timeout. */
   timeout_ms: number;
   /** HTTP retries on 429, 5xx, timeouts and dropped connections. */
@@ -114,6 +126,9 @@ const ranges = {
 
 export const defaultMaxRetryWaitMs = 60_000;
 
+/** Upper bounds of the harness factors: retries as the run's max_attempts (at most 100 answers), votes a sane number of calls per decision. */
+export const HARNESS_LIMITS = {retries: 99, votes: 25} as const;
+
 /** What a numeric setting may be, in the words of its error. */
 function rangeText(k: keyof typeof ranges): string {
   const {min, max, integer} = ranges[k];
@@ -150,6 +165,10 @@ export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
   {key: "reasoning_effort", type: `null or ${oneOf(REASONING_EFFORTS)}`, default: "null: not sent", meaning: "a reasoning model's effort: OpenAI's reasoning_effort; Anthropic's output_config.effort with adaptive thinking (Claude 4.6 and later); otherwise a thinking budget of 1024 (minimal, low), 8192 (medium) or 24576 (high) tokens"},
   {key: "thinking_budget", type: `null or ${rangeText("thinking_budget")}`, default: "null: no thinking asked for", meaning: "thinking tokens (Anthropic's budget_tokens, at least 1024, before Opus 4.7; Gemini's thinkingBudget, in the model's range); added to max_tokens for the output limit"},
   {key: "reasoning_model", type: "null, true or false", default: "null: by name (o1, o3, o4-mini, gpt-5...) or when reasoning_effort is set", meaning: "OpenAI protocol: send max_completion_tokens and no temperature or top_p, as OpenAI's reasoning models require"},
+  {key: "legal_moves", type: "true or false", default: "false", meaning: "harness factor: list the game's legal moves after the request for each decision (Parley's words, after the paper's)"},
+  {key: "structured_output", type: "true or false", default: "false", meaning: "harness factor: constrain the answer to the legal actions as a JSON schema (OpenAI response_format, Anthropic a forced tool, Gemini responseSchema); the answer is the game's action"},
+  {key: "retries", type: `null or an integer from 0 to ${HARNESS_LIMITS.retries}`, default: "null: the run's max_attempts − 1", meaning: "harness factor: answers asked again after a rule break in one decision, for this player"},
+  {key: "votes", type: `an integer from 1 to ${HARNESS_LIMITS.votes}`, default: "1 (one call per decision)", meaning: "harness factor: samples per decision (k calls, each cached apart); the modal legal move wins, ties to the earliest sample; every sample's tokens count"},
   {key: "timeout_ms", type: rangeText("timeout_ms"), default: String(LLM_PLAYER_DEFAULTS.timeout_ms), meaning: "timeout of each HTTP attempt"},
   {key: "max_retries", type: rangeText("max_retries"), default: String(LLM_PLAYER_DEFAULTS.max_retries), meaning: "HTTP retries on 429, 5xx, timeouts and dropped connections"},
   {key: "max_concurrency", type: rangeText("max_concurrency"), default: `null: ${defaultLimits.maxConcurrency}`, meaning: "requests in flight to this endpoint (provider + base_url), shared by every player using it"},
@@ -159,6 +178,30 @@ export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
 ];
 
 const fields = new Set(keyNames(LLM_PLAYER_FIELDS));
+
+/** Parses the harness factors of a player object (errors name `who` and the key); only the set ones are returned. */
+function harnessOf(o: Record<string, unknown>, who: string): Pick<LlmPlayerSpec, "legal_moves" | "structured_output" | "retries" | "votes"> {
+  const flag = (k: "legal_moves" | "structured_output") => {
+    const v = o[k] ?? false;
+    if (typeof v !== "boolean") throw new Error(`${who}: "${k}" must be true or false, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  const int = (k: "retries" | "votes", min: number) => {
+    const v = o[k] ?? null;
+    if (v !== null && !(typeof v === "number" && Number.isInteger(v) && v >= min && v <= HARNESS_LIMITS[k])) {
+      throw new Error(`${who}: "${k}" must be ${k === "retries" ? "null or " : ""}an integer from ${min} to ${HARNESS_LIMITS[k]}, got ${JSON.stringify(v)}`);
+    }
+    return v as number | null;
+  };
+  const retries = int("retries", 0);
+  const votes = int("votes", 1);
+  return {
+    ...(flag("legal_moves") && {legal_moves: true}),
+    ...(flag("structured_output") && {structured_output: true}),
+    ...(retries !== null && {retries}),
+    ...(votes !== null && votes > 1 && {votes}),
+  };
+}
 
 /** True when a run-config player entry is an LLM player object rather than a built-in agent id. */
 export function isLlmPlayerConfig(value: unknown): value is Record<string, unknown> {
@@ -234,10 +277,16 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
   const max_tokens = num("max_tokens", LLM_PLAYER_DEFAULTS.max_tokens);
   const refused = reasoningProblem({provider, model, temperature, top_p, max_tokens, reasoning_effort: effort as ReasoningEffort | null, thinking_budget: budget, reasoning_model: reasoningModel});
   if (refused) throw new Error(`${who}: "${refused.key}": ${refused.message}`);
+  const harness = harnessOf(o, who);
+  // Anthropic (extended thinking, "Extended thinking with tool use"): "Tool use with thinking only supports tool_choice: {\"type\": \"auto\"} ... or {\"type\": \"none\"}"; structured output forces the tool.
+  if (provider === "anthropic" && harness.structured_output && (effort !== null || budget !== null)) {
+    throw new Error(`${who}: "structured_output": Anthropic cannot force a tool while thinking; drop "${effort !== null ? "reasoning_effort" : "thinking_budget"}" or structured_output`);
+  }
   return {
     ...(effort !== null && {reasoning_effort: effort as ReasoningEffort}),
     ...(budget !== null && {thinking_budget: budget}),
     ...(reasoningModel !== null && {reasoning_model: reasoningModel}),
+    ...harness,
     ...(prompts !== null && {prompts: prompts as PromptSource}),
     ...(workflow && {workflow: true}),
     ...(personality !== null && {personality: personality as Personality}),

@@ -8,6 +8,8 @@
  * limits, retries and timing on top and returns a `Completion`.
  */
 
+import type {ResponseSchema} from "./structuredOutput.js";
+
 export type Provider = "openai" | "anthropic" | "gemini";
 export const providers: readonly Provider[] = ["openai", "anthropic", "gemini"];
 
@@ -29,6 +31,8 @@ export interface Sampling {
   thinking_budget?: number;
   /** OpenAI protocol only: the model is a reasoning model (max_completion_tokens, no temperature or top_p); see reasoning.ts. */
   reasoning_model?: true;
+  /** Structured output: the answer is constrained to this schema (structuredOutput.ts; OpenAI response_format, Anthropic a forced tool, Gemini responseSchema). */
+  response_schema?: ResponseSchema;
 }
 
 /** OpenAI's reasoning effort values that every provider maps (reasoning.ts). */

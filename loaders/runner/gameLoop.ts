@@ -136,7 +136,7 @@ class GameInPlay {
     if (reply.calls) for (const call of reply.calls) rows.push(subCallRow(this.gameId, obs, call, attempt, this.def.columns.turns));
     rows.push(turnRow(this.gameId, obs, reply, attempt, error, this.def.columns.turns, this.state.turnInfo?.(seat)));
     if (error === null) return {rows, action: reply.action as Action, error: null};
-    if (attempt >= this.maxAttempts) return {rows, action: null, error};
+    if (attempt >= (this.agents[seat].maxAttempts ?? this.maxAttempts)) return {rows, action: null, error};
     return null;
   }
 

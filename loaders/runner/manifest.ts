@@ -7,7 +7,9 @@
  * calls, cached calls and rule breaks, and per LLM player the model as
  * requested and as the API reported it with the sha256 of every distinct
  * system prompt sent (llm/promptLog.ts), so a changed prompt template shows
- * as a new hash. No key or secret is ever part of it: players name the
+ * as a new hash, and its harness factors (llm/harness.ts: legal moves
+ * listed, structured output, retries after a rule break, votes), every one
+ * spelled out. No key or secret is ever part of it: players name the
  * environment variable of their key, never its value.
  */
 import {createHash} from "node:crypto";
@@ -18,6 +20,7 @@ import {writeFileAtomic} from "../io/atomic.js";
 import {redactUrl, redactUrls} from "../io/printable.js";
 import {readRunFile} from "../io/runFile.js";
 import {promptLog} from "../llm/promptLog.js";
+import type {Harness} from "../llm/harness.js";
 
 const PACKAGES = ["@observablehq/framework", "@duckdb/node-api", "@duckdb/duckdb-wasm", "openai", "@anthropic-ai/sdk", "@google/genai", "apache-arrow", "parquet-wasm"];
 
@@ -69,7 +72,8 @@ export interface ManifestInput {
   config: unknown;
   configText?: string;
   seed?: number | null;
-  llmPlayers?: {id: string; provider: string; model: string; base_url?: string | null}[];
+  /** LLM players; `harness` their harness factors (llm/harness.ts), recorded when given. */
+  llmPlayers?: {id: string; provider: string; model: string; base_url?: string | null; harness?: Harness}[];
   started: Date;
   counts: Record<string, number>;
   shard?: string | null;
@@ -99,6 +103,7 @@ export function buildManifest(input: ManifestInput): Record<string, unknown> {
         base_url: p.base_url ? redactUrl(p.base_url) : null,
         models_reported: log ? [...log.reportedModels].sort() : [],
         system_prompts: log ? [...log.systemPrompts].map(([sha, calls]) => ({sha256: sha, calls})).sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1)) : [],
+        ...(p.harness && {harness: p.harness}),
       };
     }),
   };

@@ -60,6 +60,7 @@ export const GUIDE_PAGES: readonly NavPage[] = [
   {name: "Overview", path: "/guide/"},
   {name: "Analysing runs", path: "/guide/analysing"},
   {name: "What models read", path: "/guide/prompts"},
+  {name: "Harness factors", path: "/guide/harness"},
   {name: "Writing a page", path: "/guide/pages"},
   {name: "Configuration", path: "/guide/configuration"},
   {name: "Reliability", path: "/guide/reliability"},

@@ -11,7 +11,12 @@
  *   (run A's `x` where run B has `y`, the usual "swap one model" study),
  *   `x` in run A stands for `y`; when they have the same agents, nothing is
  *   renamed (a change of prompt or setting); otherwise the caller names the
- *   renaming. The metrics are each seat's return and the seats' total.
+ *   renaming. The metrics are each seat's return and the seats' total,
+ *   and, when the seats carry their turns' counts (`withRuleBreaks`), each
+ *   seat's rule-break rate (rule-break attempts / attempts in the game),
+ *   for the seats that broke a rule in either run: the effect of a harness
+ *   factor (legal moves listed, structured output, retries, votes) on rule
+ *   breaks as well as on payoff.
  * - Two agents: a game where agent A holds seat s matches the game where B
  *   holds seat s with the same family, configuration, repetition and the
  *   same agents in every other seat; the metric is that seat's return.
@@ -152,6 +157,27 @@ function push(diffs: Map<string, {family: string; metric: string; values: number
 
 const seatLabel = (s: SeatRow) => `return, seat ${s.seat}`;
 
+/** A seat row with its turns' counts (rule-break attempts and all attempts), as `withRuleBreaks` attaches them. */
+export type SeatRowWithBreaks = SeatRow & {attempts?: number | null; rule_breaks?: number | null};
+
+/** Per game and seat: attempts (turns rows of the seat's decisions and sub-calls) and those that broke a rule, from a turns table. */
+export function seatRuleBreaksSQL(turns = "turns"): string {
+  return `SELECT game_id, CAST(seat AS INTEGER) AS seat, CAST(count(*) AS INTEGER) AS attempts, CAST(count(*) FILTER (WHERE CAST(rule_break AS BOOLEAN)) AS INTEGER) AS rule_breaks
+  FROM ${turns} WHERE attempt IS NOT NULL GROUP BY game_id, seat`;
+}
+
+/** `rows` with each seat's counts from `counts` (rows of seatRuleBreaksSQL; game ids as `rows` have them). */
+export function withRuleBreaks(rows: readonly SeatRow[], counts: readonly {game_id: string; seat: number; attempts: number; rule_breaks: number}[]): SeatRowWithBreaks[] {
+  const bySeat = new Map(counts.map((c) => [`${c.game_id}\u0000${Number(c.seat)}`, c]));
+  return rows.map((r) => {
+    const c = bySeat.get(`${r.game_id}\u0000${Number(r.seat)}`);
+    return {...r, attempts: c ? Number(c.attempts) : null, rule_breaks: c ? Number(c.rule_breaks) : null};
+  });
+}
+
+const rateLabel = (s: SeatRow) => `rule-break rate, seat ${s.seat}`;
+const rate = (s: SeatRowWithBreaks): number | null => (s.attempts ? (s.rule_breaks ?? 0) / s.attempts : null);
+
 /**
  * The renaming of run A's agents that lines its games up with run B's (see
  * the module comment): `rename` as given, else the automatic one, else an
@@ -169,12 +195,14 @@ export function runRenaming(a: readonly SeatRow[], b: readonly SeatRow[], rename
 }
 
 /** Run B minus run A on matched games (module comment); `rename` maps run A's agents to run B's. */
-export function compareRuns(a: readonly SeatRow[], b: readonly SeatRow[], options: {permutations?: number; seed?: number; rename?: ReadonlyMap<string, string>} = {}): Comparison {
+export function compareRuns(a: readonly SeatRowWithBreaks[], b: readonly SeatRowWithBreaks[], options: {permutations?: number; seed?: number; rename?: ReadonlyMap<string, string>} = {}): Comparison {
   const rename = runRenaming(a, b, options.rename);
   const key = (seats: SeatRow[], names: (agent: string) => string) => [seats[0].family, seats[0].config ?? seats[0].game_id, seats[0].repetition ?? "", ...seats.map((s) => names(s.agent))].join("\u0000");
   const ga = new Map([...byGame(a).values()].map((seats) => [key(seats, (x) => rename.get(x) ?? x), seats]));
   const gb = new Map([...byGame(b).values()].map((seats) => [key(seats, (x) => x), seats]));
   const diffs = new Map<string, {family: string; metric: string; values: number[]}>();
+  const rates = new Map<string, {family: string; metric: string; values: number[]}>();
+  const broke = new Set<string>();
   const onlyA: string[] = [];
   for (const [k, seatsA] of ga) {
     const seatsB = gb.get(k);
@@ -185,7 +213,15 @@ export function compareRuns(a: readonly SeatRow[], b: readonly SeatRow[], option
     const family = seatsA[0].family;
     seatsA.forEach((s, i) => push(diffs, family, seatLabel(s), seatsB[i].score - s.score));
     if (seatsA.length > 1) push(diffs, family, "total return", seatsB.reduce((t, s) => t + s.score, 0) - seatsA.reduce((t, s) => t + s.score, 0));
+    seatsA.forEach((s, i) => {
+      const [ra, rb] = [rate(s), rate(seatsB[i])];
+      if (ra === null || rb === null) return;
+      push(rates, family, rateLabel(s), rb - ra);
+      if (ra > 0 || rb > 0) broke.add(`${family}\u0000${rateLabel(s)}`);
+    });
   }
+  // Rule-break rates only of seats that broke a rule in some game of either run (a built-in agent's zeros say nothing).
+  for (const [key, group] of rates) if (broke.has(key)) diffs.set(key, group);
   const onlyB = [...gb].filter(([k, seats]) => ga.get(k)?.length !== seats.length).map(([, seats]) => seats[0].game_id);
   return finish(diffs, onlyA, onlyB, options);
 }

@@ -9,7 +9,7 @@
 import {commonSeatsSQL} from "./ratingsData.js";
 import {commonTokensSQL} from "./agentCost.js";
 
-type SeatColumnType = "VARCHAR" | "INTEGER" | "DOUBLE";
+type SeatColumnType = "VARCHAR" | "INTEGER" | "DOUBLE" | "BOOLEAN";
 
 /** The columns of each table of the group (the archive writes them, NULL where a run has none). */
 export const RUN_SEAT_TABLES: Record<"games" | "players" | "turns", {name: string; type: SeatColumnType}[]> = {
@@ -36,6 +36,9 @@ export const RUN_SEAT_TABLES: Record<"games" | "players" | "turns", {name: strin
     {name: "cached_input_tokens", type: "INTEGER"},
     {name: "reasoning_tokens", type: "INTEGER"},
     {name: "cache_write_tokens", type: "INTEGER"},
+    // Attempts and rule breaks, for /compare's rule-break rate per seat (compare.ts seatRuleBreaksSQL).
+    {name: "attempt", type: "INTEGER"},
+    {name: "rule_break", type: "BOOLEAN"},
   ],
 };
 

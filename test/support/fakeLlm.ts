@@ -28,6 +28,7 @@ import {createHash} from "node:crypto";
 import {gzipSync} from "node:zlib";
 import type {AddressInfo} from "node:net";
 import {PromptCache, fakeTokens, hidesReasoning, promptBlocks, refusal, type CacheCount, type CacheRules} from "./fakeLlmRules.js";
+import {nonConforming, requestedSchema, structuredProblem} from "./fakeStructured.js";
 
 export type Wire = "openai" | "anthropic" | "gemini";
 
@@ -60,6 +61,8 @@ export interface FakeRequest {
   credential: string | null;
   /** Body bytes written for a gzipBomb or endless reply before the client hung up (or the body ended). */
   bodyBytesSent?: number;
+  /** Structured output (fakeStructured.ts): the schema the answer must conform to, as sent, and Anthropic's forced tool; null for free text. */
+  structured: {schema: Record<string, any>; tool: string | null} | null;
 }
 
 export type Responder = (request: FakeRequest) => Reply | Promise<Reply>;
@@ -167,6 +170,9 @@ function normalise(wire: Wire, req: IncomingMessage, raw: string, index: number)
     turns = (body.contents ?? []).map((c: any) => ({role: c.role === "model" ? "assistant" : "user", content: text(c.parts)}));
   }
   const users = turns.filter((t) => t.role === "user");
+  // A structured-output request the provider refuses is a 400, as for any malformed request.
+  const problem = structuredProblem(wire, body);
+  if (problem) throw new Error(problem);
   const h = req.headers;
   const credential = (h["authorization"] ?? h["x-api-key"] ?? h["x-goog-api-key"] ?? null) as string | null;
   return {
@@ -180,6 +186,7 @@ function normalise(wire: Wire, req: IncomingMessage, raw: string, index: number)
     body,
     bodyHash: createHash("sha256").update(raw).digest("hex"),
     credential,
+    structured: requestedSchema(wire, body),
   };
 }
 
@@ -228,9 +235,19 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
   const cached = cache?.count(request.model, promptBlocks(wire, request.body)) ?? null;
   const input = reply.inputTokens ?? cached?.input ?? Math.ceil((request.system.length + request.turns.reduce((n, t) => n + t.content.length, 0)) / 4);
   const output = reply.outputTokens ?? Math.max(1, Math.ceil(reply.text.length / 4));
+  if (request.structured) {
+    let value: unknown;
+    try {
+      value = JSON.parse(reply.text);
+    } catch {
+      throw new Error(`fake ${wire}: the scripted answer to a structured-output request is not JSON: ${reply.text.slice(0, 80)}`);
+    }
+    const wrong = nonConforming(request.structured.schema, value);
+    if (wrong) throw new Error(`fake ${wire}: the scripted answer does not conform to the requested schema: ${wrong}`);
+  }
   res.writeHead(200, {"content-type": "application/json"});
   const thinking = reply.thinking === undefined ? null : {text: reply.thinking, tokens: fakeTokens(reply.thinking.length)};
-  res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output, thinking, cached)));
+  res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output, thinking, cached, request.structured?.tool ?? null)));
   onAnswered();
 }
 
@@ -263,7 +280,7 @@ function errorBody(wire: Wire, status: number, message: string) {
  * answer's tokens; thinking adds its own (billed as output by every
  * provider); `cached` splits the input as the provider's usage does.
  */
-function successBody(wire: Wire, model: string, text: string, input: number, output: number, thinking: {text: string; tokens: number} | null = null, cached: CacheCount | null = null) {
+function successBody(wire: Wire, model: string, text: string, input: number, output: number, thinking: {text: string; tokens: number} | null = null, cached: CacheCount | null = null, tool: string | null = null) {
   const thought = thinking?.tokens ?? 0;
   if (wire === "anthropic") {
     const read = cached?.read ?? 0;
@@ -273,8 +290,9 @@ function successBody(wire: Wire, model: string, text: string, input: number, out
       type: "message",
       role: "assistant",
       model,
-      content: [...(thinking ? [{type: "thinking", thinking: thinking.text, signature: "fake-signature"}] : []), {type: "text", text}],
-      stop_reason: "end_turn",
+      // A forced tool (structured output) is answered by a tool_use block holding the input object.
+      content: [...(thinking ? [{type: "thinking", thinking: thinking.text, signature: "fake-signature"}] : []), ...(tool ? [{type: "tool_use", id: "toolu_fake", name: tool, input: JSON.parse(text)}] : [{type: "text", text}])],
+      stop_reason: tool ? "tool_use" : "end_turn",
       stop_sequence: null,
       usage: {
         input_tokens: input - read - written,

@@ -85,6 +85,7 @@ export function refusal(wire: Wire, model: string, body: Record<string, any>): R
     if (thinking?.type === "adaptive" && !adaptiveToo) return anthropicError("adaptive thinking is not supported on this model");
     const effort = body.output_config?.effort;
     if (effort !== undefined && !["low", "medium", "high", "xhigh", "max"].includes(effort)) return anthropicError(`output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'`);
+    if (thinking && thinking.type !== "disabled" && (body.tool_choice?.type === "tool" || body.tool_choice?.type === "any")) return anthropicError("Thinking may not be enabled when tool_choice forces tool use.");
     if (thinking?.type === "adaptive" && body.temperature !== undefined && body.temperature !== 1) return anthropicError("`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility");
     if (thinking?.type === "enabled") {
       if (!(thinking.budget_tokens >= 1024)) return anthropicError("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");

@@ -3,14 +3,15 @@
  * `parley compare <dir ...> --agents A B` (agent B against agent A in the
  * same seat of otherwise identical games): per game family and metric the
  * mean paired difference with its 95 % t interval, the paired t test, the
- * sign-flip permutation test and Holm's correction (src/lib/compare.ts).
+ * sign-flip permutation test and Holm's correction (src/lib/compare.ts);
+ * two runs also on each seat's rule-break rate where a seat broke a rule.
  * JSON on stdout.
  */
 import {compareAgents, compareRuns} from "../../../src/lib/compare.js";
 import type {SeatRow} from "../../../src/lib/ratingsData.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {usage} from "../../usage/compare.usage.js";
-import {seatRows} from "./seats.js";
+import {seatRows, seatRowsWithBreaks} from "./seats.js";
 import {runWarnings} from "../../../src/lib/manifestDiff.js";
 import {readManifest} from "../../runner/manifest.js";
 import {printable} from "../../io/printable.js";
@@ -40,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let result;
   try {
-    result = compareRuns(await seatRows("compare", a, ""), await seatRows("compare", b, ""), {permutations, seed, rename});
+    result = compareRuns(await seatRowsWithBreaks("compare", a), await seatRowsWithBreaks("compare", b), {permutations, seed, rename});
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`parley compare: ${(error as Error).message}`);

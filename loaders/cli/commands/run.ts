@@ -23,6 +23,7 @@ import {usage, CONFIRM_ABOVE} from "../../usage/run.usage.js";
 import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, tableSetOptions, type Shard} from "../../runner/shard.js";
 import {claimTables, TablesInUse, type TableWriter} from "../../io/tableSet.js";
 import {runFingerprint} from "../../runner/resume.js";
+import {harnessOf} from "../../llm/harness.js";
 
 /** Reads and validates a run config file; errors name the file and the bad key. */
 export function readRunConfig(path: string): RunConfig {
@@ -75,7 +76,7 @@ export async function run(argv: string[]): Promise<number> {
   const manifest = (counts: Record<string, number>) =>
     writeManifest(values.out!, buildManifest({
       kind: "run", config: JSON.parse(configText), configText, seed: config.seed, started: startedAt, counts, shard: shard ? shardLabel(shard) : null,
-      llmPlayers: config.llm_players.map((p) => ({id: p.id, provider: p.provider, model: p.model, base_url: p.base_url})),
+      llmPlayers: config.llm_players.map((p) => ({id: p.id, provider: p.provider, model: p.model, base_url: p.base_url, harness: harnessOf(p, config.max_attempts)})),
     }), shard ? shard.index : null);
   const resumable = config.llm_players.length > 0 || values.resume === true;
   if (resumable) {

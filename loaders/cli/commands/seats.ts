@@ -7,6 +7,7 @@ import {sqlString} from "../../../src/lib/sqlText.js";
 import {runTableFiles} from "../../io/runTables.js";
 import {UsageError} from "./args.js";
 import {withRunInputs} from "./inputs.js";
+import {seatRuleBreaksSQL, withRuleBreaks, type SeatRowWithBreaks} from "../../../src/lib/compare.js";
 
 const HINT = 'expected a directory written by "parley run" or "parley ingest"';
 
@@ -26,3 +27,15 @@ export async function seatRows(command: string, dir: string, prefix: string): Pr
   });
 }
 
+
+/** `seatRows` with each seat's attempts and rule breaks from the directory's turns table (none when it has no turns table). */
+export async function seatRowsWithBreaks(command: string, dir: string): Promise<SeatRowWithBreaks[]> {
+  const rows = await seatRows(command, dir, "");
+  if (!runTableFiles(dir, "turns").files.length) return rows;
+  const counts = await withRunInputs(command, dir, ["turns"], undefined, HINT, async (db) => {
+    const columns = new Set((await db.query<{column_name: string}>("SELECT column_name FROM (DESCRIBE turns)")).map((r) => r.column_name));
+    if (!columns.has("rule_break") || !columns.has("attempt")) return [];
+    return (await db.query(seatRuleBreaksSQL("turns"))) as unknown as {game_id: string; seat: number; attempts: number; rule_breaks: number}[];
+  });
+  return counts.length ? withRuleBreaks(rows, counts) : rows;
+}

@@ -1,0 +1,59 @@
+/**
+ * The harness factors of an LLM player (playerSpec.ts), the choices around
+ * the model rather than the model: legal moves listed in the prompt
+ * (legalMoves.ts), structured output (structuredOutput.ts), retries after a
+ * rule break, and a majority vote of k samples (majorityVote.ts). A run
+ * records them per player in its manifest (runner/manifest.ts), and two runs
+ * that differ in one compare on rule-break rate and payoff with `parley
+ * compare` (src/lib/compare.ts).
+ */
+import type {LlmPlayerSpec} from "./playerSpec.js";
+import type {Sampling} from "./types.js";
+
+/** A player's harness, every factor spelled out (retries: the effective number given the run's max_attempts). */
+export interface Harness {
+  legal_moves: boolean;
+  structured_output: boolean;
+  retries: number;
+  votes: number;
+}
+
+/** The harness of `spec` in a run whose max_attempts is `maxAttempts`. */
+export function harnessOf(spec: Pick<LlmPlayerSpec, "legal_moves" | "structured_output" | "retries" | "votes">, maxAttempts: number): Harness {
+  return {legal_moves: spec.legal_moves ?? false, structured_output: spec.structured_output ?? false, retries: spec.retries ?? maxAttempts - 1, votes: spec.votes ?? 1};
+}
+
+/**
+ * The cache sample of vote `i` (0-based) of a decision: the first is the
+ * decision's own sample, so one vote is the player without the factor, call
+ * for call; the others get their own, so that k samples are k answers.
+ */
+export const voteSample = (sample: string, i: number): string => (i === 0 ? sample : `${sample}#vote${i + 1}`);
+
+/**
+ * The sampling of vote `i`: the decision's own, except that a provider seed
+ * moves on by `i` (wrapping within 32 bits), since k samples drawn with one
+ * seed are k copies of one answer.
+ */
+export function voteSampling(sampling: Sampling, i: number): Sampling {
+  if (i === 0 || sampling.seed === undefined) return sampling;
+  const seed = ((sampling.seed + i + 2 ** 31) % 2 ** 32) - 2 ** 31;
+  return {...sampling, seed};
+}
+
+/**
+ * The usage of a decision's samples together: every count summed (input,
+ * output, and whatever other token counts a provider reports), latency the
+ * longest (the samples are sent at once).
+ */
+export function sumUsage<U extends {latency_ms?: number}>(usages: readonly U[]): U {
+  if (usages.length === 1) return usages[0];
+  const out: Record<string, number> = {};
+  for (const u of usages) {
+    for (const [k, v] of Object.entries(u)) {
+      if (typeof v !== "number") continue;
+      out[k] = k === "latency_ms" ? Math.max(out[k] ?? 0, v) : (out[k] ?? 0) + v;
+    }
+  }
+  return out as unknown as U;
+}
