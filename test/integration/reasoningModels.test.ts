@@ -55,7 +55,8 @@ test("GLEE bargaining, gamma-Bench and NegotiationArena with reasoning models of
 
   // No request refused; each provider got the documented request shape.
   for (const s of fakes.all) assert.equal(s.requests.length, s.answered.length, `${s.baseURL}: ${s.requests.length - s.answered.length} requests refused`);
-  const [openai, anthropic, gemini, local] = fakes.all.map((s) => s.requests[0]!.body as Record<string, any>);
+  // The three runs share the fakes, so the first request to a fake may come from any of them: Claude Sonnet's is found by its model (Opus, GLEE only, is checked below).
+  const [openai, anthropic, gemini, local] = fakes.all.map((s) => s.requests.find((q) => q.model !== "claude-opus-4-7")!.body as Record<string, any>);
   assert.deepEqual([openai!.max_completion_tokens, openai!.reasoning_effort, "max_tokens" in openai!, "temperature" in openai!], [300 + 1024, "low", false, false]);
   assert.deepEqual([anthropic!.max_tokens, anthropic!.thinking, "temperature" in anthropic!], [300 + 1024, {type: "enabled", budget_tokens: 1024}, false]);
   assert.deepEqual(anthropic!.system.at(-1).cache_control, {type: "ephemeral"});
