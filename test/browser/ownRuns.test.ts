@@ -344,5 +344,8 @@ test("/ratings with the run pooled: the LLM player's rating is drawn against its
   assert.equal(Number(cell("games")), games);
   assert.equal(Number(cell("input tokens").replace(/,/g, "")), input);
   assert.equal(Number(cell("output tokens").replace(/,/g, "")), output);
-  assert.ok(Math.abs(Number(cell("cost per game (US $)")) - perGame) <= 1e-5 * perGame, `cost per game ${cell("cost per game (US $)")} against ${perGame}`);
+  // Shown to the column's decimals (one count of decimals per column): equal to the cost computed here, rounded to them.
+  const shown = cell("cost per game (US $)");
+  const decimals = shown.split(".")[1]?.length ?? 0;
+  assert.ok(decimals >= 4 && Math.abs(Number(shown) - perGame) <= 0.5 * 10 ** -decimals + 1e-12, `cost per game ${shown} against ${perGame}`);
 });
