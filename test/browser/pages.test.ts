@@ -1,10 +1,12 @@
-// Opens every page of the fixture site (test/support/fixtureSite.ts), and of the site built with no datasets, in headless Chromium.
+// Opens every page of the fixture site (test/support/fixtureSite.ts), and of the site built with no datasets, in headless Chromium,
+// and runs axe-core's WCAG 2.1 A and AA rules on each (test/browser/axe.ts): no critical or serious violation.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser} from "playwright-core";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
 import {HOSTILE_DOND} from "../support/fixtureSite.js";
 import {closePage, openSite, screenshot, sitePages, tabs, visit, type Site} from "./harness.js";
+import {axeViolations, severe} from "./axe.js";
 
 let site: Site;
 let browser: Browser;
@@ -29,16 +31,18 @@ describe("every page", {concurrency: AT_ONCE}, () => {
   before(() => void (pages = tabs(browser, server)));
   after(() => pages?.close());
   for (const path of sitePages()) {
-    test(`page ${path} renders with no error and no request beyond loopback`, async () => {
+    test(`page ${path} renders with no error, no request beyond loopback and no serious accessibility violation`, async () => {
       const {page, problems, close} = await pages.visit(path);
       await screenshot(page, path.slice(1) || "index");
       const errors = await page.locator(".observablehq--error").allTextContents();
       // The site icon is inline, so no visitor's browser asks for /favicon.ico (a 404 logged as a console error).
       const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+      const violations = severe(path, await axeViolations(page));
       await close();
       assert.deepEqual(problems, []);
       assert.deepEqual(errors, []);
       assert.match(icon ?? "", /^data:image\/svg\+xml,/);
+      assert.deepEqual(violations, [], `axe: ${violations.length} critical or serious violations on ${path}`);
     });
   }
 });
@@ -71,7 +75,7 @@ describe("with no datasets", {concurrency: AT_ONCE}, () => {
   });
   // The Guide and the Reference read no dataset: the same in both builds, visited once above.
   for (const path of sitePages().filter((p) => !/^\/(guide|reference)\//.test(p))) {
-    test(`page ${path} still renders${path === "/dond" ? ", and says how to add Deal or No Deal's data" : ""}`, async () => {
+    test(`page ${path} still renders${path === "/dond" ? ", and says how to add Deal or No Deal's data" : ""}, with no serious accessibility violation`, async () => {
       const {page, problems, close} = await pages.visit(path);
       if (path === "/dond") {
         await screenshot(page, "dond-no-dataset");
@@ -80,9 +84,11 @@ describe("with no datasets", {concurrency: AT_ONCE}, () => {
         assert.match(notice ?? "", /PARLEY_DATASETS/);
       }
       const errors = await page.locator(".observablehq--error").allTextContents();
+      const violations = severe(path, await axeViolations(page));
       await close();
       assert.deepEqual(problems, [], `page ${path}`);
       assert.deepEqual(errors, [], `page ${path}`);
+      assert.deepEqual(violations, [], `axe: ${violations.length} critical or serious violations on ${path} (no datasets)`);
     });
   }
 });
