@@ -14,8 +14,11 @@
  *   its figure's caption), whose parts are hidden from assistive technology
  *   (the figure's text description and data table speak for them; src/components/figure.ts).
  * - Code blocks (`<pre>`) scroll sideways but cannot be focused (2.1.1): they take the focus.
+ * - A wide table pushes the page sideways at 320 px (1.4.10): each table scrolls
+ *   in a box of its own, which takes the focus.
  * - Inputs.table scrolls in a `<form>` that cannot be focused (2.1.1), and its
- *   selection checkboxes and radios have no label (1.3.1, 4.1.2).
+ *   selection checkboxes and radios have no label (1.3.1, 4.1.2); Inputs.range's
+ *   slider has none either (its label names the number box beside it).
  */
 import {readdirSync, readFileSync, statSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
@@ -71,7 +74,8 @@ export const ACCESSIBILITY_SCRIPT = `<script>(() => {
     for (const pre of d.querySelectorAll("pre:not([tabindex])")) pre.tabIndex = 0;
     for (const svg of d.querySelectorAll("svg[class^='plot']:not([role])")) {
       const figure = svg.closest("figure");
-      const name = svg.getAttribute("aria-label") || text(figure && figure.querySelector("h2, figcaption")) || "Chart";
+      const legend = /-ramp\b/.test(svg.getAttribute("class"));
+      const name = svg.getAttribute("aria-label") || (legend ? "Colour legend: " + (text(svg.querySelector("text.label, text:last-of-type")) || "scale") : text(figure && figure.querySelector("h2, figcaption")) || "Chart");
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", name);
       for (const g of svg.querySelectorAll("[aria-label]")) g.setAttribute("aria-hidden", "true");
@@ -80,6 +84,23 @@ export const ACCESSIBILITY_SCRIPT = `<script>(() => {
       form.tabIndex = 0;
       form.setAttribute("role", "region");
       if (!form.hasAttribute("aria-label")) form.setAttribute("aria-label", "Table, scrollable");
+    }
+    // A table wider than the column scrolls in a box of its own (not the page: WCAG 1.4.10), which takes the focus (2.1.1).
+    for (const table of d.querySelectorAll("#observablehq-main table")) {
+      if (table.parentElement.closest(".parley-scroll, form[class$='-table'], .parley-figure-data")) continue;
+      const box = d.createElement("div");
+      box.className = "parley-scroll";
+      box.tabIndex = 0;
+      box.setAttribute("role", "region");
+      const caption = text(table.caption) || Array.from(table.querySelectorAll("th")).slice(0, 3).map(text).filter(Boolean).join(", ");
+      box.setAttribute("aria-label", "Table" + (caption ? ": " + caption : ""));
+      table.before(box);
+      box.append(table);
+    }
+    // An Inputs.range's slider: its <label> names the number box beside it only.
+    for (const input of d.querySelectorAll("form input[type=range]:not([aria-label]):not([id])")) {
+      const label = input.closest("form").querySelector("label");
+      input.setAttribute("aria-label", (text(label) || "Value") + " (slider)");
     }
     for (const input of d.querySelectorAll("form[class$='-table'] input:not([aria-label])")) {
       const row = input.closest("tr"), head = row && row.parentElement && row.parentElement.tagName === "THEAD";

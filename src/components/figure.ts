@@ -26,7 +26,7 @@ const optionsOf = new WeakMap<Element, PlotOptions>();
 export function plot(options: PlotOptions): Chart {
   let chart = Plot.plot(options);
   const color = (options.color ?? {}) as Record<string, unknown>;
-  const type = (chart as any).scale?.("color")?.type;
+  const type = (scaleOf(chart, "color") as {type?: string} | undefined)?.type;
   if ((type === "ordinal" || type === "categorical") && color.scheme === undefined && color.range === undefined) {
     chart = Plot.plot({...options, color: {...color, range: [...OKABE_ITO]}});
   }
@@ -34,12 +34,21 @@ export function plot(options: PlotOptions): Chart {
   return chart;
 }
 
+/** The chart's scale `name` (Plot's descriptor), or undefined: Plot throws for a name that is not a scale (z, text). */
+function scaleOf(chart: Element, name: string): unknown {
+  try {
+    return (chart as any).scale?.(name);
+  } catch {
+    return undefined;
+  }
+}
+
 const CHANNELS = ["fx", "fy", "x", "x1", "x2", "y", "y1", "y2", "z", "stroke", "fill", "symbol", "r", "text"];
 const SCALE_OF: Record<string, string> = {x1: "x", x2: "x", y1: "y", y2: "y", stroke: "color", fill: "color"};
 
 /** The columns of the chart's main mark (the one drawing the most values), as computed by Plot (its transforms applied). */
 export function chartColumns(chart: Element, options: PlotOptions): ChartColumn[] {
-  const scale = (name: string) => (chart as any).scale?.(name) as {label?: string} | undefined;
+  const scale = (name: string) => scaleOf(chart, name) as {label?: string} | undefined;
   let best: ChartColumn[] = [];
   let bestRows = 0;
   for (const mark of ([options.marks ?? []] as any[]).flat(Infinity) as any[]) {
@@ -74,7 +83,7 @@ export function chartColumns(chart: Element, options: PlotOptions): ChartColumn[
 function describeScales(chart: Element, title: string): string {
   const parts: string[] = [];
   for (const name of ["y", "x", "color"]) {
-    const s = (chart as any).scale?.(name) as {label?: string; domain?: unknown[]} | undefined;
+    const s = scaleOf(chart, name) as {label?: string; domain?: unknown[]} | undefined;
     if (!s?.domain?.length) continue;
     const label = s.label ?? name;
     const domain = s.domain;
