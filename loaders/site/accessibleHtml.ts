@@ -66,6 +66,10 @@ export const ACCESSIBILITY_SCRIPT = `<script>(() => {
   const viewport = d.querySelector('meta[name="viewport"]');
   if (viewport) viewport.content = viewport.content.replace(/,\\s*maximum-scale=[0-9.]+/, "");
   const text = (el) => (el ? el.textContent.replace(/\\s+/g, " ").trim() : "");
+  const axes = (svg) => {
+    const labels = Array.from(svg.querySelectorAll('g[aria-label$="axis label"]'), text).filter(Boolean);
+    return labels.length ? ": " + labels.join(" and ") : "";
+  };
   const fix = () => {
     const toggle = d.getElementById("observablehq-sidebar-toggle");
     if (toggle && !toggle.hasAttribute("aria-label")) toggle.setAttribute("aria-label", "Show or hide the navigation");
@@ -75,7 +79,7 @@ export const ACCESSIBILITY_SCRIPT = `<script>(() => {
     for (const svg of d.querySelectorAll("svg[class^='plot']:not([role])")) {
       const figure = svg.closest("figure");
       const legend = /-ramp\b/.test(svg.getAttribute("class"));
-      const name = svg.getAttribute("aria-label") || (legend ? "Colour legend: " + (text(svg.querySelector("text.label, text:last-of-type")) || "scale") : text(figure && figure.querySelector("h2, figcaption")) || "Chart");
+      const name = svg.getAttribute("aria-label") || (legend ? "Colour legend: " + (text(svg.querySelector("text.label, text:last-of-type")) || "scale") : text(figure && figure.querySelector("h2, figcaption")) || "Chart" + axes(svg));
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", name);
       for (const g of svg.querySelectorAll("[aria-label]")) g.setAttribute("aria-hidden", "true");

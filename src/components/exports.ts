@@ -12,7 +12,7 @@
  * role, a title, a generated description and a "Data" toggle.
  */
 import * as Inputs from "@observablehq/inputs";
-import {accessibleFigure} from "./figure.js";
+import {accessibleCharts} from "./figure.js";
 
 type Row = Record<string, any>;
 
@@ -130,7 +130,7 @@ export function Exportable<T extends Element>(node: T, {name, csvText}: {name: s
   }
   const wrapper = document.createElement("div");
   wrapper.className = "parley-exportable";
-  wrapper.append(node, ...(svg ? accessibleFigure(node, svg, name) : []), bar);
+  wrapper.append(node, ...(svg ? accessibleCharts(node, name) : []), bar);
   return wrapper;
 }
 

@@ -51,6 +51,7 @@ export function chartColumns(chart: Element, options: PlotOptions): ChartColumn[
   const scale = (name: string) => scaleOf(chart, name) as {label?: string} | undefined;
   let best: ChartColumn[] = [];
   let bestRows = 0;
+  let bestPoint = false;
   for (const mark of ([options.marks ?? []] as any[]).flat(Infinity) as any[]) {
     if (!mark || typeof mark.initialize !== "function" || mark.constructor?.name === "Tip") continue;
     let state: {data: ArrayLike<unknown> | null; channels: Record<string, {value: ArrayLike<unknown>; label?: string; scale?: string}>};
@@ -60,7 +61,9 @@ export function chartColumns(chart: Element, options: PlotOptions): ChartColumn[
       continue;
     }
     const rows = state.data?.length ?? 0;
-    if (rows <= bestRows) continue;
+    // The most values wins; among marks drawing as many, the first with a point (x and y) rather than an interval.
+    const point = !!state.channels.x && !!state.channels.y;
+    if (rows < bestRows || (rows === bestRows && (bestPoint || !point))) continue;
     const columns: ChartColumn[] = [];
     for (const channel of CHANNELS) {
       const c = state.channels[channel];
@@ -74,7 +77,7 @@ export function chartColumns(chart: Element, options: PlotOptions): ChartColumn[
       if (typeof field !== "string" || columns.some((c) => c.channel === channel) || !mark.data || mark.data.length !== rows) continue;
       columns.unshift({channel, label: scale(channel)?.label ?? field, values: Array.from(mark.data as ArrayLike<any>, (d) => d?.[field])});
     }
-    if (columns.length) (best = columns), (bestRows = rows);
+    if (columns.length) (best = columns), (bestRows = rows), (bestPoint = point);
   }
   return best;
 }
@@ -114,6 +117,33 @@ function dataTable(columns: ChartColumn[], caption: string): HTMLTableElement {
     for (const c of columns) row.insertCell().textContent = formatValue(c.values[i]);
   }
   return table;
+}
+
+/** Whether `svg` is a chart Plot drew (not a colour legend's ramp). */
+const isChart = (svg: SVGSVGElement) => /^plot-/.test(svg.getAttribute("class") ?? "") && !/-ramp\b/.test(svg.getAttribute("class") ?? "");
+
+/** A name written as a file name ("self-gain-fair") as words ("Self gain fair"). */
+export const nameAsTitle = (name: string) => {
+  const words = name.replace(/[-_]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * Every chart in `node` made an accessible figure (accessibleFigure), for
+ * Exportable: with one chart, the parts to put under `node`; with several
+ * (small multiples, as CoefPlot draws), each chart's parts are put under it,
+ * named by the text just before it, and none are returned.
+ */
+export function accessibleCharts(node: Element, name: string): HTMLElement[] {
+  const svgs = (node instanceof SVGSVGElement ? [node] : Array.from(node.querySelectorAll<SVGSVGElement>("svg"))).filter(isChart);
+  const title = nameAsTitle(name);
+  if (svgs.length <= 1) return svgs.length ? accessibleFigure(node, svgs[0], title) : [];
+  svgs.forEach((svg, i) => {
+    const chart = svg.closest("figure") ?? svg;
+    const before = chart.previousElementSibling?.textContent?.trim();
+    chart.after(...accessibleFigure(chart, svg, `${title}: ${before || `chart ${i + 1}`}`));
+  });
+  return [];
 }
 
 /**

@@ -13,7 +13,7 @@ export interface ChartColumn {
   values: unknown[];
 }
 
-const MEASURE_ORDER = ["y", "y2", "x", "x2", "r", "fill", "stroke", "text"];
+const MEASURE_ORDER = ["y", "x", "y2", "x2", "r", "fill", "stroke", "text"];
 const WHERE_ORDER = ["x", "x1", "y", "y1", "fx", "fy", "z", "stroke", "fill", "symbol", "text"];
 
 /** A value as the description shows it: numbers to four significant digits, dates as days. */
@@ -50,7 +50,8 @@ export function describeChart(title: string, columns: ChartColumn[]): string {
   const lead = title.trim() ? `${title.trim().replace(/[.:]$/, "")}: ` : "";
   if (!n) return `${lead}no values to show.`;
   const measure = measureOf(columns);
-  const others = WHERE_ORDER.map((ch) => columns.find((c) => c.channel === ch && c !== measure)).filter((c): c is ChartColumn => !!c);
+  // Where a value is: the other columns, but not the measure's own baseline (a bar's y1 is labelled as its y2).
+  const others = WHERE_ORDER.map((ch) => columns.find((c) => c.channel === ch && c !== measure && c.label !== measure?.label)).filter((c): c is ChartColumn => !!c);
   const by = [...new Set(others.map((c) => c.label))];
   const plotted = measure ? `${measure.label}${by.length ? ` by ${joinAnd(by)}` : ""}` : joinAnd([...new Set(columns.map((c) => c.label))]);
   const count = `${n} ${n === 1 ? "value" : "values"}`;

@@ -64,6 +64,11 @@ test("a chart's sentence names what is measured, by what, and where its lowest a
     describeChart("Games per agent.", [{channel: "y", label: "agent", values: ["a", "b"]}, {channel: "x", label: "games", values: [3, 12]}]),
     "Games per agent: games by agent, 2 values, from 3 (agent a) to 12 (agent b).",
   );
+  // A histogram's bars: the count is y2, their baseline y1 (labelled the same) is not where a value is.
+  assert.equal(
+    describeChart("Efficiency", [{channel: "x1", label: "efficiency", values: [0, 0.5]}, {channel: "y1", label: "games", values: [0, 0]}, {channel: "y2", label: "games", values: [7, 2]}]),
+    "Efficiency: games by efficiency, 2 values, from 2 (efficiency 0.5) to 7 (efficiency 0).",
+  );
   assert.equal(describeChart("One", [{channel: "y", label: "rate", values: [0.25]}]), "One: rate, 1 value: 0.25.");
   assert.equal(describeChart("Names", [{channel: "text", label: "name", values: ["a", "b"]}]), "Names: name, 2 values.");
   assert.equal(describeChart("Empty", []), "Empty: no values to show.");
