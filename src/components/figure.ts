@@ -8,7 +8,8 @@
  *   by a sentence generated from the values it draws (src/lib/chartSummary.ts:
  *   what is plotted and the extremes), its marks hidden from assistive
  *   technology (Plot's aria-label on <g> elements with no role is not allowed);
- * - under it, a "Data" toggle (<details>) holds the same values as a table.
+ * - under it, a "Data" toggle (<details>) holds the same values as a table
+ *   (made when first opened).
  *
  * A chart drawn with Plot.plot directly still gets the role, its title and a
  * sentence from its scales (their labels and domains), but no table.
@@ -70,6 +71,8 @@ export function chartColumns(chart: Element, options: PlotOptions): ChartColumn[
       if (!c || !c.value || c.value.length !== rows) continue;
       const label = scale(c.scale ?? SCALE_OF[channel] ?? channel)?.label ?? c.label ?? channel;
       const values = Array.from(c.value);
+      // A fill or stroke given as colours (a function returning "steelblue") is how it looks, not a value drawn.
+      if ((channel === "fill" || channel === "stroke") && values.every((v) => typeof v === "string" && CSS.supports("color", v))) continue;
       if (columns.some((other) => other.label === label && other.values.every((v, i) => v === values[i]))) continue;
       columns.push({channel, label: String(label), values});
     }
@@ -124,6 +127,8 @@ const isChart = (svg: SVGSVGElement) => /^plot-/.test(svg.getAttribute("class") 
 
 /** A name written as a file name ("self-gain-fair") as words ("Self gain fair"). */
 export const nameAsTitle = (name: string) => {
+  // A name with digits may hold a model's or a file's own name (gpt-3.5-turbo-0125): kept as it is.
+  if (/\d/.test(name)) return name;
   const words = name.replace(/[-_]+/g, " ").trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
@@ -160,7 +165,8 @@ export function accessibleFigure(node: Element, svg: SVGSVGElement, title: strin
   const description = document.createElement("p");
   description.className = "parley-figure-description";
   description.id = `parley-figure-${++ids}`;
-  description.textContent = columns.length ? describeChart(name, columns) : describeScales(svg, name);
+  // Plot's scale() is on what Plot.plot returned: the <svg>, or the <figure> around it when it has a legend or title.
+  description.textContent = columns.length ? describeChart(name, columns) : describeScales(chart ?? svg.closest("figure") ?? svg, name);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", name);
   svg.setAttribute("aria-describedby", description.id);
@@ -175,7 +181,10 @@ export function accessibleFigure(node: Element, svg: SVGSVGElement, title: strin
   scroller.tabIndex = 0;
   scroller.setAttribute("role", "region");
   scroller.setAttribute("aria-label", `${name}: data`);
-  scroller.append(dataTable(columns, `${name}: the values drawn`));
+  // The table is made when the toggle is first opened: a page of charts holds no hidden tables (nor their thousands of cells).
+  details.addEventListener("toggle", () => {
+    if (details.open && !scroller.firstChild) scroller.append(dataTable(columns, `${name}: the values drawn`));
+  });
   details.append(summary, scroller);
   return [description, details];
 }
