@@ -6,6 +6,7 @@
 import {papers} from "./loaders/papers/index.js";
 import {REFERENCE_INDEX, REFERENCE_PAGES} from "./loaders/site/referencePages.js";
 import {frameworkPages, siteSections} from "./loaders/site/navigation.js";
+import {ACCESSIBILITY_SCRIPT} from "./loaders/site/accessibleHtml.js";
 import {fileURLToPath} from "node:url";
 
 export default {
@@ -20,8 +21,8 @@ export default {
   // The site's map (loaders/site/navigation.ts): one section per paper from the papers' manifests (loaders/papers/<paper>/index.ts),
   // then the pages across papers, running a study, the Guide and the Reference; the home page's map is made from the same list.
   pages: frameworkPages(siteSections(papers, [REFERENCE_INDEX, ...REFERENCE_PAGES])),
-  // A site icon inline (no request, so no /favicon.ico 404 on a visitor's first page).
-  head: `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%234269d0'/%3E%3Ctext x='8' y='12' font-size='11' text-anchor='middle' fill='white' font-family='sans-serif'%3EP%3C/text%3E%3C/svg%3E">`,
+  // A site icon inline (no request, so no /favicon.ico 404 on a visitor's first page); the accessibility fixes made as pages draw (loaders/site/accessibleHtml.ts).
+  head: ACCESSIBILITY_SCRIPT + `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%234269d0'/%3E%3Ctext x='8' y='12' font-size='11' text-anchor='middle' fill='white' font-family='sans-serif'%3EP%3C/text%3E%3C/svg%3E">`,
   // Pages made by a parameterized page (src/glee-[family].md, src/negotiationarena-[scenario].md: Framework's parameterized routes), as the manifests mark them.
   // Each paper's overview (src/papers/[paper].md.ts) too.
   dynamicPaths: [...papers.map((p) => `/papers/${p.id}`), ...papers.flatMap((p) => p.pages.filter((page) => page.parameterized).map((page) => page.path))],

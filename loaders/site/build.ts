@@ -10,9 +10,10 @@
  */
 import {spawn} from "node:child_process";
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
-import {delimiter, join} from "node:path";
+import {delimiter, join, resolve} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {prepareRuns} from "../ownRuns/runArchives.js";
+import {makeSiteAccessible} from "./accessibleHtml.js";
 
 /** The site's source root. */
 const siteRoot = join(projectRoot, "src");
@@ -100,11 +101,14 @@ function clearLoaderCache(root = siteRoot): void {
   for (const name of readdirSync(cache)) if (name !== "_node" && name !== "_npm") rmSync(join(cache, name), {recursive: true, force: true});
 }
 
-/** Builds the site into dist/ (or $PARLEY_DIST, read by observablehq.config.ts); returns Framework's exit code. */
-export function buildSite(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Builds the site into dist/ (or $PARLEY_DIST, read by observablehq.config.ts), its pages made accessible (accessibleHtml.ts); returns Framework's exit code. */
+export async function buildSite(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   clearLoaderCache();
   seedNpmVersions();
-  return observable(["build"], env);
+  const code = await observable(["build"], env);
+  // observablehq.config.ts: the output is $PARLEY_DIST or dist/, relative to the project (Framework runs there).
+  if (code === 0) makeSiteAccessible(resolve(projectRoot, env.PARLEY_DIST ?? "dist"));
+  return code;
 }
 
 /**

@@ -64,6 +64,7 @@ export const GUIDE_PAGES: readonly NavPage[] = [
   {name: "Writing a page", path: "/guide/pages"},
   {name: "Configuration", path: "/guide/configuration"},
   {name: "Reliability", path: "/guide/reliability"},
+  {name: "Accessibility", path: "/guide/accessibility"},
   {name: "Adding a game", path: "/guide/adding-a-game"},
   {name: "Adding a paper", path: "/guide/adding-a-paper"},
   {name: "Adding an analysis", path: "/guide/adding-an-analysis"},

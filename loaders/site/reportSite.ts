@@ -30,6 +30,7 @@ import {studySummary} from "./reportSummary.js";
 import {referencesPage} from "./referencesPage.js";
 import type {StudyRun} from "./reportRuns.js";
 import {escapeHtml} from "./markup.js";
+import {makeSiteAccessible} from "./accessibleHtml.js";
 
 export interface ReportOptions {
   runs: StudyRun[];
@@ -232,6 +233,7 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
     writeFileSync(join(project, "observablehq.config.js"), `export default ${JSON.stringify(config, null, 2)};\n`);
     const code = await observable(["build", "--config", join(project, "observablehq.config.js")], process.env, {cwd: project, root, stdio: verbose ? "inherit" : "pipe"});
     if (code !== 0) throw new ReportBuildFailed(`the report's site build failed (Framework exited with code ${code}; its errors are above)`);
+    makeSiteAccessible(join(project, "dist"));
 
     // The finished site replaces --out whole: staged beside it, then swapped in by rename.
     mkdirSync(dirname(target), {recursive: true});

@@ -4,6 +4,7 @@
  * baseline, which is drawn hollow at 0.
  */
 import * as Plot from "@observablehq/plot";
+import {plot} from "./figure.js";
 import type {CoefRow} from "../lib/olsOneHot.js";
 
 export interface CoefPlotOptions {
@@ -37,7 +38,7 @@ export function CoefPlot(rows: CoefRow[], {width = 640, percent = true, hideInte
     title.style.marginTop = "0.5rem";
     root.append(
       title,
-      Plot.plot({
+      plot({
         width,
         height: 30 + 20 * own.length,
         marginLeft,

@@ -8,8 +8,11 @@
  * Inputs.table with a CSV of every row (Inputs.table draws rows lazily, so
  * its DOM may hold only the first few), using the same columns, headers and
  * formats as the table shows. Files are named `<page>-<name>.<ext>`.
+ * A chart also gets its text alternatives (src/components/figure.ts): a
+ * role, a title, a generated description and a "Data" toggle.
  */
 import * as Inputs from "@observablehq/inputs";
+import {accessibleCharts} from "./figure.js";
 
 type Row = Record<string, any>;
 
@@ -127,7 +130,7 @@ export function Exportable<T extends Element>(node: T, {name, csvText}: {name: s
   }
   const wrapper = document.createElement("div");
   wrapper.className = "parley-exportable";
-  wrapper.append(node, bar);
+  wrapper.append(node, ...(svg ? accessibleCharts(node, name) : []), bar);
   return wrapper;
 }
 

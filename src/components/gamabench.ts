@@ -7,6 +7,7 @@
  * (dataset absent).
  */
 import * as Plot from "@observablehq/plot";
+import {plot} from "./figure.js";
 import {GAMABENCH_GAMES, LEADERBOARD_GAMES, gameLabel, modelLabel, type GameScoreRow, type SummaryRow} from "../lib/gamabench.js";
 
 type Row = Record<string, any>;
@@ -89,7 +90,7 @@ export function RunTable(scores: GameScoreRow[], overall: {run: number; overall:
 /** Overall score per model as horizontal bars with ± sd whiskers. */
 export function OverallBars(summary: SummaryRow[], {width = 640} = {}): SVGSVGElement | HTMLElement {
   const data = summary.filter((r) => r.game === "overall").map((r) => ({...r, label: modelLabel(r.model), lo: r.mean - (r.sd ?? 0), hi: r.mean + (r.sd ?? 0)}));
-  return Plot.plot({
+  return plot({
     // Framework's `width` is 0 before the page is laid out; margins would make bars negative.
     width: Math.max(width, 320),
     height: 40 + 24 * Math.max(1, data.length),
@@ -125,7 +126,7 @@ export function RoundChart(kind: string, turns: Row[], rounds: Row[], {width = 6
         {round: r.round, value: r.mean, series: "average"},
         {round: r.round, value: r.target, series: "target (R × average)"},
       ]);
-      return Plot.plot({
+      return plot({
         ...base,
         y: {label: "↑ chosen number", domain: [game?.param_min ?? 0, game?.param_max ?? 100], grid: true},
         marks: [Plot.dot(turns, {x: "round", y: "amount", r: 2, fill: "#bbb"}), Plot.line(lines, {x: "round", y: "value", stroke: "series", marker: "dot"})],
@@ -134,14 +135,14 @@ export function RoundChart(kind: string, turns: Row[], rounds: Row[], {width = 6
     case "bar_game_explicit":
     case "bar_game_implicit": {
       const data = rounds.map((r) => ({round: r.round, share: r.n_active ? r.n_yes / r.n_active : null}));
-      return Plot.plot({
+      return plot({
         ...base,
         y: {label: "↑ share going to the bar", domain: [0, 1], tickFormat: "%", grid: true},
         marks: [Plot.ruleY([game?.ratio ?? 0.6], {stroke: "red", strokeDasharray: "4 3"}), Plot.line(data, {x: "round", y: "share", marker: "dot"})],
       });
     }
     case "divide_dollar":
-      return Plot.plot({
+      return plot({
         ...base,
         y: {label: "↑ golds", grid: true},
         marks: [
@@ -153,7 +154,7 @@ export function RoundChart(kind: string, turns: Row[], rounds: Row[], {width = 6
       });
     case "public_goods": {
       const mean = rounds.map((r) => ({round: r.round, mean: r.mean}));
-      return Plot.plot({
+      return plot({
         ...base,
         y: {label: "↑ tokens contributed", domain: [0, game?.tokens ?? 20], grid: true},
         marks: [Plot.dot(turns, {x: "round", y: "amount", r: 2, fill: "#bbb"}), Plot.line(mean, {x: "round", y: "mean", marker: "dot", stroke: "steelblue"})],
@@ -161,7 +162,7 @@ export function RoundChart(kind: string, turns: Row[], rounds: Row[], {width = 6
     }
     case "diner_dilemma": {
       const data = rounds.map((r) => ({round: r.round, share: r.n_active ? r.n_yes / r.n_active : null}));
-      return Plot.plot({
+      return plot({
         ...base,
         y: {label: "↑ share choosing the cheap dish", domain: [0, 1], tickFormat: "%", grid: true},
         marks: [Plot.line(data, {x: "round", y: "share", marker: "dot"})],
@@ -170,7 +171,7 @@ export function RoundChart(kind: string, turns: Row[], rounds: Row[], {width = 6
     case "sealed_bid_auction_first_price":
     case "sealed_bid_auction_second_price": {
       const gap = turns.map((t) => ({round: t.round, gap: t.valuation - t.amount, seat: t.seat}));
-      return Plot.plot({
+      return plot({
         ...base,
         y: {label: "↑ valuation − bid", grid: true},
         marks: [Plot.ruleY([0]), Plot.dot(gap, {x: "round", y: "gap", r: 2, fill: "#bbb"}), Plot.line(gap, Plot.groupX({y: "mean"}, {x: "round", y: "gap", marker: "dot", stroke: "steelblue"}))],

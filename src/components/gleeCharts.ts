@@ -6,6 +6,7 @@
  * note instead of an empty chart.
  */
 import * as Plot from "@observablehq/plot";
+import {plot} from "./figure.js";
 
 /** Framework's `width` can be tiny before the page is laid out; below this, margins would leave no room to draw. */
 const MIN_WIDTH = 360;
@@ -65,7 +66,7 @@ export function MetricByAgent(rows: MetricValue[], {width = 640, label = "metric
   if (!agents.length) return note("No games to show.");
   const boxes = agents.map((agent) => ({agent, ...boxStats(rows.filter((r) => r.agent === agent))}));
   const outliers = boxes.flatMap((b) => b.outliers.map((value) => ({agent: b.agent, value})));
-  return Plot.plot({
+  return plot({
     width: Math.max(width, MIN_WIDTH),
     height: 60 + 28 * agents.length,
     marginLeft: 120,
@@ -84,7 +85,7 @@ export function MetricByAgent(rows: MetricValue[], {width = 640, label = "metric
 export function MetricHistogram(values: readonly number[] | readonly Weighted[], {width = 640, label = "metric"}: {width?: number; label?: string} = {}): Element {
   const rows = values.map((d) => (typeof d === "number" ? {value: d, games: 1} : {value: d.value, games: gamesOf(d)}));
   if (!rows.some((d) => d.games > 0)) return note("No games to show.");
-  return Plot.plot({
+  return plot({
     width: Math.max(width, MIN_WIDTH),
     height: 220,
     marginLeft: 56,
@@ -137,7 +138,7 @@ export function ParameterImpact(rows: ImpactRow[], {width = 640, parameter = "pa
   const span = Math.max(...means) - Math.min(...means) || 1;
   const spread = spreadLabels(last.map((r) => r.mean), (13 / (360 - 50)) * span);
   const ends = last.map((r, i) => ({...r, label_y: spread[i]}));
-  return Plot.plot({
+  return plot({
     width: Math.max(width, MIN_WIDTH),
     height: 360,
     marginRight: 110,

@@ -69,5 +69,7 @@ export {MetaGameMatrix} from "./metaGameMatrix.js";
 export {Loading} from "./loading.js";
 /** `Exportable(chart, {name})` adds SVG/PNG/CSV downloads; `Table(rows, {name, ...})` is Inputs.table with a CSV of every row. */
 export {Exportable, Table} from "./exports.js";
+/** `plot(options)`: Plot.plot with the colour-blind-safe palette; in Exportable its chart gets a description and a data table (src/components/figure.ts). */
+export {plot} from "./figure.js";
 /** `urlInput(name, create, codec)`: an input whose value lives in the page's URL, so a copied link opens the same view. */
 export {urlInput, text, flag, integer, oneOf, someOf} from "./urlState.js";

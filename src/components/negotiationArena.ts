@@ -5,6 +5,7 @@
  * keep each message's hidden reasoning apart from its public part.
  */
 import * as Plot from "@observablehq/plot";
+import {plot} from "./figure.js";
 import type {Correlation, NaScenario, PairStatsRow} from "../lib/negotiationArena.js";
 import {Transcript} from "./transcript.js";
 
@@ -69,7 +70,7 @@ export function PairGrid(rows: PairStatsRow[], {seat, width = 640}: {seat: 1 | 2
   const p2 = [...new Set(rows.map((r) => r.p2_agent))].sort();
   const cell = Math.max(40, Math.min(90, (width - 220) / Math.max(1, p1.length)));
   const label = (r: PairStatsRow) => `${win(r) === null ? "ties" : `${Math.round(100 * win(r)!)}%`} / ${pay(r).toFixed(1)}`;
-  return Plot.plot({
+  return plot({
     width: Math.min(width, 220 + cell * p1.length + 40),
     height: 120 + 0.6 * cell * p2.length,
     marginLeft: 200,
@@ -102,7 +103,7 @@ export function CorrelationScatter<T extends Record<string, number>>(points: T[]
   const values = points.flatMap((p) => [p[x], p[y]]);
   const lo = Math.min(...values);
   const hi = Math.max(...values);
-  return Plot.plot({
+  return plot({
     width: Math.min(width, 560),
     height: 380,
     grid: true,
@@ -119,7 +120,7 @@ export function CorrelationScatter<T extends Record<string, number>>(points: T[]
 export function AcceptanceCurve(rows: {iterations: number; p2_agent: string; amount: number; p_accept: number; n: number}[], {width = 640} = {}): HTMLElement | SVGSVGElement {
   if (!rows.length) return empty("No injected offers in this build (data/runs/negotiationarena-acceptance.json plays them).");
   const data = rows.map((r) => ({...r, variant: r.iterations === 2 ? "classical (2 turns): BLUE decides" : r.iterations === 3 ? "3 turns: RED decides" : `${r.iterations} turns`}));
-  return Plot.plot({
+  return plot({
     width,
     height: 320,
     grid: true,

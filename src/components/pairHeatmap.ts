@@ -4,6 +4,7 @@
  * on a diverging scale centred at 0; the tooltip gives n and the CI.
  */
 import * as Plot from "@observablehq/plot";
+import {plot} from "./figure.js";
 import type {PairEffect} from "../lib/gleeDesign.js";
 
 export function PairHeatmap(effects: PairEffect[], {width = 640, label = "effect"}: {width?: number; label?: string} = {}): HTMLElement | SVGSVGElement {
@@ -16,7 +17,7 @@ export function PairHeatmap(effects: PairEffect[], {width = 640, label = "effect
   const bob = [...new Set(effects.map((e) => e.bob))].sort();
   const extent = Math.max(1e-9, ...effects.map((e) => Math.abs(e.effect)));
   const cell = Math.max(18, Math.min(44, (width - 220) / Math.max(1, bob.length)));
-  return Plot.plot({
+  return plot({
     width: Math.min(width, 220 + cell * bob.length + 40),
     height: 120 + cell * alice.length,
     marginLeft: 200,

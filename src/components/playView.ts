@@ -109,14 +109,27 @@ export function downloadLink(record: PlayRecord): HTMLAnchorElement {
 export function PlayView(driver: PlayDriver): HTMLElement {
   const root = el("div", {className: "play-game"});
   const error = el("p", {className: "play-error", role: "alert"});
+  // Said by screen readers as it changes (a polite live region, kept across renders): the round and the game's newest message, or the outcome.
+  const announce = el("p", {className: "play-announce parley-visually-hidden"});
+  announce.setAttribute("aria-live", "polite");
+  announce.setAttribute("role", "status");
+  let moves = 0;
   const render = async () => {
     const p = await driver.pending();
     if (!p) {
       const record = await driver.record();
-      root.replaceChildren(outcome(record), el("details", {}, el("summary", {textContent: "The game's turns"}), el("pre", {className: "play-turns", textContent: JSON.stringify(record.rows?.turns ?? [], null, 1)})));
+      const turns = el("pre", {className: "play-turns", tabIndex: 0, textContent: JSON.stringify(record.rows?.turns ?? [], null, 1)});
+      turns.setAttribute("aria-label", "The game's turns as JSON");
+      const result = outcome(record);
+      root.replaceChildren(announce, result, el("details", {}, el("summary", {textContent: "The game's turns"}), turns));
+      announce.textContent = `Game over. ${result.querySelector("p")?.textContent ?? ""}`;
+      result.tabIndex = -1;
+      if (moves) result.focus();
       return;
     }
-    const head = el("p", {className: "play-status", textContent: `Round ${p.round} — you play ${p.seat_name ?? `seat ${p.seat}`}.`});
+    const head = el("p", {className: "play-status", tabIndex: -1, textContent: `Round ${p.round} — you play ${p.seat_name ?? `seat ${p.seat}`}.`});
+    const last = p.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+    announce.textContent = `${head.textContent} ${last.length > 400 ? `${last.slice(0, 400)}…` : last}`;
     error.textContent = "";
     const form = moveForm(p, async (chosen, values) => {
       const parsed = parseEntry(chosen, values);
@@ -126,9 +139,11 @@ export function PlayView(driver: PlayDriver): HTMLElement {
       }
       const done = await driver.submit(parsed.action);
       if ("error" in done) error.textContent = `Not played: ${done.error}`;
-      else await render();
+      else moves++, await render();
     });
-    root.replaceChildren(conversation(p), head, form, error);
+    root.replaceChildren(announce, conversation(p), head, form, error);
+    // After a move the keyboard goes on from the new round's status, not from the top of the page.
+    if (moves) head.focus();
   };
   void render();
   return root;

@@ -1,5 +1,6 @@
 /** Game-theoretic LLM workflows (Hua et al. 2024) Table 9 as a chart: each outcome rate against difficulty, most difficult on the left. */
 import * as Plot from "@observablehq/plot";
+import {plot} from "./figure.js";
 import type {DondStatsRow} from "../lib/dond.js";
 
 const series: [keyof DondStatsRow, string][] = [
@@ -11,7 +12,7 @@ const series: [keyof DondStatsRow, string][] = [
 
 export function RatesByDifficulty(rows: DondStatsRow[], {width = 640, height = 320} = {}): SVGSVGElement | HTMLElement {
   const long = rows.flatMap((r) => series.map(([key, label]) => ({difficulty: r.difficulty, rate: r[key], n: r.n, metric: label})));
-  return Plot.plot({
+  return plot({
     width,
     height,
     x: {label: "difficulty −‖v_A − v_B‖₁ →", reverse: true, ticks: rows.map((r) => r.difficulty), tickFormat: "d"},

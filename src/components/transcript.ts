@@ -15,6 +15,9 @@ export interface TranscriptTurn {
 export function Transcript(turns: TranscriptTurn[], {names = {} as Record<string, string>} = {}): HTMLElement {
   const root = document.createElement("div");
   root.className = "parley-transcript";
+  // A log: screen readers announce turns added to it, and name it.
+  root.setAttribute("role", "log");
+  root.setAttribute("aria-label", "Transcript");
   if (!turns.length) {
     root.textContent = "No turns recorded for this game.";
     return root;

@@ -1,4 +1,6 @@
-// Opens every page of the fixture site (test/support/fixtureSite.ts), and of the site built with no datasets, in headless Chromium.
+// Opens every page of the fixture site (test/support/fixtureSite.ts), and of the site built with no datasets, in headless Chromium,
+// and runs axe-core's WCAG 2.1 A and AA rules (test/browser/axe.ts) on each page of the first and on the no-data pages of the
+// second: no critical or serious violation.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser} from "playwright-core";
@@ -8,6 +10,7 @@ import {closePage, openSite, screenshot, sitePages, tabs, visit, type Site} from
 import {siteSections} from "../../loaders/site/navigation.js";
 import {papers} from "../../loaders/papers/index.js";
 import {REFERENCE_INDEX, REFERENCE_PAGES} from "../../loaders/site/referencePages.js";
+import {axeViolations, severe, SIDEBAR} from "./axe.js";
 
 let site: Site;
 let browser: Browser;
@@ -32,16 +35,18 @@ describe("every page", {concurrency: AT_ONCE}, () => {
   before(() => void (pages = tabs(browser, server)));
   after(() => pages?.close());
   for (const path of sitePages()) {
-    test(`page ${path} renders with no error and no request beyond loopback`, async () => {
+    test(`page ${path} renders with no error, no request beyond loopback and no serious accessibility violation`, async () => {
       const {page, problems, close} = await pages.visit(path);
       await screenshot(page, path.slice(1) || "index");
       const errors = await page.locator(".observablehq--error").allTextContents();
       // The site icon is inline, so no visitor's browser asks for /favicon.ico (a 404 logged as a console error).
       const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+      const violations = severe(path, await axeViolations(page, {exclude: path === "/" ? [] : [SIDEBAR]}));
       await close();
       assert.deepEqual(problems, []);
       assert.deepEqual(errors, []);
       assert.match(icon ?? "", /^data:image\/svg\+xml,/);
+      assert.deepEqual(violations, [], `axe: ${violations.length} critical or serious violations on ${path}`);
     });
   }
 });
@@ -61,6 +66,9 @@ test("the Deal-or-No-Deal page shows rates and a dialogue's HTML as literal text
   assert.deepEqual(problems, []);
 });
 
+/** Pages of the site with no datasets that axe checks: each kind of notice and card it shows instead of data. */
+const NO_DATA_AXE = new Set(["/", "/glee-bargaining", "/gamabench", "/dond", "/econarena", "/negotiationarena", "/ratings", "/datasets"]);
+
 describe("with no datasets", {concurrency: AT_ONCE}, () => {
   let bare: StaticServer;
   let pages: ReturnType<typeof tabs>;
@@ -74,7 +82,7 @@ describe("with no datasets", {concurrency: AT_ONCE}, () => {
   });
   // The Guide and the Reference read no dataset: the same in both builds, visited once above.
   for (const path of sitePages().filter((p) => !/^\/(guide|reference)\//.test(p))) {
-    test(`page ${path} still renders${path === "/dond" ? ", and says how to add Deal or No Deal's data" : ""}`, async () => {
+    test(`page ${path} still renders${path === "/dond" ? ", and says how to add Deal or No Deal's data" : ""}${NO_DATA_AXE.has(path) ? ", with no serious accessibility violation" : ""}`, async () => {
       const {page, problems, close} = await pages.visit(path);
       if (path === "/dond") {
         await screenshot(page, "dond-no-dataset");
@@ -83,9 +91,12 @@ describe("with no datasets", {concurrency: AT_ONCE}, () => {
         assert.match(notice ?? "", /PARLEY_DATASETS/);
       }
       const errors = await page.locator(".observablehq--error").allTextContents();
+      // axe on the pages that show the no-data notices and cards (the others draw what the full site draws, checked above).
+      const violations = NO_DATA_AXE.has(path) ? severe(path, await axeViolations(page, {exclude: [SIDEBAR]})) : [];
       await close();
       assert.deepEqual(problems, [], `page ${path}`);
       assert.deepEqual(errors, [], `page ${path}`);
+      assert.deepEqual(violations, [], `axe: ${violations.length} critical or serious violations on ${path} (no datasets)`);
     });
   }
 });

@@ -4,8 +4,9 @@
  * on it; the built site is served on loopback and opened in headless
  * Chromium: no console error, no 4xx, no request beyond the host, and the
  * front page shows the study's game count, rule breaks and agents (with the
- * model) as computed here from the run's own tables. Bad inputs are one line
- * and exit code 2.
+ * model) as computed here from the run's own tables; axe-core finds no
+ * critical or serious WCAG 2.1 AA violation on any page. Bad inputs are one
+ * line and exit code 2.
  */
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
@@ -20,7 +21,8 @@ import {withSiteTree} from "../support/fixtureSite.js";
 import {queryRun} from "../../loaders/io/parquet.js";
 import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
-import {launch, screenshot, visit} from "./harness.js";
+import {closePage, launch, screenshot, visit} from "./harness.js";
+import {axeViolations, severe, SIDEBAR} from "./axe.js";
 
 const KEY = "sk-parley-report-" + "5eed".repeat(8);
 const {dir: tempDir, keep} = scratch("parley-report-");
@@ -185,12 +187,15 @@ test("the front page shows the study's game count, rule breaks and agents, as th
   for (const p of ["./glee-bargaining", "./glee-regression", "./glee-pairs"]) assert.ok(links.includes(p), `a link to ${p}`);
 });
 
-test("every page of the report opens with no console error, no 4xx and no request beyond its host", async () => {
-  for (const path of ["/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]) {
+test("every page of the report opens with no console error, no 4xx, no request beyond its host and no serious accessibility violation", async () => {
+  const violations: string[] = [];
+  for (const path of ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]) {
     const {page, problems} = await visit(browser, server, path);
     await screenshot(page, `report${path}`);
     assert.deepEqual(problems, [], path);
     assert.deepEqual(await page.locator(".observablehq--error").allTextContents(), [], path);
+    // axe-core's WCAG 2.1 A and AA rules (test/browser/axe.ts): the report's pages are as accessible as the site's.
+    violations.push(...severe(path, await axeViolations(page, {exclude: path === "/" ? [] : [SIDEBAR]})));
     if (path === "/study-discount") assert.match((await page.textContent("main"))!, /Source: A small GLEE study\./);
     // Text written for the site alone is not in a report, nor a dataset menu of one dataset (the card names the study).
     const text = (await page.textContent("main"))!;
@@ -209,7 +214,9 @@ test("every page of the report opens with no console error, no 4xx and no reques
       const marked = await page.locator(".parley-game-finder tbody tr").evaluateAll((rows, i) => rows.map((r) => [r.querySelector("a.parley-game-link")?.getAttribute("data-game"), r.children[i].textContent]), at);
       assert.deepEqual(marked.filter(([, mark]) => mark === "excluded").map(([id]) => id), [excludedGame]);
     }
+    await closePage(page);
   }
+  assert.deepEqual(violations, [], `axe: ${violations.length} critical or serious violations`);
 });
 
 test("bad input: one line naming the directory, exit code 2, nothing written", async () => {
