@@ -112,5 +112,8 @@ export const ACCESSIBILITY_SCRIPT = `<script>(() => {
       input.setAttribute("aria-label", head ? "Select all rows" : "Select row" + (first ? " " + first : ""));
     }
   };
-  d.addEventListener("DOMContentLoaded", () => { fix(); new MutationObserver(fix).observe(d.body, {childList: true, subtree: true}); });
+  // Pages draw in many small steps (a table's rows, a chart's marks): the fixes run once after a burst of changes, not at each one.
+  let queued = 0;
+  const later = () => { if (!queued) queued = setTimeout(() => { queued = 0; fix(); }, 16); };
+  d.addEventListener("DOMContentLoaded", () => { fix(); new MutationObserver(later).observe(d.body, {childList: true, subtree: true}); });
 })();</script>`;

@@ -118,7 +118,7 @@ export function adminLive(rows: readonly ConditionProgress[], lines: readonly Pa
   const progressTable = `<table class="parley-progress"><caption>Progress per condition</caption><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${cells(r).map(cell).join("")}${tryIt(r)}</tr>`).join("")}</tbody></table>`;
   const people = ["participant", "condition", "step", "moves", "time on step", "idle", "completion code", "excluded", "reason", "panel id"];
   const line = (l: ParticipantLine) =>
-    `<tr data-participant="${escapeHtml(l.id)}"><td><a href="/admin/p/${encodeURIComponent(l.id)}">${escapeHtml(l.id.slice(0, 8))}…</a></td>${[l.condition, l.step, l.moves, l.time_on_step, l.idle, l.code, l.excluded ? "yes" : "", l.exclusion_reason, l.panel_id].map(cell).join("")}</tr>`;
+    `<tr data-participant="${escapeHtml(l.id)}"><td><a href="/admin/p/${encodeURIComponent(l.id)}"><code>${escapeHtml(l.id)}</code></a></td>${[l.condition, l.step, l.moves, l.time_on_step, l.idle, l.code, l.excluded ? "yes" : "", l.exclusion_reason, l.panel_id].map(cell).join("")}</tr>`;
   const list = lines.length
     ? `<table class="parley-participants"><caption>Participants (${lines.length}), newest first</caption><thead><tr>${people.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${lines.map(line).join("")}</tbody></table>`
     : `<p>No participants yet.</p>`;
@@ -179,8 +179,8 @@ export function participantPage(experiment: Experiment, p: Participant, line: Pa
     const players = record.players.map((r) => `${r.seat_name ?? `seat ${r.seat}`}: ${r.agent}, return ${typeof r.return === "number" ? r.return.toFixed(4) : ""}`).join("; ");
     turns = `<p>Ended by ${escapeHtml(String(record.row.ended_by))} after ${escapeHtml(String(record.row.rounds))} rounds. ${escapeHtml(players)}.</p><table class="parley-turns"><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
   }
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(experiment.title)}: participant ${escapeHtml(p.id.slice(0, 8))}</title><link rel="stylesheet" href="/admin/study.css"></head>
-<body><main class="parley-study parley-admin"><p><a href="/admin">← all participants</a></p><h1>Participant ${escapeHtml(p.id.slice(0, 8))}…</h1>${factList}<h2>Their moves</h2>${moves}<h2>The game</h2>${turns}</main></body></html>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(experiment.title)}: participant ${escapeHtml(p.id)}</title><link rel="stylesheet" href="/admin/study.css"></head>
+<body><main class="parley-study parley-admin"><p><a href="/admin">← all participants</a></p><h1>Participant <code>${escapeHtml(p.id)}</code></h1>${factList}<h2>Their moves</h2>${moves}<h2>The game</h2>${turns}</main></body></html>
 `;
 }
 

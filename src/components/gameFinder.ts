@@ -78,8 +78,10 @@ export function GameFinder(given: GameRow[], {value, columns, header = {}, ruleB
     const values = rows.map((r) => r[c]);
     if (c === "game_id") formats[c] = (id) => {
       // The link reads "transcript"; the id (long, and searchable) is its title and data.
-      const link = Object.assign(document.createElement("a"), {href: gameHref(String(id), target), textContent: "transcript", title: String(id), className: "parley-game-link"});
+      // The shown game's link says so (the table has no selection column: a row is chosen by its link, which a keyboard reaches).
+      const link = Object.assign(document.createElement("a"), {href: gameHref(String(id), target), textContent: id === root.value ? "transcript (shown)" : "transcript", title: String(id), className: "parley-game-link"});
       link.dataset.game = String(id);
+      if (id === root.value) link.setAttribute("aria-current", "true");
       return link;
     };
     else if (c === "excluded") formats[c] = (v) => (v ? "excluded" : "");
@@ -98,12 +100,10 @@ export function GameFinder(given: GameRow[], {value, columns, header = {}, ruleB
     const cols = counted && !shown.includes("rule_breaks") ? [...shown, "rule_breaks"] : shown;
     if (counted) formats.rule_breaks = columnFormat(withCounts.map((r) => r.rule_breaks));
     count.textContent = `${kept.length.toLocaleString("en-US")} of ${rows.length.toLocaleString("en-US")} games`;
-    const selected = kept.find((r) => r.game_id === root.value) ?? null;
     const table = Inputs.table(kept, {
-      columns: cols, header: {game_id: "game", rule_breaks: "rule breaks", excluded: "participant", ...header}, format: formats, multiple: false, value: selected, required: false,
+      columns: cols, header: {game_id: "game", rule_breaks: "rule breaks", excluded: "participant", ...header}, format: formats, select: false,
       layout: "auto", maxWidth: "100%", rows: 12.5,
-    } as any) as HTMLElement & {value: GameRow | null};
-    table.addEventListener("input", () => choose(table.value?.game_id ?? null));
+    } as any) as HTMLElement;
     table.addEventListener("click", (event) => {
       const link = (event.target as Element).closest?.("a.parley-game-link");
       if (!link) return;
