@@ -16,8 +16,8 @@
  */
 import {spawn} from "node:child_process";
 import {randomUUID} from "node:crypto";
-import {availableParallelism} from "node:os";
-import {readdirSync} from "node:fs";
+import {availableParallelism, tmpdir} from "node:os";
+import {existsSync, readdirSync, readFileSync, rmSync} from "node:fs";
 import {join, relative} from "node:path";
 import {pathToFileURL} from "node:url";
 import {run} from "node:test";
@@ -80,6 +80,9 @@ process.env.PARLEY_DUCKDB_THREADS ??= "1";
 process.env.PARLEY_TEST_RUN ??= randomUUID();
 // Every test process loads the guard that keeps test/unit pure (it acts in unit files only).
 process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${pathToFileURL(join(import.meta.dirname, "support/unitGuard.mjs")).href}`].filter(Boolean).join(" ");
+// Each test file's process writes the CPU it used here at its exit (unitGuard.mjs), for the list of costliest files.
+const cpuLog = join(tmpdir(), `parley-test-cpu-${process.env.PARLEY_TEST_RUN}.jsonl`);
+process.env.PARLEY_TEST_CPU_LOG = cpuLog;
 const fixture = tiers.includes("browser") ? fixtureSite() : null;
 // Its failure is the browser files' to report; this only keeps it from going unhandled.
 fixture?.catch(() => {});
@@ -92,6 +95,7 @@ output.pipe(process.stdout);
 const checked = checks ? Promise.all([check("type check", "tsc", ["--noEmit"]), check("layer check", "depcruise", ["loaders", "src", "bin", "--config", ".dependency-cruiser.cjs", "--output-type", "err"])]) : Promise.resolve([]);
 output.on("end", async () => {
   printSlowest(7);
+  printCostliest(7);
   for (const line of await checked) process.stdout.write(line);
 });
 
@@ -125,4 +129,14 @@ for (const event of ["test:dequeue", "test:pass", "test:fail"] as const) {
 function printSlowest(count: number): void {
   const slowest = [...seen].map(([file, t]) => ({file: relative(import.meta.dirname, sourceOf.get(file) ?? file), seconds: (t.last - t.first) / 1000})).sort((a, b) => b.seconds - a.seconds).slice(0, count);
   process.stdout.write(`\nslowest files (first to last test event, seconds):\n${slowest.map((f) => `  ${f.seconds.toFixed(1).padStart(6)}  ${f.file}`).join("\n")}\n`);
+}
+
+/** The files that used the most CPU (their processes and those they started), from the log unitGuard.mjs writes; nothing where /proc is missing. */
+function printCostliest(count: number): void {
+  if (!existsSync(cpuLog)) return;
+  const used = readFileSync(cpuLog, "utf8").trim().split("\n").map((line) => JSON.parse(line) as {file: string; seconds: number});
+  rmSync(cpuLog, {force: true});
+  const total = used.reduce((sum, f) => sum + f.seconds, 0);
+  const costliest = used.sort((a, b) => b.seconds - a.seconds).slice(0, count);
+  process.stdout.write(`\ncostliest files (CPU-seconds of the file's process and those it waited for; all files: ${total.toFixed(0)}):\n${costliest.map((f) => `  ${f.seconds.toFixed(1).padStart(6)}  ${relative(import.meta.dirname, sourceOf.get(f.file) ?? f.file)}`).join("\n")}\n`);
 }

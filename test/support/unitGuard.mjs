@@ -5,6 +5,23 @@
  * it loads before any TypeScript.
  */
 import {createRequire, syncBuiltinESMExports} from "node:module";
+import {appendFileSync, readFileSync} from "node:fs";
+
+// CPU per test file, for the runner's list of the costliest files: a test file's process, at its
+// exit, appends the CPU it and the processes it waited for used (/proc/self/stat: utime, stime,
+// cutime, cstime; Chromium, command lines and builds included). Linux only; elsewhere, nothing.
+const testFile = process.argv.find((arg) => /\.test\.[jt]s$/.test(arg));
+if (testFile && process.env.PARLEY_TEST_CPU_LOG) {
+  process.on("exit", () => {
+    try {
+      const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+      appendFileSync(process.env.PARLEY_TEST_CPU_LOG, JSON.stringify({file: testFile, seconds: ticks / 100}) + "\n");
+    } catch {
+      // No /proc: no figure.
+    }
+  });
+}
 
 // A unit file: test/unit/<name>.test.ts, or the same compiled by test/start.js (<cache>/unit/<name>.test.js).
 const file = process.argv.find((arg) => /[\\/]unit[\\/][^\\/]+\.test\.[jt]s$/.test(arg));
