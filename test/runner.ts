@@ -131,12 +131,12 @@ function printSlowest(count: number): void {
   process.stdout.write(`\nslowest files (first to last test event, seconds):\n${slowest.map((f) => `  ${f.seconds.toFixed(1).padStart(6)}  ${f.file}`).join("\n")}\n`);
 }
 
-/** The files that used the most CPU (their processes and those they started), from the log unitGuard.mjs writes; nothing where /proc is missing. */
+/** The files that used the most CPU (their processes and the processes they waited for; Chromium's are not among them, Playwright does not reap them), from the log unitGuard.mjs writes; nothing where /proc is missing. */
 function printCostliest(count: number): void {
   if (!existsSync(cpuLog)) return;
   const used = readFileSync(cpuLog, "utf8").trim().split("\n").map((line) => JSON.parse(line) as {file: string; seconds: number});
   rmSync(cpuLog, {force: true});
   const total = used.reduce((sum, f) => sum + f.seconds, 0);
   const costliest = used.sort((a, b) => b.seconds - a.seconds).slice(0, count);
-  process.stdout.write(`\ncostliest files (CPU-seconds of the file's process and those it waited for; all files: ${total.toFixed(0)}):\n${costliest.map((f) => `  ${f.seconds.toFixed(1).padStart(6)}  ${relative(import.meta.dirname, sourceOf.get(f.file) ?? f.file)}`).join("\n")}\n`);
+  process.stdout.write(`\ncostliest files (CPU-seconds of the file's process and the command lines it waited for, Chromium not counted; all files: ${total.toFixed(0)}):\n${costliest.map((f) => `  ${f.seconds.toFixed(1).padStart(6)}  ${relative(import.meta.dirname, sourceOf.get(f.file) ?? f.file)}`).join("\n")}\n`);
 }

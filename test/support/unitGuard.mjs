@@ -9,7 +9,8 @@ import {appendFileSync, readFileSync} from "node:fs";
 
 // CPU per test file, for the runner's list of the costliest files: a test file's process, at its
 // exit, appends the CPU it and the processes it waited for used (/proc/self/stat: utime, stime,
-// cutime, cstime; Chromium, command lines and builds included). Linux only; elsewhere, nothing.
+// cutime, cstime: command lines and builds it waited for included, Chromium's processes not, as
+// they are not reaped by the test's process). Linux only; elsewhere, nothing.
 const testFile = process.argv.find((arg) => /\.test\.[jt]s$/.test(arg));
 if (testFile && process.env.PARLEY_TEST_CPU_LOG) {
   process.on("exit", () => {
