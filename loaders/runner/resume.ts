@@ -24,13 +24,14 @@ import {redactSecrets} from "../llm/secrets.js";
 import {Checkpoints, claimDirectory, fingerprint} from "./checkpoint.js";
 import {ProgressLine} from "./progress.js";
 import {answerDefining, llmSeats} from "./llmPlayers.js";
-import {countGames, plannedGames} from "./grid.js";
-import {runTournament} from "./tournament.js";
+import {countGames, plannedGames, type PlannedGame} from "./grid.js";
+import {runTournament, type GameRecord} from "./tournament.js";
 import {RunTables} from "./write.js";
 import {RunInterrupted, settleOrGiveUp, stopAgentsOnAbort} from "./interrupt.js";
 import {removeStaleWrites, type TableWriter} from "../io/tableSet.js";
 import type {RunConfig} from "./runConfigTypes.js";
 import {runStateDir, type Shard} from "./shard.js";
+import {refuseAdaptiveState} from "./adaptiveLog.js";
 
 export interface ResumableOptions {
   /** Overrides config.concurrency (games played at once). */
@@ -55,6 +56,26 @@ export interface ResumableOptions {
   maxCost?: number | null;
   /** Recorded with the tables (io/tableSet.ts). */
   writer?: TableWriter;
+  /** The games to play instead of the plan (run/adaptive.ts), given the run's checkpoints. */
+  source?: (checkpoints: Checkpoints) => GameSource;
+}
+
+/**
+ * Games chosen as results come in (run/adaptive.ts), in place of the plan:
+ * what to play, what was played, and how many.
+ */
+export interface GameSource {
+  /** The games to play, in order; finished ones (checkpointed) are skipped. */
+  games: AsyncIterable<PlannedGame>;
+  /** Told of each game once its checkpoint is written, and of each that failed. */
+  finished(record: GameRecord): void;
+  failed(game: PlannedGame): void;
+  /** Every game chosen, in table order, once the tournament is over. */
+  chosen(): Iterable<PlannedGame>;
+  /** Games chosen by an earlier process and already finished. */
+  resumed: number;
+  /** The most games the source may choose (the progress line's total). */
+  total: number;
 }
 
 export interface ResumableResult {
@@ -88,10 +109,11 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   removeStaleWrites(outDir, shard ? {state} : {}); // now, not only when the tables are written: a killed run's staged rows can be large
   const checkpoints = new Checkpoints(join(state, "checkpoints"));
   await claimDirectory(state, runFingerprint(config));
-  const planned = countGames(config, shard);
-  let resumed = 0;
-  for (const g of plannedGames(config, shard)) if (checkpoints.has(g.game_id)) resumed++;
-  const counts = {total: planned, skipped: resumed, finished: 0, failed: 0, ruleBreaks: 0};
+  const source = options.source?.(checkpoints) ?? null;
+  if (!source) refuseAdaptiveState(state);
+  let resumed = source ? source.resumed : 0;
+  if (!source) for (const g of plannedGames(config, shard)) if (checkpoints.has(g.game_id)) resumed++;
+  const counts = {total: source ? source.total : countGames(config, shard), skipped: resumed, finished: 0, failed: 0, ruleBreaks: 0};
   const prices = options.prices ?? new Map();
   const priced = config.llm_players.length > 0 && prices.size > 0 && unpriced(config.llm_players, prices).length < config.llm_players.length;
   const earlier = previousSpend(state);
@@ -122,14 +144,17 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
       signal,
       shard,
       admit,
+      ...(source && {games: source.games}),
       onGame: async (record) => {
         if (closed) return;
         await checkpoints.save(record);
+        source?.finished(record);
         counts.finished++;
         counts.ruleBreaks += record.turns.filter((t) => t.rule_break === true).length;
         progress?.update();
       },
       onError: (g, error) => {
+        source?.failed(g);
         if (error instanceof RunInterrupted) return; // not failed: replayed on resume
         counts.failed++;
         failed.push({game_id: g.game_id, error: redactSecrets((error as Error).message ?? String(error))});
@@ -144,12 +169,13 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
 
   // Rebuild the tables from every checkpoint, in planned order: one entry per game id, so no duplicates.
   const tables = new RunTables(outDir, config.games.map((g) => g.def), undefined, shard, options.writer);
-  for (const g of plannedGames(config, shard)) {
+  const planned = source ? [...source.chosen()] : null;
+  for (const g of planned ?? plannedGames(config, shard)) {
     const saved = checkpoints.read(g.game_id);
     if (saved) tables.add(saved);
   }
   const written = await tables.finish();
   if (priced) await saveSpend(state, spend());
   const cost = priced ? {total: spend(), players: spentNow(config.llm_players, prices).players} : null;
-  return {planned, resumed, played: counts.finished, failed, ...written, cost, budgetStopped};
+  return {planned: planned ? planned.length : counts.total, resumed, played: counts.finished, failed, ...written, cost, budgetStopped};
 }

@@ -1,0 +1,124 @@
+/**
+ * `parley run --adaptive` end to end: four fake language models of known
+ * strength (test/support/fakeBtModel.ts) on a loopback endpoint play
+ * gamma-Bench's guessing game, two seats; the run is killed (SIGKILL)
+ * mid-way and the same command finishes it: no answered call is sent again,
+ * no chosen game is lost or played twice, the decisions made before the
+ * kill are kept as they were, and the manifest records every batch. Then
+ * `parley ratings` reads the run, and the flags' mistakes are one line each.
+ */
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {readFileSync, readdirSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+import {parley, scratch, startParley} from "../support/cli.js";
+import {startFakeLlm} from "../support/fakeLlm.js";
+import {BT_MAX, btGuesser, btModel} from "../support/fakeBtModel.js";
+import {queryRun} from "../../loaders/io/parquet.js";
+
+const {dir: tempDir, keep} = scratch("parley-adaptive-");
+const env = {PARLEY_FAKE_KEY: "sk-fake-adaptive"};
+const STRENGTHS = {strong: 1.5, good: 0.5, middling: -0.5, weak: -1.5};
+
+test("an adaptive run killed mid-way resumes: no call sent twice, no game lost or repeated, earlier decisions kept; the manifest has every batch", async () => {
+  let holding = false;
+  const answer = btGuesser(11);
+  const server = await startFakeLlm("openai", (r) => (holding ? {hold: true} : answer(r)));
+  keep(server);
+  const dir = tempDir();
+  const config = join(dir, "bt.json");
+  const out = join(dir, "out");
+  const player = (id: string, s: number) => ({id, provider: "openai", model: btModel(s), base_url: server.baseURL, api_key_env: "PARLEY_FAKE_KEY", temperature: 1, max_tokens: 50, persona: null, timeout_ms: 5000, max_retries: 2});
+  writeFileSync(config, JSON.stringify({
+    game: "gamabench/guessing",
+    grid: {rounds: [1], max: [BT_MAX], ratio: [0.5, 2 / 3]},
+    players: Object.entries(STRENGTHS).map(([id, s]) => player(id, s)),
+    n_players: 2,
+    lineups: "all",
+    games_per_lineup: 10,
+    seed: 2,
+    concurrency: 4,
+  }));
+  const args = ["run", config, "--out", out, "--adaptive", "--max-games", "120", "--quiet"];
+  const first = startParley(args, env);
+  await new Promise<void>((resolve) => {
+    // A run that ends by itself fails the assertions below instead of leaving this wait open.
+    void first.done.then(() => (clearInterval(poll), resolve()));
+    const poll = setInterval(() => {
+      if (server.answered.length < 40) return;
+      clearInterval(poll);
+      holding = true;
+      setTimeout(() => {
+        first.child.kill("SIGKILL");
+        resolve();
+      }, 500);
+    }, 5);
+  });
+  const killed = await first.done;
+  assert.equal(killed.signal, "SIGKILL", killed.stderr);
+  const before = JSON.parse(readFileSync(join(out, ".parley", "adaptive.json"), "utf8")).decisions;
+  const finished = readdirSync(join(out, ".parley", "checkpoints")).filter((f) => f.endsWith(".json")).length;
+  assert.ok(finished >= 16 && finished < 120, `${finished} games finished before the kill`);
+
+  holding = false;
+  const second = await startParley(args, env).done;
+  assert.equal(second.code, 0, second.stderr);
+  const summary = JSON.parse(second.stdout);
+
+  const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
+  const batches = manifest.adaptive.batches;
+  // The decisions recorded before the kill stand as they were (a stop, which chooses nothing, would be made again).
+  const kept = before.filter((d: {stop: string | null}) => !d.stop);
+  assert.deepEqual(batches.slice(0, kept.length), kept);
+  const chosen: string[] = batches.flatMap((b: {picks: {config: number; games: {lineup: string[]; repetition: number}[]}[]}) =>
+    b.picks.flatMap((p) => p.games.map((g) => JSON.stringify([p.config, g.lineup, g.repetition]))));
+  assert.equal(new Set(chosen).size, chosen.length, "a game was chosen twice");
+  assert.ok(chosen.length <= 120);
+  assert.equal(summary.resumed, finished);
+  assert.equal(summary.games, chosen.length);
+  assert.deepEqual(summary.adaptive, {stopped: manifest.adaptive.stopped, games_chosen: chosen.length, batches: batches.length, target_rank_width: 0, max_rank_width: manifest.adaptive.final.max_width});
+  assert.ok(["separated", "max-games"].includes(manifest.adaptive.stopped));
+  // Every chosen game is in the tables once, and nothing else. Guessing prompts do not name the game, so calls are
+  // counted rather than told apart: two per game, each answered once (a replayed game's answered calls come from the cache).
+  const rows = await queryRun(out, ["games", "players"], `SELECT g.config_id AS config, list(p.agent ORDER BY p.seat) AS lineup, g.repetition
+    FROM games g JOIN players p USING (game_id) GROUP BY g.game_id, g.config_id, g.repetition`);
+  assert.deepEqual(rows.map((r) => JSON.stringify([r.config, r.lineup, r.repetition])).sort(), [...chosen].sort());
+  assert.equal(server.answered.length, 2 * chosen.length);
+  // Each batch says what it saw and chose and why; both seat orders of a match play together.
+  assert.deepEqual(Object.keys(batches[3]).sort(), ["batch", "picks", "seen", "stop", "widths"].concat(batches[3].checked ? ["checked"] : []).sort());
+  assert.equal(batches[0].widths, null);
+  for (const b of batches) {
+    for (const p of b.picks) {
+      assert.ok(["seed", "explore", "gain"].includes(p.why));
+      assert.deepEqual(p.games.map((g: {lineup: string[]}) => g.lineup.join()), [p.games[0].lineup.join(), [...p.games[0].lineup].reverse().join()]);
+    }
+  }
+  // The strongest model leads; `parley ratings` reads the run like any other.
+  const ratings = await parley(["ratings", out, "--resamples", "200"], env);
+  assert.equal(ratings.code, 0, ratings.stderr);
+  const agents = JSON.parse(ratings.stdout).agents;
+  assert.equal(agents[0].agent, "strong");
+  assert.equal(agents.at(-1).agent, "weak");
+
+  // Run again: nothing is left to choose or play, and nothing is sent.
+  const sent = server.requests.length;
+  const third = await startParley(args, env).done;
+  assert.equal(third.code, 0, third.stderr);
+  assert.deepEqual([JSON.parse(third.stdout).played, server.requests.length], [0, sent]);
+  // Without --adaptive the directory is refused, on one line.
+  const fixed = await startParley(["run", config, "--out", out, "--quiet"], env).done;
+  assert.equal(fixed.code, 2);
+  assert.equal(fixed.stderr, `parley run: ${join(out, ".parley")} holds an adaptive run (games chosen as results came in): run the same command with --adaptive to resume it, or use another --out directory\n`);
+});
+
+test("--adaptive's mistakes: its flags alone, a sharded run, lineups that compare no one", async () => {
+  const dir = tempDir();
+  const config = join(dir, "self.json");
+  writeFileSync(config, JSON.stringify({game: "gamabench/guessing", grid: {rounds: [1]}, players: ["level-1", "level-2"], n_players: 3, lineups: "self", seed: 1}));
+  const stray = await parley(["run", config, "--out", join(dir, "a"), "--max-games", "10"]);
+  assert.deepEqual([stray.code, stray.stderr], [2, "parley run: --max-games goes with --adaptive\n"]);
+  const sharded = await parley(["run", config, "--out", join(dir, "b"), "--adaptive", "--shard", "0/2"]);
+  assert.deepEqual([sharded.code, sharded.stderr], [2, "parley run: --adaptive chooses each batch of games from every result so far, so it cannot be split with --shard\n"]);
+  const self = await parley(["run", config, "--out", join(dir, "c"), "--adaptive"]);
+  assert.deepEqual([self.code, self.stderr], [2, `parley run: ${config}: --adaptive: gamabench/guessing: no lineup seats two different agents, so its games compare no one (adaptive sampling needs lineups such as "all", or pairs of different agents)\n`]);
+});
