@@ -17,7 +17,7 @@ import {rateAgents} from "../../src/lib/ratings.js";
 import {ADAPTIVE_DEFAULTS, AdaptivePlanner, plannedKey, ratedGamesOf, type AdaptiveFamily, type AdaptiveOptions, type BatchDecision, type PlannedRef} from "../../src/lib/adaptivePlan.js";
 import {expandGrid, gameIdOf, idStem, lineupLabel, lineups, type PlannedGame} from "./grid.js";
 import {runResumable, type GameSource, type ResumableOptions, type ResumableResult} from "./resume.js";
-import {readAdaptiveLog, refuseFixedState, writeAdaptiveLog} from "./adaptiveLog.js";
+import {appendAdaptiveLog, readAdaptiveLog, refuseFixedState, rewriteAdaptiveLog} from "./adaptiveLog.js";
 import {runStateDir} from "./shard.js";
 import type {Checkpoints} from "./checkpoint.js";
 import type {GameRecord} from "./tournament.js";
@@ -117,7 +117,9 @@ function adaptiveSource(config: RunConfig, state: string, checkpoints: Checkpoin
   const log = readAdaptiveLog(state);
   if (!log) refuseFixedState(state, checkpoints);
   // A stop chose no games: it is made again under this run's options (a larger --max-games or a narrower target goes on).
-  planner.restore(log?.at(-1)?.stop ? log.slice(0, -1) : (log ?? []));
+  const kept = log?.decisions.at(-1)?.stop ? log.decisions.slice(0, -1) : (log?.decisions ?? []);
+  if (log && (kept.length < log.decisions.length || !log.whole)) rewriteAdaptiveLog(state, kept);
+  planner.restore(kept);
   const toGame = gameMaker(config);
   const byId = new Map<string, {ref: PlannedRef; game: PlannedGame}>();
   const byKey = new Map<string, PlannedGame>();
@@ -163,7 +165,7 @@ function adaptiveSource(config: RunConfig, state: string, checkpoints: Checkpoin
           if (signal?.aborted) return;
         }
         const decision = planner.decide();
-        await writeAdaptiveLog(state, planner.decisions);
+        appendAdaptiveLog(state, decision);
         index(planner.gamesOf(decision.batch));
       }
       if (planner.decisions[batch].stop) return;

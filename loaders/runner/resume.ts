@@ -8,6 +8,7 @@
  *   game=<id>/{games,players,turns}.parquet   the results (every finished game; run/tables.ts)
  *   .parley/run-fingerprint          which run definition the directory holds
  *   .parley/checkpoints/<game>.json  one per finished game (names: checkpoint.ts)
+ *   .parley/adaptive.jsonl           an adaptive run's decisions (run/adaptiveLog.ts)
  *   .parley/tables/                  the tables' generations (io/tableSet.ts)
  *   .parley/llm-cache/               LLM responses (unless --cache moves it)
  * A shard (run/shard.ts) keeps the same state in .parley/shard=<i>/ and

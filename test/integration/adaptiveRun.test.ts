@@ -15,6 +15,8 @@ import {parley, scratch, startParley} from "../support/cli.js";
 import {startFakeLlm} from "../support/fakeLlm.js";
 import {BT_MAX, btGuesser, btModel} from "../support/fakeBtModel.js";
 import {queryRun} from "../../loaders/io/parquet.js";
+import {adaptiveLogPath, readAdaptiveLog} from "../../loaders/runner/adaptiveLog.js";
+import {CheckpointConflict} from "../../loaders/runner/checkpoint.js";
 
 const {dir: tempDir, keep} = scratch("parley-adaptive-");
 const env = {PARLEY_FAKE_KEY: "sk-fake-adaptive"};
@@ -56,7 +58,7 @@ test("an adaptive run killed mid-way resumes: no call sent twice, no game lost o
   });
   const killed = await first.done;
   assert.equal(killed.signal, "SIGKILL", killed.stderr);
-  const before = JSON.parse(readFileSync(join(out, ".parley", "adaptive.json"), "utf8")).decisions;
+  const before = readFileSync(join(out, ".parley", "adaptive.jsonl"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
   const finished = readdirSync(join(out, ".parley", "checkpoints")).filter((f) => f.endsWith(".json")).length;
   assert.ok(finished >= 16 && finished < 120, `${finished} games finished before the kill`);
 
@@ -109,6 +111,17 @@ test("an adaptive run killed mid-way resumes: no call sent twice, no game lost o
   const fixed = await startParley(["run", config, "--out", out, "--quiet"], env).done;
   assert.equal(fixed.code, 2);
   assert.equal(fixed.stderr, `parley run: ${join(out, ".parley")} holds an adaptive run (games chosen as results came in): run the same command with --adaptive to resume it, or use another --out directory\n`);
+});
+
+test("the decision log: a last line cut short by a crash is dropped (no game of it had started); a bad line before it is refused, named", () => {
+  const state = tempDir();
+  const decision = (batch: number) => JSON.stringify({batch, seen: 0, widths: null, stop: null, picks: []});
+  writeFileSync(adaptiveLogPath(state), `${decision(0)}\n${decision(1)}\n${decision(2).slice(0, 20)}`);
+  assert.deepEqual(readAdaptiveLog(state), {decisions: [JSON.parse(decision(0)), JSON.parse(decision(1))], whole: false});
+  writeFileSync(adaptiveLogPath(state), `${decision(0)}\n{"batch": 1\n${decision(2)}\n`);
+  assert.throws(() => readAdaptiveLog(state), (e: Error) => e instanceof CheckpointConflict && e.message === `${adaptiveLogPath(state)}:2: unreadable decision (Expected ',' or '}' after property value in JSON at position 11); the games chosen after it cannot be told apart: use another --out directory`);
+  writeFileSync(adaptiveLogPath(state), `${decision(0)}\n${decision(2)}\n`);
+  assert.throws(() => readAdaptiveLog(state), /adaptive\.jsonl:2: expected decision 1 /);
 });
 
 test("--adaptive's mistakes: its flags alone, a sharded run, lineups that compare no one", async () => {
