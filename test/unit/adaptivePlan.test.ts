@@ -175,7 +175,7 @@ test("lineups that compare no one are named; games of more seats group into matc
  * same planner and the same stop (every rank interval width 0, checked by
  * rateAgents with 200 resamples), round-robin being the fixed cycle alone.
  * Both arms of a seed play the same game alike (outcomes drawn from the
- * game's identity). CPU: about 4 s (100 seeds).
+ * game's identity). CPU: about 7 s with the machine at a load of 10 (2 cores), some 3 s idle.
  */
 test("adaptive sampling reaches round-robin's rank-interval width with at most 60 % of its games, τ no lower, and its intervals cover the true strengths (100 seeds)", () => {
   const agents = ["a", "b", "c", "d", "e", "f", "g", "h"];

@@ -146,9 +146,9 @@ export async function run(argv: string[]): Promise<number> {
       }
       const s = llmStats;
       const chosen = r.adaptive;
-      await manifest({planned: r.planned, games: r.games, players: r.players, turns: r.turns, failed_games: r.failed.length, llm_requests: s.requests, llm_calls: s.completions, llm_cached_calls: s.cacheHits, llm_rule_breaks: s.ruleBreaks, input_tokens: s.inputTokens, output_tokens: s.outputTokens, ...(r.cost && {cost_usd: r.cost.total})}, chosen);
+      await manifest({planned, games: r.games, players: r.players, turns: r.turns, failed_games: r.failed.length, llm_requests: s.requests, llm_calls: s.completions, llm_cached_calls: s.cacheHits, llm_rule_breaks: s.ruleBreaks, input_tokens: s.inputTokens, output_tokens: s.outputTokens, ...(r.cost && {cost_usd: r.cost.total})}, chosen);
       printJson({
-        run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned: r.planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
+        run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
         ...(chosen && {adaptive: adaptiveBrief(chosen)}),
         games: r.games, players: r.players, turns: r.turns,
         llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
@@ -157,13 +157,13 @@ export async function run(argv: string[]): Promise<number> {
       });
       const signal = interrupts.received();
       if (signal) {
-        process.stderr.write(`parley run: interrupted by ${signal}: ${r.games} of ${r.planned} games finished and written to ${out}; run the same command again to resume\n`);
+        process.stderr.write(`parley run: interrupted by ${signal}: ${r.games} of ${planned} games finished and written to ${out}; run the same command again to resume\n`);
         // Calls still in flight past the grace period would keep the process alive until they time out.
         lock.release();
         process.exit(signalExitCode(signal));
       }
       if (r.budgetStopped) {
-        process.stderr.write(`parley run: stopped scheduling games: $${r.cost!.total.toFixed(4)} spent and the next game's projected cost would pass --max-cost $${maxCost}; ${r.games} of ${r.planned} games finished and written to ${out}; run again with a larger --max-cost to resume\n`);
+        process.stderr.write(`parley run: stopped scheduling games: $${r.cost!.total.toFixed(4)} spent and the next game's projected cost would pass --max-cost $${maxCost}; ${r.games} of ${planned} games finished and written to ${out}; run again with a larger --max-cost to resume\n`);
         return 1;
       }
       if (chosen && !values.quiet) process.stderr.write(`parley run: adaptive: ${adaptiveOutcome(chosen)}\n`);
