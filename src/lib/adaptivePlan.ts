@@ -37,8 +37,8 @@
  *   looks: weighting pairs by how much their order is in doubt
  *   (e^(−z²/2)) needed fewer games but gave a pair that had started on a
  *   lucky streak fewer games, so its gap stayed inflated (the top agent of
- *   an evenly spaced field of eight rated 0.17 logit too high on average,
- *   its 95 % interval covering the truth in 82 % of 40 seeds).
+ *   eight 0.6 logit apart, eight configurations, rated 0.17 logit too high
+ *   on average, its 95 % interval covering the truth in 82 % of 40 seeds).
  * - configuration: the one in which the match has been played least (then
  *   the family), so every configuration holds about the same mix of
  *   matches and the bootstrap's resampling unit stays comparable.
@@ -68,13 +68,14 @@
  * computed from realised counts, which would follow the results if the
  * planner chose seat orders or games; here every seat order of a match is
  * played together and families take equal shares, so those weights are
- * constants of the design. How many games a pair gets does not follow its
- * own luck (neighbours count fully, above), and every match keeps a share
- * of the games (explore), which keeps the fixed-design bootstrap's
- * intervals honest; the simulation tests check both on a field with known
- * strengths. Raw win shares (`wins / weight` in the ratings) are not
- * comparable across agents of an adaptive run: strong agents meet strong
- * neighbours more often.
+ * constants of the design. How many games a pair gets does not depend on
+ * how far apart it looks (neighbours count fully, above), only on who its
+ * neighbours are and whether their intervals still block the stop; and
+ * every match keeps a share of the games (explore), which keeps the
+ * fixed-design bootstrap's intervals honest. The simulation tests check
+ * both on a field with known strengths. Raw win shares (`wins / weight`
+ * in the ratings) are not comparable across agents of an adaptive run:
+ * strong agents meet strong neighbours more often.
  */
 import {fitBradleyTerry, rateAgents, type RatedGame} from "./ratings.js";
 import {addInformation, bernoulliVariance, btInformation, gapSd, invertSymmetric, normalRankIntervals} from "./btInformation.js";
