@@ -36,9 +36,10 @@
  *   Statistics 47(6)). A neighbour pair counts fully however far apart it
  *   looks: weighting pairs by how much their order is in doubt
  *   (e^(−z²/2)) needed fewer games but gave a pair that had started on a
- *   lucky streak fewer games, so its gap stayed inflated (the top agent of
- *   eight 0.6 logit apart, eight configurations, rated 0.17 logit too high
- *   on average, its 95 % interval covering the truth in 82 % of 40 seeds).
+ *   lucky streak fewer games, so its gap stayed inflated (tried while the
+ *   rule was chosen: the top agent of eight 0.6 logit apart, eight
+ *   configurations, rated 0.17 logit too high on average, its 95 % interval
+ *   covering the truth in 82 % of 40 seeds).
  * - configuration: the one in which the match has been played least (then
  *   the family), so every configuration holds about the same mix of
  *   matches and the bootstrap's resampling unit stays comparable.
