@@ -164,7 +164,7 @@ test("JSON nested 200,000 deep in the provider's reply body: ignored where no an
       if (n === 0) return {body: rawBody("openai", {answer: await botText(q), model: deepArray, stop: deepObject, extra: deepObject})};
       if (n === 1) return {body: rawBody("openai", {answer: deepArray})};
     }
-    if (q.wire === "anthropic" && n === 0) return {body: rawBody("anthropic", {tool: `{"action":${deepObject}}`})};
+    if (q.wire === "anthropic" && n === 0) return {body: rawBody("anthropic", {tool: `{"action":${deepObject}}`, model: deepArray, extra: deepObject})};
     if (q.wire === "gemini") {
       if (n === 0) return {body: rawBody("gemini", {answer: deepArray})};
       if (n === 1) return {body: rawBody("gemini", {answer: await botText(q), model: deepObject, extra: deepArray})};
