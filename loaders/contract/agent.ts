@@ -69,6 +69,25 @@ export interface Agent<V = unknown> {
   finish?(result: GameResult): void | Promise<void>;
 }
 
+/**
+ * Every field of the agent contract, checked by the compiler against Agent:
+ * a field added there does not compile here until it is listed, and
+ * `withAct` then passes it through. (A wrapper that listed the fields it
+ * passed on once dropped `maxAttempts`, and runs ignored `retries`.)
+ */
+export const AGENT_FIELDS = {act: true, traits: true, maxAttempts: true, finish: true} as const satisfies Record<keyof Agent, true>;
+
+/** `agent` with its `act` replaced; every other field of the contract passes through (methods bound to `agent`). */
+export function withAct(agent: Agent, act: Agent["act"]): Agent {
+  const wrapped: Record<string, unknown> = {act};
+  for (const field of Object.keys(AGENT_FIELDS) as (keyof Agent)[]) {
+    const value = agent[field];
+    if (field === "act" || value === undefined) continue;
+    wrapped[field] = typeof value === "function" ? value.bind(agent) : value;
+  }
+  return wrapped as unknown as Agent;
+}
+
 /** Where an agent sits. */
 export interface SeatContext {
   game: string;

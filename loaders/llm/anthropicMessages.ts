@@ -12,7 +12,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
 import {anthropicThinking} from "./reasoning.js";
 import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
-import {recordingFetch} from "./transport.js";
+import {bodyString, bodyText, recordingFetch} from "./transport.js";
+import {jsonText} from "../../src/lib/untrustedJson.js";
 import {anthropicTool} from "./structuredOutput.js";
 
 export const anthropicDefaultBaseURL = "https://api.anthropic.com";
@@ -48,15 +49,15 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
       {signal, maxRetries: 0},
     );
     const blocks = response.content ?? [];
-    // A forced tool's call (structured output) is the answer: its input as JSON text.
-    const text = blocks.map((block) => (block.type === "text" ? block.text : block.type === "tool_use" ? JSON.stringify(block.input) : "")).join("");
-    const thinking = blocks.map((block) => (block.type === "thinking" ? block.thinking : "")).filter(Boolean).join("\n\n");
+    // A forced tool's call (structured output) is the answer: its input as JSON text (written without recursion: the input may nest at any depth).
+    const text = blocks.map((block) => (block.type === "text" ? bodyText(block.text, "text block") : block.type === "tool_use" ? (jsonText(block.input) ?? "") : "")).join("");
+    const thinking = blocks.map((block) => (block.type === "thinking" ? (bodyString(block.thinking) ?? "") : "")).filter(Boolean).join("\n\n");
     return {
       text,
       thinking: thinking || null,
       usage: anthropicUsage(response.usage),
-      finish_reason: response.stop_reason ?? null,
-      model: response.model ?? null,
+      finish_reason: bodyString(response.stop_reason),
+      model: bodyString(response.model),
     };
   };
 }

@@ -11,7 +11,7 @@ import {GoogleGenAI, type GenerateContentResponseUsageMetadata} from "@google/ge
 import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
 import {thinkingBudgetOf} from "./reasoning.js";
 import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
-import {recordingFetch} from "./transport.js";
+import {bodyString, bodyText, recordingFetch} from "./transport.js";
 import {alternate} from "./anthropicMessages.js";
 import {geminiResponseConfig} from "./structuredOutput.js";
 
@@ -49,14 +49,14 @@ export function geminiGenerate(model: string, settings: ClientSettings): Provide
     });
     const candidate = response.candidates?.[0];
     const parts = candidate?.content?.parts ?? [];
-    const text = parts.map((p) => (p.thought ? "" : p.text ?? "")).join("");
-    const thinking = parts.map((p) => (p.thought ? p.text ?? "" : "")).filter(Boolean).join("\n\n");
+    const text = parts.map((p) => (p.thought ? "" : bodyText(p.text, "text part"))).join("");
+    const thinking = parts.map((p) => (p.thought ? (bodyString(p.text) ?? "") : "")).filter(Boolean).join("\n\n");
     return {
       text,
       thinking: thinking || null,
       usage: geminiUsage(response.usageMetadata),
-      finish_reason: candidate?.finishReason ?? null,
-      model: response.modelVersion ?? null,
+      finish_reason: bodyString(candidate?.finishReason),
+      model: bodyString(response.modelVersion),
     };
   };
 }

@@ -31,9 +31,21 @@ export function harnessOf(spec: Pick<LlmPlayerSpec, "legal_moves" | "structured_
 export const voteSample = (sample: string, i: number): string => (i === 0 ? sample : `${sample}#vote${i + 1}`);
 
 /**
- * The sampling of vote `i`: the decision's own, except that a provider seed
- * moves on by `i` (wrapping within 32 bits), since k samples drawn with one
- * seed are k copies of one answer.
+ * The cache sample of a decision's attempt `attempt` (from 1): the first is
+ * the decision's own sample, each retry after a rule break gets its own
+ * (`#attempt2`, ...). A retry's request may repeat an earlier one byte for
+ * byte (a narrator that drops the broken answer from the conversation, the
+ * same error twice); with the decision's sample it would be handed, from the
+ * response cache, the very answer that broke the rules.
+ */
+export const attemptSample = (sample: string, attempt: number): string => (attempt <= 1 ? sample : `${sample}#attempt${attempt}`);
+
+/**
+ * The sampling of call `i` of a decision (vote `i` of its first attempt;
+ * attempt n's k votes are calls (n - 1)k to nk - 1): the decision's own,
+ * except that a provider seed moves on by `i` (wrapping within 32 bits),
+ * since k samples drawn with one seed are k copies of one answer, and so is
+ * a retry asked with the seed of the answer it replaces.
  */
 export function voteSampling(sampling: Sampling, i: number): Sampling {
   if (i === 0 || sampling.seed === undefined) return sampling;

@@ -10,7 +10,7 @@
 import OpenAI from "openai";
 import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
 import {EFFORT_BUDGET, thinkingBudgetOf} from "./reasoning.js";
-import {recordingFetch} from "./transport.js";
+import {bodyString, bodyText, recordingFetch} from "./transport.js";
 import {timerMs} from "./backoff.js";
 import {openaiResponseFormat} from "./structuredOutput.js";
 
@@ -55,11 +55,11 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
     const choice = response.choices?.[0];
     if (!choice) throw new Error(`openai ${model}: response has no choices`);
     return {
-      text: choice.message?.content ?? "",
+      text: bodyText(choice.message?.content, "message content"),
       thinking: reasoningContent(choice.message),
       usage: openaiUsage(response.usage),
-      finish_reason: choice.finish_reason ?? null,
-      model: response.model ?? null,
+      finish_reason: bodyString(choice.finish_reason),
+      model: bodyString(response.model),
     };
   };
 }

@@ -7,9 +7,10 @@
  * chat turns, and returns what to do: answer with text (optionally slowly),
  * answer with an HTTP status (and Retry-After), send a body that is not JSON,
  * drop the connection before answering or halfway through the body, hold
- * the request open forever, or send a body without bound (a gzip bomb, an
- * endless chunked body; written with backpressure, so only the client's
- * memory is at stake, until the client hangs up). The server counts
+ * the request open forever, send a body given as is (a shape no SDK type
+ * describes), or send a body without bound (a gzip bomb, an endless chunked
+ * body; written with backpressure, so only the client's memory is at stake,
+ * until the client hangs up). The server counts
  * every request and keeps the list of those it answered with text, keyed by a
  * hash of the request body, so tests can assert that no answered call was
  * ever sent again.
@@ -42,7 +43,9 @@ export type Reply =
   /** 200 with `content-encoding: gzip`: concatenated gzip members of 1 MiB of zeros, inflating to `gzipBomb` bytes. */
   | {gzipBomb: number; delayMs?: number}
   /** 200 with a chunked body of spaces that never ends. */
-  | {endless: true; delayMs?: number};
+  | {endless: true; delayMs?: number}
+  /** 200 with this JSON body as is: a reply the provider's types do not describe (an answer that is not text, fields nested beyond any stack). */
+  | {body: string; delayMs?: number};
 
 export interface FakeRequest {
   wire: Wire;
@@ -218,6 +221,11 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
       if (!res.write(chunk)) await drainedOrClosed(res);
     }
     res.end();
+    return;
+  }
+  if ("body" in reply) {
+    res.writeHead(200, {"content-type": "application/json"});
+    res.end(reply.body);
     return;
   }
   if ("malformedBody" in reply) {

@@ -47,7 +47,9 @@ test("bargaining: system + one user message per turn, re-ask with the error, rea
   assert.deepEqual(second.action, {type: "offer", alice_gain: 700, bob_gain: 300, message: "Take it."});
   assert.equal(second.reasoning, "Bob discounts more.");
   assert.deepEqual(second.usage, {input_tokens: 10, output_tokens: 3, latency_ms: 5});
-  assert.equal(calls[1]!.sample, "7/g/alice");
+  assert.equal(calls[0]!.sample, "7/g/alice");
+  // The retry is a sample of its own (never handed the cached answer it replaces).
+  assert.equal(calls[1]!.sample, "7/g/alice#attempt2");
   const roles = calls[1]!.messages.map((m) => m.role);
   assert.deepEqual(roles, ["system", "user", "assistant", "user"]);
   const aliceSees = () => state.observe(0) as GleeObservation;

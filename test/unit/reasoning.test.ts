@@ -127,6 +127,18 @@ test("thinking in the text is taken out before the answer is parsed, an unclosed
   assert.deepEqual(splitReply(both.text).json, {decision: "accept"});
 });
 
+test("thinking tags in any number and shape are taken out in one pass", () => {
+  // A megabyte of blanks and no closing tag: the lone-closing-tag pattern once backtracked over every split of them.
+  const blanks = " ".repeat(1_000_000);
+  assert.deepEqual(splitThink(`${blanks}{"x": 1}`), {text: `${blanks}{"x": 1}`, thinking: null});
+  assert.deepEqual(splitThink(`${blanks}</think>{"x": 1}`), {text: '{"x": 1}', thinking: null});
+  // A hundred thousand blocks: each once searched from the start of the text rebuilt without the one before.
+  assert.deepEqual(splitThink(`${"<think>a</think>".repeat(100_000)}{"x": 1}`), {text: '{"x": 1}', thinking: new Array(100_000).fill("a").join("\n\n")});
+  assert.deepEqual(splitThink("<think>".repeat(100_000)), {text: "", thinking: "<think>".repeat(99_999)});
+  assert.deepEqual(splitThink(`a</think>${"</think>".repeat(100_000)}b`), {text: `${"</think>".repeat(100_000)}b`, thinking: "a"});
+  assert.deepEqual(splitThink(`<THINK>x</Think> ${"<think></think>".repeat(100_000)}{"y": 2}`), {text: '{"y": 2}', thinking: "x"});
+});
+
 test("cost of recorded usage with cached and reasoning tokens, by hand", () => {
   const price = {input_per_million: 3, cached_input_per_million: 0.3, output_per_million: 15, as_of: "2026-11-01"};
   // 10,000 input of which 8,000 cached; 1,500 output of which 1,200 thinking (billed as output):

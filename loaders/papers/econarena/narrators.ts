@@ -29,6 +29,7 @@
 import type {GameObservation} from "../../contract/game.js";
 import type {AuctionRunSeen, AuctionView, BeautyView, SessionTold} from "./views.js";
 import {numberField} from "../../llm/parseReply.js";
+import {jsonPreview} from "../../../src/lib/untrustedJson.js";
 import type {ChatMessage} from "../../llm/types.js";
 import {retryMessage, systemWithExtra} from "../gamabench/narrators.js";
 import type {Narrator} from "../../contract/narrator.js";
@@ -103,7 +104,7 @@ function conversation(system: string, extra: string, rules: string, news: readon
 function checkKeys(json: Record<string, unknown>, ask: Ask, numeric: boolean): string | null {
   const missing = ask.keys.map(([k]) => k).filter((k) => k !== "reason" && !(k in json));
   if (missing.length) return `missing key${missing.length > 1 ? "s" : ""} ${missing.map((k) => `"${k}"`).join(", ")}`;
-  if (numeric && numberField(json[ask.answer]) === null) return `"${ask.answer}": expected a number, got ${JSON.stringify(json[ask.answer])}`;
+  if (numeric && numberField(json[ask.answer]) === null) return `"${ask.answer}": expected a number, got ${jsonPreview(json[ask.answer])}`;
   return null;
 }
 
