@@ -129,8 +129,8 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
     const promise = (async () => {
       try {
         const completion = await network(messages, sampling);
-        stats.inputTokens += completion.usage.input_tokens;
-        stats.outputTokens += completion.usage.output_tokens;
+        stats.inputTokens += completion.usage.input_tokens ?? 0;
+        stats.outputTokens += completion.usage.output_tokens ?? 0;
         stats.completions++;
         if (options.cache) await options.cache.put(key, {provider: endpoint.provider, model: endpoint.model, sample}, completion);
         return completion;

@@ -30,8 +30,8 @@ export function recordCall(player: string, messages: readonly ChatMessage[], com
   let entry = promptLog.get(player);
   if (!entry) promptLog.set(player, (entry = {systemPrompts: new Map(), reportedModels: new Set(), inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0}));
   if (!completion.cached) {
-    entry.inputTokens += completion.usage.input_tokens;
-    entry.outputTokens += completion.usage.output_tokens;
+    entry.inputTokens += completion.usage.input_tokens ?? 0;
+    entry.outputTokens += completion.usage.output_tokens ?? 0;
     entry.cachedInputTokens += completion.usage.cached_input_tokens ?? 0;
     entry.cacheWriteTokens += completion.usage.cache_write_tokens ?? 0;
   }
