@@ -33,10 +33,10 @@ test("issue 38, case 2: negative usage (prompt_tokens -1e9) is unknown, never a 
   const run = await pricedGlee(tempDir(), keep, {games: 6, usage: () => ({prompt_tokens: -1e9, completion_tokens: 100, total_tokens: -999999900})});
   const out = join(run.dir, "out");
   const first = await parley(["run", run.config, "--out", out, "--max-cost", "5"], run.env);
-  assert.equal(first.code, 1, first.stderr);
-  assert.match(first.stderr, /--max-cost \$5 stopped the run/);
   // Each call counts at its reservation ($1.10 or $1.36), never at -$1,000,000.
   assert.ok(run.server.answered.length >= 2 && run.server.answered.length <= 4, `${run.server.answered.length} calls answered under --max-cost 5`);
+  assert.equal(first.code, 1, first.stderr);
+  assert.match(first.stderr, /--max-cost \$5 stopped the run/);
   assert.deepEqual(warnings(first.stderr, "usage.prompt_tokens"), [
     "parley: openai endpoint (model fake-openai): usage.prompt_tokens is -1000000000, not a token count (an integer from 0 to 10,000,000): recorded as unknown (null); --max-cost counts such a call at its reservation; later ones are not reported again",
   ]);
