@@ -8,7 +8,7 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
+import {readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley, scratch} from "../support/cli.js";
 import {pricedGlee} from "../support/pricedGlee.js";
@@ -80,10 +80,17 @@ test("issue 38, case 3: counts as strings, 1e30, fractions and \"NaN\" are empty
   assert.equal(t.turns, 8);
   assert.deepEqual([t.input, t.output, t.cached, t.input_sum, t.output_sum], [0, 0, 0, null, null]);
 
-  // The same command again: every game from its checkpoint.
+  // The same command again: every game from its checkpoint, one of them as an earlier Parley wrote it, with the counts as sent.
+  const checkpoints = join(out, ".parley", "checkpoints");
+  const name = readdirSync(checkpoints).find((n) => n.endsWith(".json"))!;
+  const saved = JSON.parse(readFileSync(join(checkpoints, name), "utf8"));
+  const llmTurn = saved.turns.find((t: {raw?: string}) => t.raw !== undefined);
+  Object.assign(llmTurn, {input_tokens: "1000", output_tokens: 1e30, cached_input_tokens: -3});
+  writeFileSync(join(checkpoints, name), JSON.stringify(saved));
   const again = await parley(["run", run.config, "--out", out, "--cache", cache, "--quiet"], run.env);
   assert.equal(again.code, 0, again.stderr);
   assert.equal(JSON.parse(again.stdout).resumed, 4);
+  assert.deepEqual(await tokenColumns(out), t);
   // A new folder on the same response cache: every answer from the cache, nothing sent.
   const calls = run.server.requests.length;
   const fromCache = await parley(["run", run.config, "--out", join(run.dir, "out2"), "--cache", cache, "--quiet"], run.env);
