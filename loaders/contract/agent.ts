@@ -6,16 +6,16 @@
 import type {Rng} from "../../src/lib/rng.js";
 import type {GameObservation, GameResult, Params, Seat} from "./game.js";
 
-/** Token counts and latency of one model call; all optional. */
+/** Token counts and latency of one model call; all optional, and a count null when the endpoint sent one that is not a count (loaders/llm/usage.ts). */
 export interface Usage {
-  input_tokens?: number;
-  output_tokens?: number;
+  input_tokens?: number | null;
+  output_tokens?: number | null;
   /** Of input_tokens, those billed at the provider's cached-input rate. */
-  cached_input_tokens?: number;
+  cached_input_tokens?: number | null;
   /** Of input_tokens, those written to the provider's prompt cache (billed at its cache-write price). */
-  cache_write_tokens?: number;
+  cache_write_tokens?: number | null;
   /** Of output_tokens, the model's thinking. */
-  reasoning_tokens?: number;
+  reasoning_tokens?: number | null;
   latency_ms?: number;
 }
 

@@ -15,6 +15,8 @@ import {sdkTimeout, type ClientSettings} from "./openaiChat.js";
 import {bodyString, bodyText, recordingFetch} from "./transport.js";
 import {jsonText} from "../../src/lib/untrustedJson.js";
 import {anthropicTool} from "./structuredOutput.js";
+import {outputLimit} from "./callBound.js";
+import {addCounts, fieldsOf, tokenCount, usageWarner, type UsageReport} from "./usage.js";
 
 export const anthropicDefaultBaseURL = "https://api.anthropic.com";
 
@@ -28,6 +30,7 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
     logLevel: "off",
     openTelemetry: false,
   });
+  const warn = usageWarner("anthropic", model);
   return async (messages: ChatMessage[], sampling: Sampling, signal: AbortSignal) => {
     const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
     const turns = alternate(messages.filter((m) => m.role !== "system") as Array<{role: "user" | "assistant"; content: string}>);
@@ -35,8 +38,8 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
     const response = await client.messages.create(
       {
         model,
-        // With thinking, max_tokens must exceed budget_tokens (reasoning.ts): the answer's own limit on top of the thinking's room.
-        max_tokens: sampling.max_tokens + (asked?.room ?? 0),
+        // With thinking, max_tokens must exceed budget_tokens (reasoning.ts): the answer's own limit on top of the thinking's room (callBound.ts).
+        max_tokens: outputLimit("anthropic", model, sampling)!,
         messages: cachedTurns(turns),
         ...(system && {system: [{type: "text" as const, text: system, cache_control: {type: "ephemeral" as const}}]}),
         ...(asked && "budget" in asked && {thinking: {type: "enabled" as const, budget_tokens: asked.budget}}),
@@ -55,7 +58,7 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
     return {
       text,
       thinking: thinking || null,
-      usage: anthropicUsage(response.usage),
+      usage: anthropicUsage(response.usage, warn),
       finish_reason: bodyString(response.stop_reason),
       model: bodyString(response.model),
     };
@@ -76,17 +79,22 @@ export function cachedTurns(turns: Array<{role: "user" | "assistant"; content: s
   );
 }
 
-/** Anthropic usage to ours: its input_tokens leave out the tokens read from and written to the cache, which are all input too. */
-export function anthropicUsage(usage: Partial<Anthropic.Usage> | undefined): Usage {
-  const read = usage?.cache_read_input_tokens ?? 0;
-  const written = usage?.cache_creation_input_tokens ?? 0;
-  const thinking = usage?.output_tokens_details?.thinking_tokens;
+/**
+ * Anthropic usage to ours: its input_tokens leave out the tokens read from and written to the cache, which are all input too.
+ * Every count is checked (usage.ts): one that is missing or not a count is unknown and reported, and so is the input it is part of.
+ */
+export function anthropicUsage(usage: Partial<Anthropic.Usage> | undefined, report: UsageReport = () => {}): Usage {
+  const u = fieldsOf(usage);
+  const read = tokenCount(u.cache_read_input_tokens, "usage.cache_read_input_tokens", report, "unsaid");
+  const written = tokenCount(u.cache_creation_input_tokens, "usage.cache_creation_input_tokens", report, "unsaid");
+  const thinking = tokenCount(fieldsOf(u.output_tokens_details).thinking_tokens, "usage.output_tokens_details.thinking_tokens", report, "unsaid");
+  const uncached = tokenCount(u.input_tokens, "usage.input_tokens", report) ?? null;
   return {
-    input_tokens: (usage?.input_tokens ?? 0) + read + written,
-    output_tokens: usage?.output_tokens ?? 0,
-    ...(usage?.cache_read_input_tokens != null && {cached_input_tokens: read}),
-    ...(usage?.cache_creation_input_tokens != null && {cache_write_tokens: written}),
-    ...(typeof thinking === "number" && {reasoning_tokens: thinking}),
+    input_tokens: addCounts(addCounts(uncached, read === undefined ? 0 : read), written === undefined ? 0 : written),
+    output_tokens: tokenCount(u.output_tokens, "usage.output_tokens", report) ?? null,
+    ...(read !== undefined && {cached_input_tokens: read}),
+    ...(written !== undefined && {cache_write_tokens: written}),
+    ...(thinking !== undefined && {reasoning_tokens: thinking}),
   };
 }
 

@@ -55,15 +55,17 @@ export function voteSampling(sampling: Sampling, i: number): Sampling {
 
 /**
  * The usage of a decision's samples together: every count summed (input,
- * output, and whatever other token counts a provider reports), latency the
- * longest (the samples are sent at once).
+ * output, and whatever other token counts a provider reports), unknown
+ * (null) when any sample's is, latency the longest (the samples are sent
+ * at once).
  */
 export function sumUsage<U extends {latency_ms?: number}>(usages: readonly U[]): U {
   if (usages.length === 1) return usages[0];
-  const out: Record<string, number> = {};
+  const out: Record<string, number | null> = {};
   for (const u of usages) {
     for (const [k, v] of Object.entries(u)) {
-      if (typeof v !== "number") continue;
+      if (v === null) out[k] = null;
+      if (typeof v !== "number" || out[k] === null) continue;
       out[k] = k === "latency_ms" ? Math.max(out[k] ?? 0, v) : (out[k] ?? 0) + v;
     }
   }

@@ -13,6 +13,7 @@ import {EFFORT_BUDGET, thinkingBudgetOf} from "./reasoning.js";
 import {bodyString, bodyText, recordingFetch} from "./transport.js";
 import {timerMs} from "./backoff.js";
 import {openaiResponseFormat} from "./structuredOutput.js";
+import {fieldsOf, tokenCount, usageWarner, type UsageReport} from "./usage.js";
 
 export interface ClientSettings {
   baseURL: string | null;
@@ -41,6 +42,7 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
     fetch: recordingFetch,
     logLevel: "off",
   });
+  const warn = usageWarner("openai", model);
   return async (messages: ChatMessage[], sampling: Sampling, signal: AbortSignal) => {
     const response = await client.chat.completions.create(
       {
@@ -57,7 +59,7 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
     return {
       text: bodyText(choice.message?.content, "message content"),
       thinking: reasoningContent(choice.message),
-      usage: openaiUsage(response.usage),
+      usage: openaiUsage(response.usage, warn),
       finish_reason: bodyString(choice.finish_reason),
       model: bodyString(response.model),
     };
@@ -93,14 +95,18 @@ export function reasoningContent(message: unknown): string | null {
   return typeof v === "string" && v.trim() ? v : null;
 }
 
-/** OpenAI usage to ours: prompt_tokens include `prompt_tokens_details.cached_tokens`, completion_tokens include `completion_tokens_details.reasoning_tokens`. */
-export function openaiUsage(usage: OpenAI.CompletionUsage | undefined): Usage {
-  const cached = usage?.prompt_tokens_details?.cached_tokens;
-  const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
+/**
+ * OpenAI usage to ours: prompt_tokens include `prompt_tokens_details.cached_tokens`, completion_tokens include `completion_tokens_details.reasoning_tokens`.
+ * Every count is checked (usage.ts): one that is missing or not a count is unknown and reported.
+ */
+export function openaiUsage(usage: OpenAI.CompletionUsage | undefined, report: UsageReport = () => {}): Usage {
+  const u = fieldsOf(usage);
+  const cached = tokenCount(fieldsOf(u.prompt_tokens_details).cached_tokens, "usage.prompt_tokens_details.cached_tokens", report, "unsaid");
+  const reasoning = tokenCount(fieldsOf(u.completion_tokens_details).reasoning_tokens, "usage.completion_tokens_details.reasoning_tokens", report, "unsaid");
   return {
-    input_tokens: usage?.prompt_tokens ?? 0,
-    output_tokens: usage?.completion_tokens ?? 0,
-    ...(typeof cached === "number" && {cached_input_tokens: cached}),
-    ...(typeof reasoning === "number" && {reasoning_tokens: reasoning}),
+    input_tokens: tokenCount(u.prompt_tokens, "usage.prompt_tokens", report) ?? null,
+    output_tokens: tokenCount(u.completion_tokens, "usage.completion_tokens", report) ?? null,
+    ...(cached !== undefined && {cached_input_tokens: cached}),
+    ...(reasoning !== undefined && {reasoning_tokens: reasoning}),
   };
 }

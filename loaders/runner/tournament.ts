@@ -35,8 +35,8 @@ export interface TournamentOptions {
   concurrency?: number;
   /** Once aborted, no further game is started (games in flight go on); see run/interrupt.ts. */
   signal?: AbortSignal;
-  /** Asked before each game starts, with the number of games in flight; false stops scheduling (games in flight finish). */
-  admit?: (inFlight: number) => boolean;
+  /** Asked before each game starts, with the number of games in flight; false stops scheduling (games in flight finish), "wait" asks again when one of them ends. */
+  admit?: (inFlight: number) => boolean | "wait";
   /** Play only this shard of the plan (run/shard.ts); default all games. */
   shard?: Shard | null;
 }
@@ -66,7 +66,7 @@ export async function runTournament(config: RunConfig, options: TournamentOption
       if (options.signal.aborted) break;
     }
     if (options.skip?.(g)) continue;
-    if (options.admit && !options.admit(running.size)) break;
+    if (options.admit && !(await admitted(options.admit, running))) break;
     const onError = options.onError;
     const p: Promise<void> = (onError ? playOne(g).catch((error) => onError(g, error)) : playOne(g)).finally(() => running.delete(p));
     running.add(p);
@@ -74,6 +74,16 @@ export async function runTournament(config: RunConfig, options: TournamentOption
   }
   await Promise.all(running);
   return played;
+}
+
+/** Asks `admit` until it decides, waiting for a game in flight to end after each "wait". */
+async function admitted(admit: NonNullable<TournamentOptions["admit"]>, running: Set<Promise<void>>): Promise<boolean> {
+  let verdict = admit(running.size);
+  while (verdict === "wait" && running.size) {
+    await Promise.race(running);
+    verdict = admit(running.size);
+  }
+  return verdict === true;
 }
 
 export interface TournamentFiles {

@@ -34,7 +34,8 @@ import {nonConforming, requestedSchema, structuredProblem} from "./fakeStructure
 export type Wire = "openai" | "anthropic" | "gemini";
 
 export type Reply =
-  | {text: string; delayMs?: number; inputTokens?: number; outputTokens?: number; thinking?: string}
+  /** `usage`: sent in place of the usage object the counts would make (usage / usageMetadata), as is: a hostile endpoint's counts. */
+  | {text: string; delayMs?: number; inputTokens?: number; outputTokens?: number; thinking?: string; usage?: unknown}
   | {status: number; retryAfter?: string; delayMs?: number; message?: string}
   | {malformedBody: true; delayMs?: number}
   | {drop: true; delayMs?: number}
@@ -255,7 +256,9 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
   }
   res.writeHead(200, {"content-type": "application/json"});
   const thinking = reply.thinking === undefined ? null : {text: reply.thinking, tokens: fakeTokens(reply.thinking.length)};
-  res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output, thinking, cached, request.structured?.tool ?? null)));
+  const body: Record<string, unknown> = successBody(wire, request.model, reply.text, input, output, thinking, cached, request.structured?.tool ?? null);
+  if ("usage" in reply) body[wire === "gemini" ? "usageMetadata" : "usage"] = reply.usage;
+  res.end(JSON.stringify(body));
   onAnswered();
 }
 

@@ -1,5 +1,6 @@
 /** `parley run <config.json> --out <dir>`: play a run config's games and write their tables, partitioned by game. */
 import {priceKey, readPrices, unpriced, type PriceTable} from "../../runner/cost.js";
+import {unboundedPlayers} from "../../runner/budget.js";
 import {buildManifest, writeManifest} from "../../runner/manifest.js";
 import {readFileSync} from "node:fs";
 import {basename, extname, resolve} from "node:path";
@@ -143,7 +144,7 @@ export async function run(argv: string[]): Promise<number> {
         run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
         games: r.games, players: r.players, turns: r.turns,
         llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
-        ...(r.cost && {cost_usd: {total: r.cost.total, players: r.cost.players, max: maxCost}}), ...(r.budgetStopped && {stopped: "max-cost"}),
+        ...(r.cost && {cost_usd: {total: r.cost.total, players: r.cost.players, max: maxCost}}), ...(r.budgetStop && {stopped: "max-cost"}),
         seconds: Math.round(performance.now() - started) / 1000, partitions: r.partitions,
       });
       const signal = interrupts.received();
@@ -153,8 +154,8 @@ export async function run(argv: string[]): Promise<number> {
         lock.release();
         process.exit(signalExitCode(signal));
       }
-      if (r.budgetStopped) {
-        process.stderr.write(`parley run: stopped scheduling games: $${r.cost!.total.toFixed(4)} spent and the next game's projected cost would pass --max-cost $${maxCost}; ${r.games} of ${planned} games finished and written to ${out}; run again with a larger --max-cost to resume\n`);
+      if (r.budgetStop) {
+        process.stderr.write(`parley run: --max-cost $${maxCost} stopped the run: ${r.budgetStop}; $${r.cost!.total.toFixed(4)} spent in all; ${r.games} of ${planned} games finished and written to ${out} (games cut short are not); run again with a larger --max-cost to resume\n`);
         return 1;
       }
       if (r.failed.length) {
@@ -202,5 +203,7 @@ function costOptions(raw: string | undefined, config: RunConfig): {prices: Price
   if (!config.llm_players.length) throw new UsageError("parley run: --max-cost applies to runs with LLM players; this config has none");
   const missing = unpriced(config.llm_players, prices);
   if (missing.length) throw new UsageError(`parley run: --max-cost needs a price for ${missing.map((p) => priceKey(p.provider, p.model)).join(", ")}: add it to "prices" in parley.config.json ({"input_per_million": ..., "output_per_million": ..., "as_of": "YYYY-MM-DD"})`);
+  const unbounded = unboundedPlayers(config.llm_players);
+  if (unbounded.length) throw new UsageError(`parley run: --max-cost needs a limit on the output of every call, and ${unbounded.map((p) => p.id).join(", ")} has none: give it "max_tokens"`);
   return {prices, maxCost};
 }
