@@ -55,7 +55,7 @@ test("--max-cost stops starting games before the budget would be passed, and a l
   const out = join(dir, "budget");
   const stopped = await parley(["run", config, "--out", out, "--max-cost", String(2.5 * perGame)], env);
   assert.equal(stopped.code, 1);
-  assert.match(stopped.stderr, /--max-cost \$[\d.]+ stopped the run: \$2\.00 is spent or reserved and the next game's projected cost, \$1\.00, would pass it; \$[\d.]+ spent in all; 2 of 6 games finished/);
+  assert.match(stopped.stderr, /--max-cost \$[\d.]+ stopped the run: \$2\.00 is spent and the next game's projected cost, \$1\.00, would pass it; \$[\d.]+ spent in all; 2 of 6 games finished/);
   assert.match(stopped.stderr, / · cost \$\d+\.\d\d/, "cost on the progress line");
   const partial = JSON.parse(stopped.stdout);
   assert.equal(partial.games, 2);
