@@ -9,7 +9,7 @@
  */
 import type {GameObservation} from "./game.js";
 import type {ChatMessage} from "../llm/types.js";
-import type {PersonaName, PromptSource} from "../llm/playerOptions.js";
+import type {PersonaName, PromptLayout, PromptSource} from "../llm/playerOptions.js";
 
 /** A reply read by a narrator that has its own format (NegotiationArena's tags rather than JSON). */
 export interface ParsedTurn {
@@ -44,6 +44,14 @@ export interface PlayerPrompt {
   prompts?: PromptSource | null;
   /** Whether the player plays with the game's workflow. */
   workflow?: boolean;
+  /**
+   * The conversation's layout (the run config's `prompt_layout`): absent or
+   * "authors", the paper's; "fixed-system", the same system message at
+   * every call of the game, what varies by turn (GLEE's answer format) at
+   * the end of that turn's user message. A narrator whose system message
+   * never varies ignores it.
+   */
+  layout?: PromptLayout;
 }
 
 export interface Narrator<V = unknown> {

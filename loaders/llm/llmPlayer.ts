@@ -155,7 +155,7 @@ export class LlmPlayer implements Agent {
 }
 
 /** The spec's own prompt settings, as narrators and workflows read them. */
-const playerPrompt = (spec: LlmPlayerSpec): PlayerPrompt => ({personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, prompts: spec.prompts ?? null, workflow: spec.workflow ?? false});
+const playerPrompt = (spec: LlmPlayerSpec): PlayerPrompt => ({personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, prompts: spec.prompts ?? null, workflow: spec.workflow ?? false, layout: spec.prompt_layout ?? "authors"});
 
 /** Whether an LLM player can play `game`: the game has a narrator. */
 export const llmPlays = (game: string): boolean => narratorFor(game) !== null;
