@@ -48,8 +48,8 @@ export interface PlayerPrompt {
    * The conversation's layout (the run config's `prompt_layout`): absent or
    * "authors", the paper's; "fixed-system", the same system message at
    * every call of the game, what varies by turn (GLEE's answer format) at
-   * the end of that turn's user message. A narrator whose system message
-   * never varies ignores it.
+   * the end of the last user message only, the history as in "authors". A
+   * narrator whose system message never varies ignores it.
    */
   layout?: PromptLayout;
 }

@@ -29,10 +29,11 @@ export type PromptSource = (typeof PROMPT_SOURCES)[number];
  * `prompt_layout`): "authors", the papers' own layout, byte for byte (GLEE
  * (Shapira et al. 2024) rewrites its system message every turn with that
  * turn's answer format); "fixed-system", one system message for the whole
- * game, each turn's answer format at the end of that turn's user message,
- * so that every call repeats the previous call's prompt as its prefix and a
- * provider's prompt cache can serve it. Games whose system message never
- * changes are the same in both.
+ * game and the answer format of this turn at the end of the conversation,
+ * after this turn's user message, so that every call repeats the previous
+ * call's prompt (but that format) as its prefix and a provider's prompt
+ * cache can serve it. Games whose system message never changes are the
+ * same in both.
  */
 export const PROMPT_LAYOUTS = ["authors", "fixed-system"] as const;
 export type PromptLayout = (typeof PROMPT_LAYOUTS)[number];

@@ -7,10 +7,11 @@
  * players in the authors' layout and by two in the "fixed-system" layout,
  * each layout on its own endpoint, each seat its own model name (a cache
  * of its own). In the fixed layout every request keeps the game's system
- * message and begins with the whole previous request, so each call is
- * billed cached for all of the previous prompt the rule allows, recomputed
- * here from the recorded requests; the authors' layout rewrites the system
- * message every turn (offer, then decision format) and is billed less.
+ * message and begins with the whole previous request but its last
+ * message's format, so each call is billed cached for all of that the rule
+ * allows, recomputed here from the recorded requests; the authors' layout
+ * rewrites the system message every turn (offer, then decision format)
+ * and is billed less, for as many input tokens.
  * The manifest records each player's layout with its other harness factors.
  */
 import {test} from "node:test";
@@ -28,8 +29,15 @@ const ROUNDS = 40;
 /** gleeBot, rejecting every offer before the last round so that the game plays all its rounds. */
 const respond = gleeBot({misbehave: (r) => (/"decision"/.test(`${r.system}\n${r.lastUser}`) && roundOf(`${r.system}\n${r.lastUser}`) < ROUNDS ? {text: '```json\n{"decision": "reject"}\n```'} : null)});
 
-/** The characters of a request's prompt as the cache compares them: each message's role, content and two separators. */
-const promptChars = (r: FakeRequest): number => ["system", ...r.turns.map((t) => t.role)].length * 2 + "system".length + r.system.length + r.turns.reduce((n, t) => n + t.role.length + t.content.length, 0);
+/** A request's prompt as the cache compares it: each message's role, a NUL, its content and a \u0001. */
+const promptText = (r: FakeRequest): string => [{role: "system", content: r.system}, ...r.turns].map((m) => `${m.role}\u0000${m.content}\u0001`).join("");
+
+/** How many characters two prompts share at their start. */
+function sharedChars(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
 
 /** OpenAI's documented rule: the longest repeated prefix, from 1,024 tokens on, in steps of 128 (fake tokens: 4 characters). */
 const openaiCached = (prefixChars: number): number => {
@@ -37,7 +45,7 @@ const openaiCached = (prefixChars: number): number => {
   return tokens < 1024 ? 0 : Math.floor(tokens / 128) * 128;
 };
 
-test('prompt_layout "fixed-system": one system message all game, each request the previous one extended, billed cached as OpenAI documents; the authors\' layout alternates its system message; the manifest records both', async () => {
+test('prompt_layout "fixed-system": one system message all game, each request the previous one extended, billed cached as OpenAI documents; the authors\' layout alternates its system message and reuses the call two before; the manifest records both', async () => {
   const [authorsEndpoint, fixedEndpoint] = await Promise.all([startFakeLlm("openai", respond, {caching: true}), startFakeLlm("openai", respond, {caching: true})]);
   keep(authorsEndpoint);
   keep(fixedEndpoint);
@@ -62,30 +70,40 @@ test('prompt_layout "fixed-system": one system message all game, each request th
   assert.equal(of("f").length, ROUNDS);
   assert.deepEqual([...of("f"), ...of("f-b")].map((t) => [t.turn, t.action, t.rule_break]), [...of("a"), ...of("a-b")].map((t) => [t.turn, t.action, t.rule_break]));
 
-  const share = (agents: string[]) => {
-    const rows = agents.flatMap(of);
-    return rows.reduce((n, t) => n + Number(t.cached_input_tokens), 0) / rows.reduce((n, t) => n + Number(t.input_tokens), 0);
-  };
   for (const [agent, endpoint] of [["f", fixedEndpoint], ["f-b", fixedEndpoint], ["a", authorsEndpoint], ["a-b", authorsEndpoint]] as const) {
     const requests = endpoint.requests.filter((r) => r.model === `model-${agent}`);
     const recorded = of(agent);
     assert.equal(requests.length, recorded.length, `${agent}: a request per turn`);
-    const systems = new Set(requests.map((r) => r.system));
-    if (agent.startsWith("f")) {
-      assert.equal(systems.size, 1, `${agent}: one system message all game`);
-      requests.forEach((r, k) => {
-        if (k > 0) assert.deepEqual(r.turns.slice(0, requests[k - 1].turns.length), requests[k - 1].turns, `${agent}, request ${k + 1} begins with request ${k}`);
-        // Billed cached: the whole previous prompt, as far as the rule's minimum and steps allow.
-        assert.equal(Number(recorded[k].cached_input_tokens), k === 0 ? 0 : openaiCached(promptChars(requests[k - 1])), `${agent}, call ${k + 1}: cached tokens`);
-      });
-      assert.ok(requests.some((r, k) => k > 0 && openaiCached(promptChars(requests[k - 1])) > 0), `${agent}: prompts past the 1,024-token minimum`);
-    } else {
-      assert.ok(systems.size >= 2 && requests.every((r, k) => k === 0 || r.system !== requests[k - 1].system), `${agent}: the system message changes at every call (offer, then decision)`);
-    }
+    const fixed = agent.startsWith("f");
+    requests.forEach((r, k) => {
+      // Billed cached as OpenAI documents: the longest start this prompt shares with an earlier one of the model, from 1,024 tokens in steps of 128.
+      const shared = requests.slice(0, k).map((before) => sharedChars(promptText(before), promptText(r)));
+      const longest = Math.max(0, ...shared);
+      assert.equal(Number(recorded[k].cached_input_tokens), openaiCached(longest), `${agent}, call ${k + 1}: cached tokens`);
+      if (k === 0) return;
+      const before = requests[k - 1];
+      if (fixed) {
+        // One system message; the previous request but its last message, which this one resends without the format that ended it.
+        assert.equal(r.system, requests[0].system, `${agent}, request ${k + 1}: the game's system message`);
+        assert.deepEqual(r.turns.slice(0, before.turns.length - 1), before.turns.slice(0, -1), `${agent}, request ${k + 1} begins with request ${k}`);
+        const format = before.lastUser.slice(r.turns[before.turns.length - 1].content.length);
+        assert.ok(before.lastUser.startsWith(r.turns[before.turns.length - 1].content) && format.startsWith("\n"), `${agent}, request ${k}: its format ends its last user message`);
+        assert.equal(longest, shared[k - 1], `${agent}, request ${k + 1} shares the most with the request before`);
+        assert.ok(longest >= promptText(before).length - format.length - 2);
+      } else {
+        // The system message changes at every call (the offer's format, then the decision's): a call shares its start only with the call two before.
+        assert.notEqual(r.system, before.system, `${agent}, request ${k + 1}: a new system message`);
+        if (k >= 2) assert.ok(longest === shared[k - 2] && shared[k - 1] < shared[k - 2], `${agent}, request ${k + 1} shares the most with request ${k - 1}`);
+      }
+    });
+    assert.ok(recorded.some((t) => Number(t.cached_input_tokens) > 0), `${agent}: prompts past the 1,024-token minimum`);
   }
-  const fixed = share(["f", "f-b"]);
-  const authors = share(["a", "a-b"]);
-  assert.ok(fixed > authors + 0.1, `fixed-system ${(100 * fixed).toFixed(1)} % cached, the authors' layout ${(100 * authors).toFixed(1)} %`);
+  // The same words, moved: as many input tokens in either layout (a newline more per call), more of them billed cached in the fixed layout.
+  const total = (agents: string[], column: "input_tokens" | "cached_input_tokens") => agents.flatMap(of).reduce((n, t) => n + Number(t[column]), 0);
+  const [fixedInput, authorsInput] = [total(["f", "f-b"], "input_tokens"), total(["a", "a-b"], "input_tokens")];
+  assert.ok(Math.abs(fixedInput - authorsInput) <= 2 * ROUNDS, `input tokens ${fixedInput} and ${authorsInput}`);
+  const [fixedCached, authorsCached] = [total(["f", "f-b"], "cached_input_tokens"), total(["a", "a-b"], "cached_input_tokens")];
+  assert.ok(fixedCached > authorsCached, `cached: fixed-system ${fixedCached}, the authors' layout ${authorsCached}`);
 
   const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
   const layouts = Object.fromEntries(manifest.llm_players.map((p: {id: string; harness: {prompt_layout: string}}) => [p.id, p.harness.prompt_layout]));

@@ -1,10 +1,10 @@
 // An LLM player's `prompt_layout` (loaders/llm/playerOptions.ts), a harness factor: "authors" (the
 // default) lays GLEE's conversation out as its code does, the system message rewritten every turn with
 // that turn's answer format; "fixed-system" sends the rules alone as the system message, the same all
-// game, and ends each turn's user message with that turn's format. The same GLEE games are played by the
+// game, and ends the last user message with this turn's format. The same GLEE games are played by the
 // real LLM player in both layouts (a scripted model that reads the format from the prompt, as a model has
-// to): the words are the same, moved; each fixed-system call begins with the whole previous call; and
-// the authors' layout is the narrator's, byte for byte.
+// to): the words are the same, the format moved; each fixed-system call begins with the whole previous
+// call but its format.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {gameDef} from "../../loaders/registry/games.js";
@@ -72,13 +72,18 @@ for (const game of Object.keys(FAMILIES)) {
       assert.equal(f.length, a.length);
       assert.equal(new Set(f.map(system)).size, 1, `seat ${seat}: one system message in the fixed layout`);
       for (let k = 0; k < a.length; k++) {
-        // The authors' system message is the fixed one, a newline and this turn's format; the fixed layout ends the user message with them.
+        // The authors' system message is the fixed one, a newline and this turn's format; the fixed layout ends the last user message with them.
         const format = system(a[k]).slice(system(f[k]).length);
         assert.ok(system(a[k]).startsWith(system(f[k])) && (format === "" || format.startsWith("\n")), `seat ${seat}, call ${k + 1}: the rules lead both system messages`);
-        assert.equal(f[k].at(-1)!.content, a[k].at(-1)!.content + (a[k].at(-1)!.content.startsWith("Your previous answer broke the rules") ? "" : format), `seat ${seat}, call ${k + 1}: the last user message`);
+        const retry = a[k].at(-1)!.content.startsWith("Your previous answer broke the rules");
+        assert.equal(f[k].at(-1)!.content, a[k].at(-1)!.content + (retry ? "" : format), `seat ${seat}, call ${k + 1}: the last user message`);
+        // Everything between is the authors' conversation, message for message.
+        assert.deepEqual(f[k].slice(1, -1), a[k].slice(1, -1), `seat ${seat}, call ${k + 1}: the history`);
         if (k > 0) {
-          // Each call begins with the whole previous call (and its answer): a prompt cache can serve it all.
-          assert.deepEqual(f[k].slice(0, f[k - 1].length), f[k - 1], `seat ${seat}, call ${k + 1} begins with call ${k}`);
+          // Each call begins with the whole previous call but its format: a prompt cache can serve all of that.
+          const before = f[k - 1];
+          assert.deepEqual(f[k].slice(0, before.length - 1), before.slice(0, -1), `seat ${seat}, call ${k + 1} begins with call ${k}`);
+          assert.ok(before.at(-1)!.content.startsWith(f[k][before.length - 1].content), `seat ${seat}, call ${k + 1}: call ${k}'s request, its format left out`);
         }
       }
     }

@@ -130,9 +130,9 @@ function turnMessage(obs: GleeObservation, previous: GleeObservation | null, pro
 }
 
 /**
- * A turn's user message in the "fixed-system" layout: the message, then on
- * the next line the format the authors' layout puts in the system message
- * (a request to answer again already repeats every format).
+ * The request of this turn in the "fixed-system" layout: its user message,
+ * then on the next line the format the authors' layout puts in the system
+ * message (a request to answer again already repeats every format).
  */
 function withFormat(text: string, obs: GleeObservation, prompts: PlayerPrompt["prompts"]): string {
   const {format} = gleeSystemParts(obs, prompts);
@@ -148,9 +148,10 @@ function withFormat(text: string, obs: GleeObservation, prompts: PlayerPrompt["p
  * conversation: the next user message states the error and repeats the
  * format (`keepsRuleBreaks`; the authors' code re-sends the same request
  * without saying what was wrong). With the player's layout "fixed-system"
- * the system message is the rules alone, the same all game, and each
- * turn's format ends that turn's user message, so that each call's prompt
- * begins with the whole of the previous call's.
+ * the system message is the rules alone, the same all game, and this
+ * turn's format ends the last user message (the history stays as the
+ * authors' layout has it, without formats), so that each call's prompt
+ * begins with the whole of the previous call's but that format.
  */
 export const gleeNarrator: Narrator<GleeView> = {
   /** "paper": bargaining as Appendix D.2 prints it (the authors' code is the default; see the Guide's Prompts). */
@@ -168,7 +169,7 @@ export const gleeNarrator: Narrator<GleeView> = {
     for (let i = start; i < turns.length; i++) {
       const turn = turns[i];
       const text = turn.retry ? retryMessage(turn) : turnMessage(turn, i > 0 ? turns[i - 1] : null, prompts);
-      messages.push({role: "user", content: fixed ? withFormat(text, turn, prompts) : text});
+      messages.push({role: "user", content: fixed && i === turns.length - 1 ? withFormat(text, turn, prompts) : text});
       if (i < past.length) messages.push({role: "assistant", content: past[i].raw});
     }
     return messages;
