@@ -96,6 +96,13 @@ export interface Narrator<V = unknown> {
    * player with `prompts` set sits only at games whose narrator lists it).
    */
   prompts?: readonly PromptSource[];
+  /**
+   * One phrase per prompt source (playerOptions.ts PROMPT_SOURCES): for a
+   * source in `prompts`, what it changes in the game's words; for one not
+   * there, why the game does not offer it. A run config that asks a game
+   * for a source it lacks is refused with these (llmPlayer.ts promptsRefusal).
+   */
+  promptNotes?: Readonly<Record<PromptSource, string>>;
   /** The social behaviour's words for this game (default: the ultimatum wording of personas.ts). */
   persona?(name: PersonaName, observation: GameObservation<V>): string;
   /**

@@ -63,20 +63,18 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
 
 /**
  * Prompt caching (https://docs.claude.com/en/docs/build-with-claude/prompt-caching):
- * a `cache_control` breakpoint on the system prompt (set above), one on
- * the last turn and one on the user turn before it (Anthropic's multi-turn
- * pattern; at most 4 breakpoints, this uses 3). The next call of the game,
- * which resends this conversation and adds to it, reads it from the cache
- * up to the last turn; when the last turn is not resent as it was (the
- * "fixed-system" prompt layout ends it with this turn's answer format),
- * up to the turn before it. Prefixes shorter than the model's minimum
- * (1,024 to 4,096 tokens) are simply not cached.
+ * a `cache_control` breakpoint on the system prompt (set above) and one on
+ * each of the last two turns (at most 4 breakpoints, this uses 3). Anthropic
+ * reads only prefixes that an earlier request wrote at a breakpoint: the
+ * next call of the game, which resends this conversation and adds to it,
+ * reads it up to the last turn, or, when the last turn is not resent as it
+ * was (the "fixed-system" prompt layout ends it with this turn's answer
+ * format), up to the turn before it. Prefixes shorter than the model's
+ * minimum (1,024 to 4,096 tokens) are simply not cached.
  */
 export function cachedTurns(turns: Array<{role: "user" | "assistant"; content: string}>): Anthropic.MessageParam[] {
-  const last = turns.length - 1;
-  const previousUser = turns.findLastIndex((t, i) => i < last && t.role === "user");
   return turns.map((t, i) =>
-    i === last || i === previousUser ? {role: t.role, content: [{type: "text" as const, text: t.content, cache_control: {type: "ephemeral" as const}}]} : t,
+    i >= turns.length - 2 ? {role: t.role, content: [{type: "text" as const, text: t.content, cache_control: {type: "ephemeral" as const}}]} : t,
   );
 }
 

@@ -156,6 +156,10 @@ function withFormat(text: string, obs: GleeObservation, prompts: PlayerPrompt["p
 export const gleeNarrator: Narrator<GleeView> = {
   /** "paper": bargaining as Appendix D.2 prints it (the authors' code is the default; see the Guide's Prompts). */
   prompts: ["paper"],
+  promptNotes: {
+    paper: "bargaining's rules and turns as Appendix D.2 prints them, the rules one paragraph and single spaces, and nothing in negotiation and persuasion, whose prompts the paper does not print",
+    code: "its default words already are the authors' code's (eilamshapira/GLEE at 3c9efe03), and the code's one other difference, telling a player the other's inflation loss under incomplete information, needs a discount factor that player is not told (§2.1)",
+  },
   keepsRuleBreaks: true,
   messages(obs, past, extra, _notes, player) {
     const prompts = player?.prompts ?? null;
