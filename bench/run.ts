@@ -32,6 +32,8 @@ if (append) {
 
 const started = new Date();
 const loadStart = load();
+// The code measured is the code at the start (files edited while the benches run do not change it).
+const commit = currentCommit(join(dir, ".."));
 const headlines: {bench: string; headline: string}[] = [];
 for (const file of files) {
   const bench = file.replace(".bench.ts", "");
@@ -45,7 +47,6 @@ if (append) {
   const results = join(dir, "RESULTS.md");
   const benches = files.map((f) => f.replace(".bench.ts", ""));
   const command = `npm run bench -- ${[...filters, "--append"].join(" ")}`;
-  const commit = currentCommit(join(dir, ".."));
   const section = resultsSection({date: started, commit, benches: filters.length ? benches : [], command, machine: thisMachine(), loadStart, loadEnd: load(), output: printed});
   appendFileSync(results, section);
   for (const h of headlines) writeFileSync(results, withHeadline(readFileSync(results, "utf8"), {...h, date: started, commit}));
