@@ -68,14 +68,17 @@ export function anthropicMessages(model: string, settings: ClientSettings): Prov
 /**
  * Prompt caching (https://docs.claude.com/en/docs/build-with-claude/prompt-caching):
  * a `cache_control` breakpoint on the system prompt (set above) and one on
- * the last turn, so that the next call of the game, which resends this
- * conversation and adds to it, reads all of it from the cache (Anthropic's
- * multi-turn pattern; at most 4 breakpoints, this uses 2). Prefixes shorter
- * than the model's minimum (1024 or 2048 tokens) are simply not cached.
+ * each of the last two turns (at most 4 breakpoints, this uses 3). Anthropic
+ * reads only prefixes that an earlier request wrote at a breakpoint: the
+ * next call of the game, which resends this conversation and adds to it,
+ * reads it up to the last turn, or, when the last turn is not resent as it
+ * was (the "fixed-system" prompt layout ends it with this turn's answer
+ * format), up to the turn before it. Prefixes shorter than the model's
+ * minimum (1,024 to 4,096 tokens) are simply not cached.
  */
 export function cachedTurns(turns: Array<{role: "user" | "assistant"; content: string}>): Anthropic.MessageParam[] {
   return turns.map((t, i) =>
-    i === turns.length - 1 ? {role: t.role, content: [{type: "text" as const, text: t.content, cache_control: {type: "ephemeral" as const}}]} : t,
+    i >= turns.length - 2 ? {role: t.role, content: [{type: "text" as const, text: t.content, cache_control: {type: "ephemeral" as const}}]} : t,
   );
 }
 

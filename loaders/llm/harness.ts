@@ -2,13 +2,15 @@
  * The harness factors of an LLM player (playerSpec.ts), the choices around
  * the model rather than the model: legal moves listed in the prompt
  * (legalMoves.ts), structured output (structuredOutput.ts), retries after a
- * rule break, and a majority vote of k samples (majorityVote.ts). A run
+ * rule break, a majority vote of k samples (majorityVote.ts), and the
+ * prompt's layout across a game's calls (playerOptions.ts). A run
  * records them per player in its manifest (runner/manifest.ts), and two runs
  * that differ in one compare on rule-break rate and payoff with `parley
  * compare` (src/lib/compare.ts).
  */
 import type {LlmPlayerSpec} from "./playerSpec.js";
 import type {Sampling} from "./types.js";
+import type {PromptLayout} from "./playerOptions.js";
 
 /** A player's harness, every factor spelled out (retries: the effective number given the run's max_attempts). */
 export interface Harness {
@@ -16,11 +18,12 @@ export interface Harness {
   structured_output: boolean;
   retries: number;
   votes: number;
+  prompt_layout: PromptLayout;
 }
 
 /** The harness of `spec` in a run whose max_attempts is `maxAttempts`. */
-export function harnessOf(spec: Pick<LlmPlayerSpec, "legal_moves" | "structured_output" | "retries" | "votes">, maxAttempts: number): Harness {
-  return {legal_moves: spec.legal_moves ?? false, structured_output: spec.structured_output ?? false, retries: spec.retries ?? maxAttempts - 1, votes: spec.votes ?? 1};
+export function harnessOf(spec: Pick<LlmPlayerSpec, "legal_moves" | "structured_output" | "retries" | "votes" | "prompt_layout">, maxAttempts: number): Harness {
+  return {legal_moves: spec.legal_moves ?? false, structured_output: spec.structured_output ?? false, retries: spec.retries ?? maxAttempts - 1, votes: spec.votes ?? 1, prompt_layout: spec.prompt_layout ?? "authors"};
 }
 
 /**

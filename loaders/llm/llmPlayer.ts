@@ -170,13 +170,27 @@ export class LlmPlayer implements Agent {
 }
 
 /** The spec's own prompt settings, as narrators and workflows read them. */
-const playerPrompt = (spec: LlmPlayerSpec): PlayerPrompt => ({personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, prompts: spec.prompts ?? null, workflow: spec.workflow ?? false});
+const playerPrompt = (spec: LlmPlayerSpec): PlayerPrompt => ({personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, prompts: spec.prompts ?? null, workflow: spec.workflow ?? false, layout: spec.prompt_layout ?? "authors"});
 
 /** Whether an LLM player can play `game`: the game has a narrator. */
 export const llmPlays = (game: string): boolean => narratorFor(game) !== null;
 
 /** True when the game's narrator can send the words of `source` (an LLM player's `prompts`). */
 export const offersPrompts = (game: string, source: PromptSource): boolean => (narratorFor(game)?.prompts ?? []).includes(source);
+
+/**
+ * Why `game` does not send `source`'s words and what it offers instead, in
+ * one line (the narrator's `promptNotes`), e.g. `glee/bargaining does not
+ * offer "code": <why>; it offers "paper" (<what it changes>)`.
+ */
+export function promptsRefusal(game: string, source: PromptSource): string {
+  const narrator = narratorFor(game);
+  const notes = narrator?.promptNotes;
+  const offered = narrator?.prompts ?? [];
+  const why = notes?.[source] ?? "its paper's Guide page, Prompts, lists the sources it offers";
+  const offers = offered.length ? `it offers ${offered.map((s) => `"${s}"${notes ? ` (${notes[s]})` : ""}`).join(" and ")}` : "it offers no other words than its default";
+  return `${game} does not offer "${source}": ${why}; ${offers}`;
+}
 
 /** Whether `spec` can play `game`: a narrator, and a workflow when it asks for one. */
 const specPlays = (spec: LlmPlayerSpec, game: string): boolean =>

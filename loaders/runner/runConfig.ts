@@ -38,7 +38,7 @@ import {gameDef, games, leftOut, matchGames} from "../registry/games.js";
 import {FAMILIES, type Family} from "../papers/glee/types.js";
 import {agentDef, agents, canSit} from "../registry/agents.js";
 import {expandGrid} from "./grid.js";
-import {llmPlays, offersPrompts} from "../llm/llmPlayer.js";
+import {llmPlays, offersPrompts, promptsRefusal} from "../llm/llmPlayer.js";
 import {hasWorkflow, workflowGames} from "../registry/workflows.js";
 import {LIMITS} from "./runConfigChecks.js";
 import {paramValueError} from "../contract/params.js";
@@ -263,7 +263,7 @@ function checkGames(config: RunConfig, lineupKey: string, gridKey: (spec: GameRu
     const noWorkflow = llm_players.find((l) => l.workflow && !hasWorkflow(spec.def.id));
     if (noWorkflow) fail("players", `${noWorkflow.id} asks for "workflow": true, but ${spec.def.id} has no workflow (games with one: ${workflowGames.join(", ")})`);
     const noWords = llm_players.find((l) => l.prompts && !offersPrompts(spec.def.id, l.prompts));
-    if (noWords) fail("players", `${noWords.id} asks for "prompts": "${noWords.prompts}", but ${spec.def.id} has only the words of the published runs (its paper's Guide page, Prompts, lists the sources it offers)`);
+    if (noWords) fail("players", `${noWords.id} asks for "prompts": "${noWords.prompts}", but ${promptsRefusal(spec.def.id, noWords.prompts!)}`);
     const own = lineupsOf(config, spec.def.id);
     const ownKey = config.lineups_by_game?.[spec.def.id] ? `lineups.${spec.def.id}` : lineupKey;
     if (Array.isArray(own)) {

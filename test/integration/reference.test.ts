@@ -202,7 +202,7 @@ const SAMPLES = {
     id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", api_key_env: "KEY", temperature: 1, max_tokens: 10, top_p: 1, seed: 1, persona: null,
     chain_of_thought: false, personality: "rational", negotiation_suffix: 1, workflow: false, prompts: null, timeout_ms: 1000, max_retries: 0, max_concurrency: 1, requests_per_minute: 1,
     max_response_bytes: 1024, max_retry_wait_ms: 0, reasoning_effort: "low", thinking_budget: 2048, reasoning_model: true,
-    legal_moves: false, structured_output: false, retries: null, votes: 1,
+    legal_moves: false, structured_output: false, retries: null, votes: 1, prompt_layout: "authors",
   },
   experiment: {
     id: "x", title: "t", description: "d", consent: "c", instructions: ["one", "two"], attention_check: {sentence: "Type sdkot.", answer: "sdkot", position: 1, on_fail: "stop"},

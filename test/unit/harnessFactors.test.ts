@@ -193,7 +193,7 @@ test("majority vote: the modal legal move wins, messages do not split a move, ti
 test("player settings: harness factors validated with one-line errors, absent unless set, documented in the config reference", () => {
   const base = {id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1"};
   const plain = parseLlmPlayerSpec(base, "run.json players[0]");
-  for (const k of ["legal_moves", "structured_output", "retries", "votes"]) assert.ok(!(k in plain), `${k} absent by default (fingerprints of older configs unchanged)`);
+  for (const k of ["legal_moves", "structured_output", "retries", "votes", "prompt_layout"]) assert.ok(!(k in plain), `${k} absent by default (fingerprints of older configs unchanged)`);
   assert.ok(!("votes" in parseLlmPlayerSpec({...base, votes: 1, legal_moves: false}, "x")));
   const full = parseLlmPlayerSpec({...base, legal_moves: true, structured_output: true, retries: 0, votes: 3}, "x");
   assert.deepEqual([full.legal_moves, full.structured_output, full.retries, full.votes], [true, true, 0, 3]);
@@ -202,15 +202,15 @@ test("player settings: harness factors validated with one-line errors, absent un
   assert.throws(() => parseLlmPlayerSpec({...base, retries: 1.5}, "p"), /"retries" must be null or an integer/);
   assert.throws(() => parseLlmPlayerSpec({...base, legal_moves: "yes"}, "p"), {message: 'p (m): "legal_moves" must be true or false, got "yes"'});
   assert.throws(() => parseLlmPlayerSpec({...base, structured_output: 1}, "p"), /"structured_output" must be true or false/);
-  for (const k of ["legal_moves", "structured_output", "retries", "votes"]) assert.ok(LLM_PLAYER_FIELDS.some((f) => f.key === k), `${k} in the reference`);
+  for (const k of ["legal_moves", "structured_output", "retries", "votes", "prompt_layout"]) assert.ok(LLM_PLAYER_FIELDS.some((f) => f.key === k), `${k} in the reference`);
   // Anthropic cannot force a tool while thinking: refused before any call, naming the player and key.
   const claude = {id: "c", provider: "anthropic", model: "claude-sonnet-4-5", base_url: "http://127.0.0.1:1"};
   assert.throws(() => parseLlmPlayerSpec({...claude, structured_output: true, thinking_budget: 2048}, "p"), {message: 'p (c): "structured_output": Anthropic cannot force a tool while thinking; drop "thinking_budget" or structured_output'});
   assert.equal(parseLlmPlayerSpec({...claude, structured_output: true}, "p").structured_output, true);
   assert.equal(parseLlmPlayerSpec({...base, structured_output: true, reasoning_effort: "low", model: "o4-mini"}, "p").structured_output, true);
   // The run's max_attempts stays the default: retries = max_attempts − 1 unless the player sets its own.
-  assert.deepEqual(harnessOf(plain, 3), {legal_moves: false, structured_output: false, retries: 2, votes: 1});
-  assert.deepEqual(harnessOf(full, 3), {legal_moves: true, structured_output: true, retries: 0, votes: 3});
+  assert.deepEqual(harnessOf(plain, 3), {legal_moves: false, structured_output: false, retries: 2, votes: 1, prompt_layout: "authors"});
+  assert.deepEqual(harnessOf(full, 3), {legal_moves: true, structured_output: true, retries: 0, votes: 3, prompt_layout: "authors"});
 });
 
 test("the response cache tells the factors apart: the schema is part of the sampling key, each vote its own sample, and a plain call keeps its key", () => {

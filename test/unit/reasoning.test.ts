@@ -91,12 +91,13 @@ test("the requests: output limits, effort and budget per provider; settings abse
   const key = (s: object) => cacheKey({provider: "openai", model: "o3", sampling: s as never, messages: [{role: "user", content: "x"}], sample: "s"});
   assert.notEqual(key(o3), key({...o3, reasoning_effort: "low"}), "the effort is part of the cache key");
   assert.equal(key({max_tokens: 400}), key({max_tokens: 400, reasoning_effort: undefined}));
-  // Anthropic's cache breakpoint goes on the last turn (and the system prompt, set by the client).
+  // Anthropic's cache breakpoints go on the last two turns (and the system prompt, set by the client).
   assert.deepEqual(cachedTurns([{role: "user", content: "a"}, {role: "assistant", content: "b"}, {role: "user", content: "c"}]), [
     {role: "user", content: "a"},
-    {role: "assistant", content: "b"},
+    {role: "assistant", content: [{type: "text", text: "b", cache_control: {type: "ephemeral"}}]},
     {role: "user", content: [{type: "text", text: "c", cache_control: {type: "ephemeral"}}]},
   ]);
+  assert.deepEqual(cachedTurns([{role: "user", content: "a"}]), [{role: "user", content: [{type: "text", text: "a", cache_control: {type: "ephemeral"}}]}]);
 });
 
 test("each API's usage in the same sense: all input with its cached part, all output with its thinking part", () => {

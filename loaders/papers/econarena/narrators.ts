@@ -135,7 +135,14 @@ function beautyAsk(v: BeautyView): Ask {
   return {keys: v.chain_of_thought ? [K.popular, K.answer] : [K.understanding, K.popular, K.answer, K.reason], answer: "answer"};
 }
 
+/** Why neither game offers another source of words. */
+const ONE_SOURCE = {
+  paper: "its default words already are the paper's, Appendix B as printed",
+  code: "the authors' code could not be had, so the paper's printed prompts are the only evidence",
+} as const;
+
 const beauty: Narrator<BeautyView> = {
+  promptNotes: ONE_SOURCE,
   messages(o, _past, extra) {
     const v = o.view;
     const history = v.run > 1 && v.history.length ? [historyIntro("game", v, o.seat, beautyHistory(v))] : [];
@@ -197,6 +204,7 @@ function auctionAsk(v: AuctionView): Ask {
 }
 
 const auction: Narrator<AuctionView> = {
+  promptNotes: ONE_SOURCE,
   messages(o, _past, extra) {
     const v = o.view;
     const news = v.run > 1 && v.history.length ? [historyIntro("auction", v, o.seat, auctionHistory(v))] : [];

@@ -436,6 +436,10 @@ export function parseArenaReply(raw: string, v: Pick<ArenaView, "resources_in_ga
 export const negotiationArenaNarrator: Narrator<ArenaView> = {
   /** "paper": Fig. 15 and Appendix E.2, the runs' words again; "code": the latest code's layout. */
   prompts: ["paper", "code"],
+  promptNotes: {
+    paper: "nothing: the paper prints Fig. 15's template and Appendix E.2's behaviours, which are the published runs' words",
+    code: "the latest code's layout, commit c447faf: the ultimatum's move tag `move`, buy/sell's other-player parts with tag and content swapped, the behaviour line without its leading newline",
+  },
   messages(o: Obs, past: readonly PastTurn<ArenaView>[], extra: string, _notes?: string | null, player?: PlayerPrompt): ChatMessage[] {
     const v = o.view;
     const words = arenaWords(player?.prompts);

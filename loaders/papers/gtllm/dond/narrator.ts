@@ -134,6 +134,10 @@ export function parseShare(text: string): number[] | null | undefined {
 export const dondNarrator: Narrator<DondView> & {read: (raw: string, obs: GameObservation<DondView>) => ReadReply} = {
   /** "code": the system prompt the authors' script sends (the bare word "rational"). */
   prompts: ["code"],
+  promptNotes: {
+    code: "the system message the authors' script sends, the bare word \"rational\"",
+    paper: "the paper prints none of Deal or No Deal's prompts (the default words are the authors' code's, with §6.3's system sentence)",
+  },
   messages(obs, _past, extra, notes, player) {
     const base = player?.prompts === "code" ? DOND_SYSTEM_CODE : DOND_SYSTEM;
     const system = extra.trim() ? `${base}\n\n${extra.trim()}` : base;
