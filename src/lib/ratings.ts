@@ -208,7 +208,7 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
       }
     }
   };
-  const groups = clones === "robust" ? cloneGroupsOf(k, clusterOf, visit, countOf) : [];
+  const groups = clones === "robust" ? cloneGroupsOf(k, clusterOf, (n) => start[n + 1] - start[n] > 2, visit, countOf) : [];
   // Each agent's share of an entrant: 1 / its group's size.
   const share = new Array<number>(k).fill(1);
   for (const g of groups) for (const i of g) share[i] = 1 / g.length;
@@ -338,15 +338,18 @@ function familyScales(stats: readonly {weight: number}[], weighting: Weighting):
 
 /**
  * Near-identical agents (cloneGroups.ts), from their results cell by cell:
- * a cell is a family, cluster and seat order (first or second of the two
+ * a cell is a cluster, the kind of game (two seats, or more: a matched
+ * comparison of self-play games among them, whose results are not
+ * head-to-head games) and the seat order (first or second of the two
  * compared seats), so that agents are compared on the same configuration
  * from the same side of the table.
  */
-function cloneGroupsOf(k: number, clusterOf: Int32Array, visit: (each: (n: number, i: number, j: number, w: number, win: number) => void) => void, countOf: readonly number[]): number[][] {
+function cloneGroupsOf(k: number, clusterOf: Int32Array, manySeats: (n: number) => boolean, visit: (each: (n: number, i: number, j: number, w: number, win: number) => void) => void, countOf: readonly number[]): number[][] {
   const profiles = new ResultProfiles(k);
   visit((n, i, j, _w, win) => {
-    profiles.add(i, j, 2 * clusterOf[n], win, countOf[n]);
-    profiles.add(j, i, 2 * clusterOf[n] + 1, 1 - win, countOf[n]);
+    const cell = 4 * clusterOf[n] + (manySeats(n) ? 2 : 0);
+    profiles.add(i, j, cell, win, countOf[n]);
+    profiles.add(j, i, cell + 1, 1 - win, countOf[n]);
   });
   return nearIdenticalGroups(profiles);
 }

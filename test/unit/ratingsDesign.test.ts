@@ -220,9 +220,10 @@ const memo = new Map<number, Findings>();
 const findings = (configurations: 2 | 20) => memo.get(configurations) ?? memo.set(configurations, configurations === 2 ? simulate(2, 37, 200) : simulate(20, 3737, 50)).get(configurations)!;
 
 for (const configurations of [2, 20] as const) {
-  test(`${configurations} configurations a family, 200 tournaments: 95 % intervals cover the population ratings at least 90 % of the time, and are not wider than the spread they describe`, () => {
+  test(`${configurations} configurations a family, 200 tournaments: 95 % intervals cover the population ratings at least 90 % of the time, and are not wider than the spread they describe`, (t) => {
     const f = findings(configurations);
     const coverage = f.covered / f.intervals;
+    t.diagnostic(`coverage ${coverage.toFixed(3)}, se / rms error ${Math.sqrt(f.variance / f.squaredError).toFixed(3)}, twins together ${f.twinsTogether}/${f.tournaments}, split ${[...f.split].map(([p, n]) => `${p} ${n}`).join(", ")}; clone checks ${f.cloneChecks}: grouped ${f.copyGrouped}, robust held ${f.robustHeld}, default held ${f.defaultHeld}`);
     assert.ok(coverage >= 0.9, `coverage ${coverage}`);
     // Honest both ways: the standard errors match the estimates' spread about the truth (root mean squares, 0.8–1.25).
     const ratio = Math.sqrt(f.variance / f.squaredError);
