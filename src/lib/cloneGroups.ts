@@ -45,7 +45,7 @@ interface CellResults {
 }
 
 /** Most that two entrants' expected results against common opponents may differ, root mean square over cells net of noise, to count as one. */
-export const CLONE_TOLERANCE = 0.1;
+const CLONE_TOLERANCE = 0.1;
 /** The data must show it: D²'s one-sided 95 % upper bound (D² + 1.645 se) within the tolerance, from at least 20 common cells (fewer give a standard error too rough to trust). */
 const CLONE_CONFIDENCE_Z = 1.645;
 const CLONE_MIN_CELLS = 20;

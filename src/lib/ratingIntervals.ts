@@ -11,7 +11,6 @@ import {confidenceAbove, multivariateTDraws, tInterval, type ClusterRobust} from
 import {createRng} from "./rng.js";
 
 export type Settledness = "preliminary" | "usable" | "established";
-export const SETTLEDNESS: readonly Settledness[] = ["preliminary", "usable", "established"];
 
 /**
  * The widest 95 % rating interval, in Elo points, of an "established" and

@@ -161,7 +161,7 @@ export interface RatingsResult {
 }
 
 /** Win weights between agents from one cluster of games, sparse: wins[at[n]] += w[n] with at = i*k+j (i beat j). */
-export interface Cell {
+interface Cell {
   family: number;
   at: Int32Array;
   w: Float64Array;
@@ -171,7 +171,7 @@ const ELO = 400 / Math.LN10;
 /** Newton steps longer than this (in log-strength) are checked against the likelihood and halved if need be. */
 const LONG_STEP = 0.5;
 /** The default confidence for a tier boundary (module comment, "Tiers"). */
-export const TIER_CONFIDENCE = 0.99;
+const TIER_CONFIDENCE = 0.99;
 
 /** Sorted distinct agents of a set of games. */
 function agentsOf(games: readonly RatedGame[]): string[] {
@@ -593,14 +593,14 @@ function centre(theta: Float64Array, groups: number[][], weight: readonly number
 }
 
 /** The k×k win matrix of a set of cells. */
-export function sumCells(k: number, cells: readonly Cell[]): Float64Array {
+function sumCells(k: number, cells: readonly Cell[]): Float64Array {
   const wins = new Float64Array(k * k);
   for (const {at, w} of cells) for (let n = 0; n < at.length; n++) wins[at[n]] += w[n];
   return wins;
 }
 
 /** Ranks (1 = best) of `theta` within each component. */
-export function ranksOf(theta: ArrayLike<number>, groups: number[][]): number[] {
+function ranksOf(theta: ArrayLike<number>, groups: number[][]): number[] {
   const rank = new Array<number>(theta.length).fill(0);
   for (const g of groups) [...g].sort((a, b) => theta[b] - theta[a]).forEach((i, r) => (rank[i] = r + 1));
   return rank;
