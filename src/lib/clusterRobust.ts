@@ -44,6 +44,7 @@
  * with both, its standard errors within 5 % of the estimates' spread, in
  * milliseconds where a bootstrap refits a thousand times.
  */
+import {cholesky} from "./cholesky.js";
 import type {Rng} from "./rng.js";
 import {studentTCdf, studentTQuantile} from "./studentT.js";
 
@@ -144,7 +145,9 @@ const ROUNDING = 1e-9;
  */
 export function multivariateTDraws(estimate: ArrayLike<number>, covariance: Float64Array, df: number, count: number, rng: Rng): Float64Array[] {
   const p = estimate.length;
-  const root = semidefiniteCholesky(p, covariance);
+  // A pivot at rounding level is a direction without variance: its column stays 0.
+  const largest = Math.max(0, ...Array.from({length: p}, (_, i) => covariance[i * p + i]));
+  const root = cholesky(p, covariance, 1e-12 * largest).l;
   const z = new Float64Array(p);
   const draws: Float64Array[] = [];
   for (let n = 0; n < count; n++) {
@@ -202,27 +205,6 @@ function invertSymmetric(p: number, matrix: Float64Array): Float64Array {
   const out = new Float64Array(p * p);
   for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) out[i * p + j] = 0.5 * (a[i][p + j] + a[j][p + i]);
   return out;
-}
-
-/** L with L Lᵀ = A for a positive semidefinite A; a pivot at rounding level (a direction without variance) leaves its column at 0. */
-function semidefiniteCholesky(p: number, matrix: Float64Array): Float64Array {
-  const l = new Float64Array(p * p);
-  let largest = 0;
-  for (let i = 0; i < p; i++) largest = Math.max(largest, matrix[i * p + i]);
-  const tiny = 1e-12 * largest;
-  for (let j = 0; j < p; j++) {
-    let d = matrix[j * p + j];
-    for (let m = 0; m < j; m++) d -= l[j * p + m] * l[j * p + m];
-    if (!(d > tiny)) continue;
-    const root = Math.sqrt(d);
-    l[j * p + j] = root;
-    for (let i = j + 1; i < p; i++) {
-      let v = matrix[i * p + j];
-      for (let m = 0; m < j; m++) v -= l[i * p + m] * l[j * p + m];
-      l[i * p + j] = v / root;
-    }
-  }
-  return l;
 }
 
 /** A standard normal draw (Box–Muller). */

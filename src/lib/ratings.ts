@@ -79,6 +79,7 @@
  * public leaderboards flag ratings that rest on too few games.
  */
 import {ResultProfiles, nearIdenticalGroups} from "./cloneGroups.js";
+import {cholesky} from "./cholesky.js";
 import {clusterRobust, type ClusterRobust} from "./clusterRobust.js";
 import {ratingIntervals, type Settledness} from "./ratingIntervals.js";
 
@@ -358,11 +359,11 @@ function cloneGroupsOf(k: number, clusterOf: Int32Array, manySeats: (n: number) 
  * The same games in fewer rows, for shipping to a page: a two-seat game is
  * reduced to its outcome (1, ½ or 0 per seat: all rateAgents reads of it),
  * and identical games of one family and cluster are merged into one with a
- * `count`, placed where the first of them was (so clusters keep their order
- * and a seeded bootstrap draws the same configurations). Games of a family
- * with a single cluster are left apart: the bootstrap resamples those one
- * by one. rateAgents gives the same result on the compact games (sums
- * taken in another order: equal to rounding, about 1e-15).
+ * `count`, placed where the first of them was (so clusters keep their
+ * order). Games of a family with a single cluster are left apart: each is a
+ * sampled unit of its own for the intervals. rateAgents gives the same
+ * result on the compact games (sums taken in another order: equal to
+ * rounding, about 1e-15).
  */
 export function compactGames(games: readonly RatedGame[]): RatedGame[] {
   const clusters = new Map<string, Set<string>>();
@@ -526,24 +527,13 @@ function newtonTerms(k: number, wins: Float64Array, theta: Float64Array, priors:
 
 /**
  * Solves A x = b for a symmetric positive definite A (k×k, flattened): by
- * Cholesky's factorisation (A = L Lᵀ, half the work of elimination, and
- * the bootstrap solves thousands of these), or by Gaussian elimination with
- * partial pivoting when A is not positive definite to rounding.
+ * Cholesky's factorisation (A = L Lᵀ, half the work of elimination), or by
+ * Gaussian elimination with partial pivoting when A is not positive
+ * definite to rounding.
  */
 function solveSymmetric(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
-  const l = new Float64Array(k * k);
-  for (let j = 0; j < k; j++) {
-    let d = matrix[j * k + j];
-    for (let m = 0; m < j; m++) d -= l[j * k + m] * l[j * k + m];
-    if (!(d > 1e-300)) return solveByElimination(k, matrix, b);
-    const root = Math.sqrt(d);
-    l[j * k + j] = root;
-    for (let i = j + 1; i < k; i++) {
-      let v = matrix[i * k + j];
-      for (let m = 0; m < j; m++) v -= l[i * k + m] * l[j * k + m];
-      l[i * k + j] = v / root;
-    }
-  }
+  const {l, complete} = cholesky(k, matrix, 1e-300);
+  if (!complete) return solveByElimination(k, matrix, b);
   const x = new Float64Array(k);
   for (let i = 0; i < k; i++) {
     let v = b[i];
