@@ -25,12 +25,17 @@
 // 0, −2.8, −5.6 per configuration give population ratings 0.948, 0.430
 // (twice), −0.083, −0.600, −1.124: neighbours 0.51–0.53 apart.
 //
-// Monte Carlo error. The intervals are computed, not resampled, so the only
-// chance is the tournaments': coverage over 1,200 intervals has a standard
-// error of about 0.006 (0.01 allowing for the six agents of a tournament
-// sharing it), so the 90 % bound is some ten standard errors below the 95–96 %
-// seen; the twins' 98–100 % in 200 tournaments is 3–5 standard errors above
-// 95 %. Fixed seeds: the figures are the same on every run.
+// Monte Carlo error. The intervals are computed, not resampled (no draws are
+// needed: rank intervals are not tested), so the only chance is the
+// tournaments': coverage over 1,200 intervals has a standard error of about
+// 0.006 (0.01 allowing for the six agents of a tournament sharing it), so the
+// 90 % bound is six standard errors or more below the 96–97 % seen; the
+// twins' 98 % and 99.5 % in 200 tournaments are 3 and 9 of their standard
+// errors above the 95 % bound, the 98.5–99 % splits of 0.5-logit neighbours
+// far above 80 %. Fixed seeds: the figures (printed as the first test's
+// diagnostics) are the same on every run. About 6 CPU-seconds, most of it the
+// fits of the twenty-configuration tournaments (60,000 games in about 9,000
+// rows each, identical games of a lineup and configuration counted once).
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {fitBradleyTerry, rateAgents, type RatedGame, type RatedSeat, type RatingsResult} from "../../src/lib/ratings.js";
