@@ -32,8 +32,8 @@
 // 90 % bound is six standard errors or more below the 96–97 % seen; the
 // twins' 98 % and 99.5 % in 200 tournaments are 3 and 9 of their standard
 // errors above the 95 % bound, the 98.5–99 % splits of 0.5-logit neighbours
-// far above 80 %. Fixed seeds: the figures (printed as the first test's
-// diagnostics) are the same on every run. About 6 CPU-seconds, most of it the
+// far above 80 %. Fixed seeds: the figures (printed by the coverage tests
+// as diagnostics) are the same on every run. About 6 CPU-seconds, most of it the
 // fits of the twenty-configuration tournaments (60,000 games in about 9,000
 // rows each, identical games of a lineup and configuration counted once).
 import {test} from "node:test";
