@@ -169,7 +169,9 @@ function notAParticipant(value: unknown, name: string): string | null {
   if (!STEPS.includes(p.step as Step)) return `step: expected one of ${STEPS.join(", ")}`;
   if (!Number.isSafeInteger(p.seed)) return "seed: expected an integer";
   if (!Array.isArray(p.moves)) return "moves: expected a list";
-  if (p.panel_refused !== undefined && !Array.isArray(p.panel_refused)) return "panel_refused: expected a list";
+  const refused = (r: unknown) => typeof r === "object" && r !== null && ["param", "id", "at"].every((k) => typeof (r as Record<string, unknown>)[k] === "string");
+  if (p.panel_refused !== undefined && !(Array.isArray(p.panel_refused) && p.panel_refused.every(refused))) return "panel_refused: expected a list of {param, id, at} (text)";
+  if (p.panel_refused_count !== undefined && !(Number.isSafeInteger(p.panel_refused_count) && (p.panel_refused_count as number) >= 0)) return "panel_refused_count: expected a whole number";
   return null;
 }
 

@@ -2,10 +2,11 @@
 // quiz_failure keys, panel ids from a study link, and the admin page's participant lines and CSV.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {DEFAULT_PANEL, PANELS, parseExperiment, quizFailureNote, returnLink} from "../../loaders/study/experiment.js";
-import {MAX_REFUSED_PANEL_IDS, panelInfo, refusePanelId, type Participant} from "../../loaders/study/participants.js";
+import {MAX_REFUSED_PANEL_IDS, panelInfo, ParticipantStore, refusePanelId, type Participant} from "../../loaders/study/participants.js";
 import {duration, panelIdFrom, participantLines, refusedPanelIds, spreadsheetCsv, stepStartedAt, turnMove} from "../../loaders/study/adminPages.js";
 import {actionForms} from "../../src/lib/playForm.js";
 import {actionWords, amount, discounted, historyLines, outcomeWords, personForm, promptForPeople, situation, type Side} from "../../src/lib/playWords.js";
@@ -146,4 +147,28 @@ test("the admin page's participant lines: time on the step from when it was reac
   assert.deepEqual([duration(59_000), duration(3_600_000 + 5 * 60_000), duration(27 * 3_600_000)], ["59 s", "1 h 05 min", "1 d 3 h"]);
   assert.equal(turnMove({game_id: "g", turn: 0, round: 1, seat: 0, action: "offer", message: "hi", alice_gain: 600, bob_gain: 400, price: null, rule_break: false}), "offer, alice_gain: 600, bob_gain: 400");
   assert.equal(spreadsheetCsv([{a: "=HYPERLINK(1)", b: -5, c: "-5", d: "+x", e: "plain, text"}]), `a,b,c,d,e\r\n'=HYPERLINK(1),-5,-5,'+x,"plain, text"\r\n`);
+});
+
+test("a participant file whose refused panel ids are not a list of {param, id, at} is set aside, not shown broken on the admin page", () => {
+  const experiment = parseExperiment(example());
+  const dir = mkdtempSync(join(tmpdir(), "parley-refused-"));
+  try {
+    mkdirSync(join(dir, "participants"));
+    const base = {...participant({}), experiment: experiment.id, condition: experiment.conditions[0].id};
+    const files: [string, Record<string, unknown>][] = [
+      ["D".repeat(22), {panel_refused: [{param: "PROLIFIC_PID", id: "x", at: "2026-01-01T10:00:00.000Z"}], panel_refused_count: 3}],
+      ["E".repeat(22), {panel_refused: [{param: "PROLIFIC_PID"}]}],
+      ["F".repeat(22), {panel_refused: "x"}],
+      ["G".repeat(22), {panel_refused_count: "2"}],
+    ];
+    for (const [id, over] of files) writeFileSync(join(dir, "participants", `${id}.json`), JSON.stringify({...base, id, ...over}));
+    const store = new ParticipantStore(dir, experiment);
+    assert.deepEqual(store.all().map((p) => p.id), ["D".repeat(22)]);
+    assert.equal(refusedPanelIds(store.all()[0]), "x (PROLIFIC_PID, 2026-01-01 10:00:00 UTC); and 2 more");
+    assert.deepEqual(store.problems.map((l) => /\((panel_refused[^;]*)\)/.exec(l)?.[1]).sort(), [
+      "panel_refused: expected a list of {param, id, at} (text)", "panel_refused: expected a list of {param, id, at} (text)", "panel_refused_count: expected a whole number",
+    ]);
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
 });
