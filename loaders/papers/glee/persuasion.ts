@@ -1,8 +1,9 @@
 /**
  * Persuasion (GLEE (Shapira et al. 2024) §2.3): repeated cheap talk. In each of T rounds the
  * product is of high quality with probability p (independently; drawn from
- * the game's chance, key `quality/round-<r>`), Alice sees the quality and sends a message, and
- * Bob decides whether to buy at price 1 (scaled by M). Alice gains 1 per sale;
+ * the game's chance under the key `quality/round-<r>`), Alice sees the
+ * quality and sends a message, and Bob decides whether to buy at price 1
+ * (scaled by M). Alice gains 1 per sale;
  * Bob gains M·(v − 1) for a high-quality purchase, −M for a low-quality one,
  * 0 when he does not buy. Table 1: p ∈ {1/3, 0.5, 0.8}, v ∈ {1.2, 1.25, 2, 3, 4},
  * M ∈ {1e2, 1e4, 1e6}, T = 20, Alice knows v or not, binary or text messages,

@@ -13,11 +13,10 @@
  *
  * Variants: contrasting objectives (E.3: cost 60, value 40); random
  * valuations (§5.1: cost ~ U{20, 40}, value ~ U{60, 80}: `valuation_spread`
- * 20, whole numbers drawn from the game's chance, keys `seller_cost` and
- * `buyer_value`); the over-valued
- * buyer (§5.1: "an order of magnitude" above cost, the value is not given;
- * 400 is Parley's choice); denominations (§5.1: 40X, 60X, 100X:
- * `denomination`).
+ * 20, whole numbers drawn from the game's chance under the keys
+ * `seller_cost` and `buyer_value`); the over-valued buyer (§5.1: "an order
+ * of magnitude" above cost, the value is not given; 400 is Parley's
+ * choice); denominations (§5.1: 40X, 60X, 100X: `denomination`).
  */
 import type {Chance, ParamSpec, Params} from "../../contract/game.js";
 import {NA_GAME, NA_TURN} from "./columns.js";
