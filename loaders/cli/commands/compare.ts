@@ -46,7 +46,8 @@ export async function run(argv: string[]): Promise<number> {
     rename.set(m[1], m[2]);
   }
   const manifests = {a: readManifest(a), b: readManifest(b)};
-  const chance = sharedChance([{label: a, manifest: manifests.a}, {label: b, manifest: manifests.b}]);
+  // Labelled A and B, as the warnings are, so that /compare words it the same.
+  const chance = sharedChance([{label: "A", manifest: manifests.a}, {label: "B", manifest: manifests.b}]);
   let result;
   try {
     result = compareRuns(await seatRowsWithBreaks("compare", a), await seatRowsWithBreaks("compare", b), {permutations, seed, rename, sharedChance: chance.shared});
