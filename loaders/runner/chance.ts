@@ -9,12 +9,12 @@
  *   sequence. Every agent, and every run with the same seed, compared on a
  *   configuration therefore faces the same private values, qualities, costs
  *   and shots' luck, even when the games take different paths, and a paired
- *   comparison is matched on chance as well as on configuration (Glasserman
- *   and Yao 1992, "Some guidelines and guarantees for common random numbers").
- *   Each seat's own stream (a scripted agent's coin, an LLM player's vote
- *   sample) is derived from the same game, configuration and repetition and
- *   the seat's name, not the lineup, so a stochastic opponent draws the same
- *   numbers whichever agent it faces.
+ *   comparison is matched on chance as well as on configuration ("Some
+ *   guidelines and guarantees for common random numbers", Glasserman 1992).
+ *   Each seat's own stream (a scripted agent's coin) is derived from the
+ *   same game, configuration and repetition and the seat's name, not the
+ *   lineup, so a stochastic opponent draws the same numbers whichever agent
+ *   it faces.
  * - "per-game" (every run before the scheme existed; the built-in run configs
  *   name it so that their numbers do not move): one stream from the run seed
  *   and the game id for what the game draws, taken in sequence whatever the
