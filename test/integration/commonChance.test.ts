@@ -11,17 +11,23 @@
 // (its pools and values are the configuration's point), so there the two are
 // equal. On the per-game run `parley compare` says the chance was not shared and
 // averages the repetitions of each configuration. Last, the per-game run, played
-// again from a config that names no scheme, resumes per game.
+// again from a config that names no scheme, resumes per game; and, in process, a
+// directory keeps the scheme its run was played with (runner/keptChance.ts).
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {spawnSync} from "node:child_process";
-import {mkdtempSync, readFileSync, writeFileSync} from "node:fs";
-import {tmpdir} from "node:os";
+import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {projectRoot} from "../../loaders/projectConfig.js";
 import {withDuckDB} from "../../loaders/io/duckdb.js";
 import {runTableFiles, tableSql} from "../../loaders/io/runTables.js";
 import {meanInterval} from "../../src/lib/studentT.js";
+import {parseRunConfig} from "../../loaders/runner/runConfig.js";
+import {runResumable} from "../../loaders/runner/resume.js";
+import {keptChance} from "../../loaders/runner/keptChance.js";
+import {scratch} from "../support/cli.js";
+
+const tmp = scratch("parley-crn-");
 
 function parley(...args: string[]) {
   const r = spawnSync(process.execPath, [join(projectRoot, "bin/parley.js"), ...args], {encoding: "utf8"});
@@ -93,7 +99,7 @@ function compareAgents(dir: string, game: Game): {out: {chance: {shared: boolean
 }
 
 test("common random numbers: two agents' matched games share every draw, parley compare pairs them, and the paired interval is narrower than per game", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "parley-crn-"));
+  const dir = tmp.dir();
   const runs = {common: join(dir, "common"), perGame: join(dir, "per-game")};
   // The common run leaves the key out: it is the default of a new config. The per-game run checkpoints (resumed at the end).
   writeFileSync(join(dir, "common.json"), JSON.stringify(config(null)));
@@ -146,4 +152,19 @@ test("common random numbers: two agents' matched games share every draw, parley 
   assert.equal(summary.played, 0);
   assert.equal(summary.resumed, summary.planned, "every game resumed, none replayed under another scheme");
   assert.equal(JSON.parse(readFileSync(join(runs.perGame, "manifest.json"), "utf8")).chance, "per-game");
+});
+
+test("a directory keeps the scheme its run was played with; a new one, or another run's, keeps none", async () => {
+  const raw = {game: "negotiationarena/buy_sell", grid: {valuation_spread: [20]}, players: ["rational", "split-difference"], lineups: [["rational", "split-difference"]], games_per_lineup: 2, seed: 4};
+  const perGame = parseRunConfig({...raw, chance: "per-game"}, "kept");
+  const unnamed = parseRunConfig(raw, "kept");
+  const dir = tmp.dir();
+  assert.equal(keptChance(dir, null, unnamed), null, "nothing played there yet");
+  await runResumable(perGame, dir, {progress: null});
+  assert.equal(unnamed.chance, "common");
+  assert.equal(keptChance(dir, null, unnamed), "per-game", "the same run, played per game (as before the key existed): resumed per game");
+  assert.equal(keptChance(dir, null, parseRunConfig({...raw, seed: 5}, "kept")), null, "another run definition keeps nothing");
+  const common = tmp.dir();
+  await runResumable(unnamed, common, {progress: null});
+  assert.equal(keptChance(common, null, unnamed), "common");
 });

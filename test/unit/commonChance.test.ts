@@ -8,22 +8,21 @@
  * real runner, two lineups of one configuration draw the same private
  * values, costs, qualities, bounds and shots' luck; the built-in configs'
  * run fingerprints are those of earlier versions (so their directories
- * resume), a directory keeps the scheme it was played with, and the config
- * key is checked.
+ * resume; test/integration/commonChance.test.ts checks that a directory
+ * keeps its scheme), and the config key is checked.
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtempSync, readFileSync} from "node:fs";
-import {tmpdir} from "node:os";
+import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {deriveRng, type Rng} from "../../src/lib/rng.js";
 import {cellKey, commonStreams, gameStreams, inSequence, perGameStreams} from "../../loaders/runner/chance.js";
-import {keptChance} from "../../loaders/runner/keptChance.js";
 import {parseRunConfig, ConfigError} from "../../loaders/runner/runConfig.js";
-import {runFingerprint, runResumable} from "../../loaders/runner/resume.js";
+import {runFingerprint} from "../../loaders/runner/resume.js";
 import {runTournament, type GameRecord} from "../../loaders/runner/tournament.js";
 import {gameDef} from "../../loaders/registry/games.js";
 import {projectRoot} from "../../loaders/projectConfig.js";
+
 
 const firsts = (rng: Rng, n = 4) => Array.from({length: n}, () => rng.next());
 
@@ -167,21 +166,6 @@ test("the built-in configs (which name per-game) keep their run fingerprints of 
     const {chance: _, ...unnamed} = raw;
     assert.equal(parseRunConfig(unnamed, name).chance, "common", "a config that names no scheme is common");
   }
-});
-
-test("a directory keeps the scheme its run was played with; a new one, or another run's, keeps none", async () => {
-  const raw = {game: "negotiationarena/buy_sell", grid: {valuation_spread: [20]}, players: ["rational", "split-difference"], lineups: [["rational", "split-difference"]], games_per_lineup: 2, seed: 4};
-  const perGame = parseRunConfig({...raw, chance: "per-game"}, "kept");
-  const unnamed = parseRunConfig(raw, "kept");
-  const dir = mkdtempSync(join(tmpdir(), "parley-kept-"));
-  assert.equal(keptChance(dir, null, unnamed), null, "nothing played there yet");
-  await runResumable(perGame, dir, {progress: null});
-  assert.equal(unnamed.chance, "common");
-  assert.equal(keptChance(dir, null, unnamed), "per-game", "the same run, played per game (as before the key existed): resumed per game");
-  assert.equal(keptChance(dir, null, parseRunConfig({...raw, seed: 5}, "kept")), null, "another run definition keeps nothing");
-  const common = mkdtempSync(join(tmpdir(), "parley-kept-"));
-  await runResumable(unnamed, common, {progress: null});
-  assert.equal(keptChance(common, null, unnamed), "common");
 });
 
 test("the chance key: common by default, per-game when named, anything else one line naming the key", () => {
