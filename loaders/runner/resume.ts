@@ -89,10 +89,15 @@ export interface ResumableResult {
   budgetStop: string | null;
 }
 
-/** What decides the games of a run and their answers; `concurrency` and LLM limits do not. */
+/**
+ * What decides the games of a run and their answers; `concurrency` and LLM
+ * limits do not. The chance scheme counts only when it is "common": a
+ * per-game run has the fingerprint runs had before the scheme existed, so
+ * their directories resume as they are (runner/keptChance.ts).
+ */
 export function runFingerprint(config: RunConfig): string {
-  const {concurrency: _c, llm_players, games, description: _d, ...rest} = config;
-  return fingerprint({...rest, games: games.map((g) => ({game: g.def.id, grid: g.grid, n_players: g.n_players})), llm_players: llm_players.map(answerDefining)});
+  const {concurrency: _c, llm_players, games, description: _d, chance, ...rest} = config;
+  return fingerprint({...rest, ...(chance !== "per-game" && {chance}), games: games.map((g) => ({game: g.def.id, grid: g.grid, n_players: g.n_players})), llm_players: llm_players.map(answerDefining)});
 }
 
 export async function runResumable(config: RunConfig, outDir: string, options: ResumableOptions = {}): Promise<ResumableResult> {

@@ -14,6 +14,7 @@ import type {Agent, SeatContext} from "../contract/agent.js";
 import {agentDef} from "../registry/agents.js";
 import {plannedGames, plannedPerGame, type PlannedGame} from "./grid.js";
 import {playGame} from "./gameLoop.js";
+import {gameStreams} from "./chance.js";
 import {gameRow, playerRows, type GameRecord} from "./rows.js";
 import {RunTables} from "./write.js";
 import type {RunConfig} from "./runConfigTypes.js";
@@ -54,7 +55,8 @@ export async function runTournament(config: RunConfig, options: TournamentOption
   const playOne = async (g: PlannedGame) => {
     const n = g.lineup.length;
     const seats = g.lineup.map((id, seat) => factory(id, {game: g.def.id, gameId: g.game_id, seat, seatName: g.def.seats.names?.[seat] ?? null, nSeats: n, params: g.params}));
-    const {result, turns} = await playGame(g.def, g.params, g.game_id, seats, {seed: config.seed, maxAttempts: config.max_attempts});
+    const streams = gameStreams(config.chance, config.seed, g);
+    const {result, turns} = await playGame(g.def, g.params, g.game_id, seats, {seed: config.seed, streams, maxAttempts: config.max_attempts});
     played++;
     await options.onGame?.({game: g.def.id, row: gameRow(g, config, result, seats.map((a) => a.traits)), players: playerRows(g, result), turns});
   };

@@ -195,7 +195,7 @@ function acceptedKeys(message: string, pattern: RegExp): string[] {
  */
 const SAMPLES = {
   run: [
-    {game: "glee/bargaining", grid: {delta_a: [0.9]}, n_players: 2, players: "all", lineups: "all", games_per_lineup: 1, seed: 1, concurrency: 1, max_attempts: 3, run_id: "r", description: "d"},
+    {game: "glee/bargaining", grid: {delta_a: [0.9]}, n_players: 2, players: "all", lineups: "all", games_per_lineup: 1, seed: 1, chance: "per-game", concurrency: 1, max_attempts: 3, run_id: "r", description: "d"},
     {family: "bargaining", pairs: [["fair", "greedy"]], players: ["fair", "greedy"], games_per_pair: 1},
   ],
   llm: {
@@ -246,6 +246,7 @@ test("/reference/config: every key each validator accepts, and no other, with it
   for (const key of ["games_per_lineup", "seed", "concurrency", "max_attempts"]) {
     assert.equal(runRows.find((r) => r[0] === key)?.[2], String(parsed[key]), `run config ${key}: the documented default is not the one filled in`);
   }
+  assert.ok(runRows.find((r) => r[0] === "chance")?.[2].startsWith(JSON.stringify(parsed.chance)), "run config chance: the documented default is not the one filled in");
   for (const [key, , , meaning] of runRows) {
     const of = /^another name of (\S+) \(give one or the other\)/.exec(meaning)?.[1];
     if (!of) continue;

@@ -31,15 +31,16 @@ import type {ChatMessage, Sampling} from "../../loaders/llm/types.js";
 import type {Narrator} from "../../loaders/contract/narrator.js";
 import {AGENT_FIELDS, withAct, type Agent} from "../../loaders/contract/agent.js";
 import type {SeatRow} from "../../src/lib/ratingsData.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const defaults = (id: string): Params => Object.fromEntries(gameDef(id).params.map((p) => [p.name, p.default])) as Params;
 
 /** The legal actions of the first seat to move at the start of `id` with its default parameters. */
 function firstLegal(id: string): {legal: ActionSpec[]; state: GameState; seat: number} {
-  const state = gameDef(id).start(defaults(id), {gameId: "g", nSeats: 2, rng: deriveRng(1, "g")});
+  const state = gameDef(id).start(defaults(id), {gameId: "g", nSeats: 2, chance: inSequence(deriveRng(1, "g"))});
   let m = state.next();
   if (m.kind === "chance") {
-    state.chance!(deriveRng(1, "c"));
+    state.chance!(inSequence(deriveRng(1, "c")));
     m = state.next();
   }
   if (m.kind !== "seats") throw new Error(`${id}: no seat to move`);
@@ -248,7 +249,7 @@ function stub(answer: (messages: ChatMessage[], sample: string, sampling: Sampli
 
 test("the LLM player with each factor: listing appended, schema sent and the answer read as the action, k votes summed", async () => {
   const spec = (extra: object) => parseLlmPlayerSpec({id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", ...extra}, "test");
-  const state = gameDef("glee/bargaining").start(bargainingParams, {gameId: "g", nSeats: 2, rng: deriveRng(1, "g")});
+  const state = gameDef("glee/bargaining").start(bargainingParams, {gameId: "g", nSeats: 2, chance: inSequence(deriveRng(1, "g"))});
   const obs = state.observe(0);
   const answer = '{"alice_gain": 600, "bob_gain": 400, "message": "fair"}';
   // Without factors the messages are the narrator's, byte for byte.

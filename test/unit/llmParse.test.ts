@@ -19,6 +19,7 @@ import {parseLlmPlayerSpec, samplingOf} from "../../loaders/llm/playerSpec.js";
 import {personaText} from "../../loaders/papers/negotiationarena/personas.js";
 import type {ActionSpec} from "../../loaders/contract/game.js";
 import type {GleeObservation} from "../../loaders/papers/glee/types.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const split: ActionSpec = {
   type: "offer",
@@ -110,7 +111,7 @@ test("splitReply keeps reasoning out of the answer", () => {
 
 test("the system message is the narrator's rules, this turn's format, the persona and chain of thought", () => {
   const params = {delta_a: 0.9, delta_b: 0.9, money: 100, horizon: "inf" as const, complete_information: false, messages: false};
-  const obs = bargaining.start(params, {gameId: "s", nSeats: 2, rng: createRng(1)}).observe(0) as GleeObservation;
+  const obs = bargaining.start(params, {gameId: "s", nSeats: 2, chance: inSequence(createRng(1))}).observe(0) as GleeObservation;
   const system = (extra: string) => gleeNarrator.messages(obs, [], extra)[0]!.content;
   // GLEE's code (bargaining.py, base_player.edit_system_message): rules, a newline, the format; no blank line.
   assert.equal(system("").split("\n\n").length, 1);

@@ -24,10 +24,16 @@ import {usage, CONFIRM_ABOVE} from "../../usage/run.usage.js";
 import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, tableSetOptions, type Shard} from "../../runner/shard.js";
 import {claimTables, TablesInUse, type TableWriter} from "../../io/tableSet.js";
 import {runFingerprint} from "../../runner/resume.js";
+import {keptChance} from "../../runner/keptChance.js";
 import {harnessOf} from "../../llm/harness.js";
 
-/** Reads and validates a run config file; errors name the file and the bad key. */
-export function readRunConfig(path: string): RunConfig {
+/**
+ * Reads and validates a run config file; errors name the file and the bad
+ * key. A config that names no chance scheme keeps the one of the same run
+ * already in `out` (runner/keptChance.ts), so a run begun before the scheme
+ * existed resumes per-game.
+ */
+export function readRunConfig(path: string, out?: {dir: string; shard: Shard | null}): RunConfig {
   inputPath("run", path, "file", "expected a run config, e.g. data/runs/default.json");
   let raw: unknown;
   try {
@@ -37,7 +43,9 @@ export function readRunConfig(path: string): RunConfig {
     throw error;
   }
   try {
-    return parseRunConfig(raw, basename(path, extname(path)));
+    const config = parseRunConfig(raw, basename(path, extname(path)));
+    const named = typeof raw === "object" && raw !== null && "chance" in raw;
+    return out && !named ? {...config, chance: keptChance(out.dir, out.shard, config) ?? config.chance} : config;
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(`parley run: ${path}: ${error.message}`);
     throw error;
@@ -58,7 +66,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const shard = values.shard === undefined ? null : shardUsage(() => parseShard(values.shard!));
-  const config = readRunConfig(positionals[0]);
+  const config = readRunConfig(positionals[0], {dir: values.out, shard});
   const concurrency = intOption("run", "concurrency", values.concurrency, {min: 1, max: LIMITS.concurrency.max});
   const {prices, maxCost} = costOptions(values["max-cost"], config);
   // Say what the config asks for before playing any of it; a huge plan (a typo in games_per_lineup) needs --yes.
@@ -76,7 +84,7 @@ export async function run(argv: string[]): Promise<number> {
   /** The manifest beside the tables (run/manifest.ts), with this invocation's counts. */
   const manifest = (counts: Record<string, number>) =>
     writeManifest(values.out!, buildManifest({
-      kind: "run", config: JSON.parse(configText), configText, seed: config.seed, started: startedAt, counts, shard: shard ? shardLabel(shard) : null,
+      kind: "run", config: JSON.parse(configText), configText, seed: config.seed, chance: config.chance, started: startedAt, counts, shard: shard ? shardLabel(shard) : null,
       llmPlayers: config.llm_players.map((p) => ({id: p.id, provider: p.provider, model: p.model, base_url: p.base_url, harness: harnessOf(p, config.max_attempts)})),
     }), shard ? shard.index : null);
   const resumable = config.llm_players.length > 0 || values.resume === true;
