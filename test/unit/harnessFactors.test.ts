@@ -305,7 +305,7 @@ test("a retry is its own cache sample, and with a seed its own seed: asked again
   // A narrator that drops the broken answer (the matrix games' one prompt per decision): the same error twice gives the same messages.
   const def = gameDef("gtllm/prisoners_dilemma");
   const params = defaults("gtllm/prisoners_dilemma");
-  const state = def.start(params, {gameId: "g", nSeats: 2, rng: deriveRng(1, "g")});
+  const state = def.start(params, {gameId: "g", nSeats: 2, chance: inSequence(deriveRng(1, "g"))});
   const spec = parseLlmPlayerSpec({id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", seed: 7, votes: 2}, "t");
   const nonsense = stub(() => "I am not sure yet.");
   const player = llmPlayerDef(spec, nonsense.complete, "7/").create({game: def.id, gameId: "g", seat: 0, seatName: "alice", nSeats: 2, params});

@@ -18,6 +18,7 @@ import {thinkingApart, type Complete} from "../../loaders/llm/complete.js";
 import {deriveRng} from "../../src/lib/rng.js";
 import type {Narrator} from "../../loaders/contract/narrator.js";
 import type {Params} from "../../loaders/contract/game.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const SIZE = 256 * 1024;
 const fill = (unit: string, before = "", after = "") => before + unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE) + after;
@@ -70,10 +71,10 @@ test("every reader of replies, on a quarter of a megabyte of pathological text: 
     const def = gameDef(game);
     const params = Object.fromEntries(def.params.map((p) => [p.name, p.default])) as Params;
     const nSeats = def.seats.default ?? def.seats.min;
-    const state = def.start(params, {gameId: "g", nSeats, rng: deriveRng(1, "g")});
+    const state = def.start(params, {gameId: "g", nSeats, chance: inSequence(deriveRng(1, "g"))});
     let mover = state.next();
     if (mover.kind === "chance") {
-      state.chance!(deriveRng(1, "c"));
+      state.chance!(inSequence(deriveRng(1, "c")));
       mover = state.next();
     }
     assert.equal(mover.kind, "seats", game);
