@@ -6,12 +6,19 @@
  * target width or the budget is spent.
  *
  * The games are the run config's own: the same ids (game, configuration,
- * lineup, repetition) and so the same seeds as a run without --adaptive,
- * except that a lineup may be played more often than games_per_lineup, or
- * less; the plan's size is the default budget. Each decision is recorded
- * (run/adaptiveLog.ts) before its games start, so killing the run and
- * running the same command again plays what was chosen and not finished,
- * then goes on choosing, and never plays a game twice or loses one.
+ * lineup, repetition) and so the same chance as a run without --adaptive
+ * under the config's scheme (run/chance.ts), except that a lineup may be
+ * played more often than games_per_lineup, or less; the plan's size is the
+ * default budget. Under "common" chance the games of one configuration and
+ * repetition draw alike whoever sits, so both seat orders of a match (always
+ * chosen together, with the same repetition) and every lineup that
+ * repetition reaches face the same draws, as planned games do. Each decision
+ * is recorded (run/adaptiveLog.ts) before its games start, so killing the
+ * run and running the same command again plays what was chosen and not
+ * finished, then goes on choosing, and never plays a game twice or loses
+ * one. Under --max-cost every game is admitted by the budget as in any run
+ * (run/resume.ts, run/budget.ts: every call reserved before it is sent), and
+ * once the budget stops the run the planner chooses no further batch.
  */
 import {rateAgents} from "../../src/lib/ratings.js";
 import {ADAPTIVE_DEFAULTS, AdaptivePlanner, plannedKey, ratedGamesOf, type AdaptiveFamily, type AdaptiveOptions, type BatchDecision, type PlannedRef} from "../../src/lib/adaptivePlan.js";
@@ -84,7 +91,7 @@ export async function runAdaptive(config: RunConfig, outDir: string, options: Re
   const result = await runResumable(config, outDir, {
     ...resumable,
     shard: null,
-    source: (checkpoints) => (source = adaptiveSource(config, state, checkpoints, planner, plannerOptions.maxGames, options.signal)),
+    source: (checkpoints, halted) => (source = adaptiveSource(config, state, checkpoints, planner, plannerOptions.maxGames, () => halted() || options.signal?.aborted === true, options.signal)),
   });
   const o = {...ADAPTIVE_DEFAULTS, ...plannerOptions};
   const finished = ratedGamesOf(source!.results());
@@ -111,9 +118,10 @@ export async function runAdaptive(config: RunConfig, outDir: string, options: Re
  * The run's games as the planner chooses them: first those of the recorded
  * decisions not yet finished, then, each time the games a decision looks at
  * are in (finished or failed), a new decision, recorded before its games
- * are handed out.
+ * are handed out; none once `halted` (interrupted, or --max-cost stopped
+ * the run).
  */
-function adaptiveSource(config: RunConfig, state: string, checkpoints: Checkpoints, planner: AdaptivePlanner, maxGames: number, signal?: AbortSignal) {
+function adaptiveSource(config: RunConfig, state: string, checkpoints: Checkpoints, planner: AdaptivePlanner, maxGames: number, halted: () => boolean, signal?: AbortSignal) {
   const log = readAdaptiveLog(state);
   if (!log) refuseFixedState(state, checkpoints);
   // A stop chose no games: it is made again under this run's options (a larger --max-games or a narrower target goes on).
@@ -159,10 +167,10 @@ function adaptiveSource(config: RunConfig, state: string, checkpoints: Checkpoin
   async function* games(): AsyncGenerator<PlannedGame> {
     for (let batch = 0; ; batch++) {
       if (batch >= planner.decisions.length) {
-        if (planner.stopped || signal?.aborted) return;
+        if (planner.stopped || halted()) return;
         while (waiting()) {
           await new Promise<void>((resolve) => (wake = resolve));
-          if (signal?.aborted) return;
+          if (halted()) return;
         }
         const decision = planner.decide();
         appendAdaptiveLog(state, decision);

@@ -3,4 +3,5 @@
  * `parley help` (./commands.ts) lists it without loading the command and the
  * site's Reference (/reference/cli) shows it.
  */
-export const usage = "ratings <dir ...> [--weighting families|games] [--resamples N] [--seed N]   Bradley–Terry ratings with intervals, tiers, α-Rank (JSON)";
+export const usage =
+  "ratings <dir ...> [--weighting families|equal|games] [--clones entrants|robust] [--resamples N] [--seed N]   Bradley–Terry ratings with cluster-robust intervals, tiers, settledness, α-Rank (JSON)";
