@@ -52,7 +52,7 @@ export interface AdaptiveSummary {
   /** Why the planner stopped; null when it had not (interrupted, --max-cost, failed games). */
   stopped: BatchDecision["stop"];
   games_chosen: number;
-  /** Rank interval widths (rateAgents, the run's level and resamples) on every finished game. */
+  /** Rank interval widths (rateAgents, the run's level and draws) on every finished game. */
   final: {games: number; max_width: number | null; widths: Record<string, number>};
   /** Every decision: what it saw, the widths then, what it chose and why. */
   batches: BatchDecision[];

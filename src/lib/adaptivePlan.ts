@@ -42,7 +42,10 @@
  *   covering the truth in 82 % of 40 seeds).
  * - configuration: the one in which the match has been played least (then
  *   the family), so every configuration holds about the same mix of
- *   matches and the bootstrap's resampling unit stays comparable.
+ *   matches: configurations are the sampled units of the ratings'
+ *   intervals (ratings.ts), whose spread they read, and spreading every
+ *   match over all of them gives the intervals every degree of freedom
+ *   the run's configurations can give.
  *
  * Lag. Batch t is chosen from the results of batches up to t − 2: it is
  * chosen as soon as batch t − 2 has finished, while batch t − 1 plays, so
@@ -52,12 +55,18 @@
  *
  * Stop. "separated" when every agent's rank interval (src/lib/ratings.ts,
  * rank_hi − rank_lo, on the games seen) is at most `targetWidth`;
- * "max-games" when no further match fits in `maxGames`. The bootstrap
- * behind the rank intervals is costly, so it runs only when the normal
- * approximation (btInformation.ts normalRankIntervals) already says the
- * ranks are separated, and after a check that failed not before the games
- * seen have grown by `recheckGrowth`: few looks, each of which is a chance
- * to stop on a lucky streak.
+ * "max-games" when no further match fits in `maxGames`. Every decision
+ * fits the games seen as `parley ratings` does (rateAgents without draws:
+ * the cluster-robust variance over configurations and its Student t), and
+ * reads pairwise rank intervals off it (`pairwiseRankIntervals`: another
+ * agent counts as possibly above or below unless their order is sure at
+ * the two-sided level); those say which agents still block the stop. The
+ * rank intervals themselves (draws from the ratings' joint t) are checked
+ * only when the pairwise ones are all narrow enough, and after a check
+ * that failed not before the games seen have grown by `recheckGrowth`:
+ * few looks, each of which is a chance to stop on a lucky streak, and
+ * with few configurations a lucky streak includes a variance estimate
+ * that happens to be small.
  *
  * Why the ratings stay unbiased. The choices depend only on earlier results
  * (and on nothing random), so the likelihood of the games factorises into
@@ -72,15 +81,15 @@
  * constants of the design. How many games a pair gets does not depend on
  * how far apart it looks (neighbours count fully, above), only on who its
  * neighbours are and whether their intervals still block the stop; and
- * every match keeps a share of the games (explore), which keeps the
- * fixed-design bootstrap's intervals honest. The simulation tests check
- * both on a field with known strengths. Raw win shares (`wins / weight`
- * in the ratings) are not comparable across agents of an adaptive run:
- * strong agents meet strong neighbours more often.
+ * every match keeps a share of the games (explore), and every configuration
+ * about the same mix of matches, which keeps the intervals, computed as
+ * for a fixed design, honest. The simulation tests check both on fields
+ * with known strengths, with 2, 4 and 20 configurations. Raw win shares
+ * (`wins / weight` in the ratings) are not comparable across agents of an
+ * adaptive run: strong agents meet strong neighbours more often.
  */
-import {fitBradleyTerry, rateAgents, type RatedGame} from "./ratings.js";
-import {addInformation, bernoulliVariance, btInformation, gapSd, invertSymmetric, normalRankIntervals} from "./btInformation.js";
-import {normalQuantile} from "./studentT.js";
+import {btInformation, rateAgents, type RatedGame, type RatingsResult} from "./ratings.js";
+import {addInformation, bernoulliVariance, gapSd, invertSymmetric} from "./btInformation.js";
 
 /** One game (family) of the run as the planner sees it. */
 export interface AdaptiveFamily {
@@ -110,7 +119,7 @@ export interface AdaptiveOptions {
   exploreShare?: number;
   /** Interval level of the rank intervals. */
   level?: number;
-  /** Bootstrap resamples and seed of the stopping check (rateAgents). */
+  /** Draws and seed of the rank intervals that check the stop (rateAgents). */
   resamples?: number;
   seed?: number;
   /** After a stopping check that failed, the next waits until the games seen have grown by this share. */
@@ -139,9 +148,9 @@ export interface BatchDecision {
   batch: number;
   /** Finished games the decision saw (those of batches up to batch − 2). */
   seen: number;
-  /** Rank interval widths per agent of the normal approximation on those games (null before any). */
+  /** Pairwise rank interval widths per agent on those games (pairwiseRankIntervals; null before any). */
   widths: Record<string, number> | null;
-  /** The bootstrap's widths (rateAgents), when the stop was checked at this decision. */
+  /** The rank intervals' widths (rateAgents' draws), when the stop was checked at this decision. */
   checked?: {widths: Record<string, number>; max: number};
   stop: "separated" | "max-games" | null;
   picks: AdaptivePick[];
@@ -168,7 +177,6 @@ export class AdaptivePlanner {
   readonly agents: string[];
   readonly decisions: BatchDecision[] = [];
   private readonly o: Required<AdaptiveOptions>;
-  private readonly z: number;
   private readonly index: Map<string, number>;
   private readonly families: {family: string; configs: number}[];
   private readonly familyIndex: Map<string, number>;
@@ -189,19 +197,20 @@ export class AdaptivePlanner {
   private readonly batchOf = new Map<string, number>();
   private readonly gamesOfBatch: PlannedRef[][] = [];
   private readonly keysOfBatch: string[][] = [];
-  // What has been seen: results by key (kept until their batch is looked at), then the folded tallies.
+  // What has been seen: results by key (kept until their batch is looked at), then the games folded in, as rateAgents reads them.
   private readonly results = new Map<string, readonly number[]>();
   private readonly folded = new Set<string>();
-  private readonly seenWins: Float64Array;
-  private readonly seenPairs: Float64Array;
-  private readonly seenGames: RatedGame[] = [];
+  /** Games seen, identical ones of a configuration merged (a count), by a key that also orders them. */
+  private readonly seenRows = new Map<string, RatedGame>();
+  /** seenRows' games in the order of their keys; null when a row has been added since. */
+  private orderedRows: RatedGame[] | null = null;
+  private seenGames = 0;
   private foldedBatches = 0;
   private theta: Float64Array;
 
   constructor(families: readonly AdaptiveFamily[], options: AdaptiveOptions) {
     this.o = {...ADAPTIVE_DEFAULTS, ...options};
     this.families = families.map((f) => ({family: f.family, configs: f.configs}));
-    this.z = normalQuantile(1 - (1 - this.o.level) / 2);
     this.agents = [...new Set(families.flatMap((f) => f.lineups.flat()))].sort();
     this.index = new Map(this.agents.map((a, i) => [a, i]));
     this.familyIndex = new Map(families.map((f, i) => [f.family, i]));
@@ -220,8 +229,6 @@ export class AdaptivePlanner {
     this.plays = this.matches.flat().map((m) => new Array<number>(families[m.family].configs + 1).fill(0));
     this.explored = families.map(() => 0);
     this.scheduledPairs = new Float64Array(k * k);
-    this.seenWins = new Float64Array(k * k);
-    this.seenPairs = new Float64Array(k * k);
     this.theta = new Float64Array(k);
   }
 
@@ -277,22 +284,22 @@ export class AdaptivePlanner {
         if (scores) this.fold(keys[n], g, scores);
       });
     }
-    const k = this.agents.length;
-    const seen = this.seenComponent();
-    // Started from the results alone (not from the last decision's fit): the strengths are then a function of the
-    // results, bit for bit, so a resumed planner (which did not make the earlier decisions) chooses as one never stopped.
-    this.theta = this.seenGames.length ? fitBradleyTerry(k, this.seenWins, this.o.prior, logOddsStart(k, this.seenWins, this.o.prior)) : new Float64Array(k);
-    const seenCov = invertSymmetric(k, btInformation(this.theta, pairsOf(k, this.seenPairs), this.o.prior));
-    const intervals = normalRankIntervals(this.theta, seenCov, this.z, seen.outside);
-    const widths = this.seenGames.length ? Object.fromEntries(this.agents.map((a, i) => [a, intervals[i].hi - intervals[i].lo])) : null;
-    const decision: BatchDecision = {batch, seen: this.seenGames.length, widths, stop: null, picks: []};
+    // The fit of the games seen, ordered by key: a function of the results alone, bit for bit, whatever order they
+    // came in, so a resumed planner (which did not make the earlier decisions) chooses as one never stopped.
+    const rows = (this.orderedRows ??= [...this.seenRows].sort((x, y) => (x[0] < y[0] ? -1 : 1)).map(([, row]) => row));
+    const fit = rows.length ? rateAgents(rows, {resamples: 0, level: this.o.level, prior: this.o.prior}) : null;
+    const rated = new Map((fit?.agents ?? []).map((a) => [a.agent, a.rating]));
+    this.theta = Float64Array.from(this.agents, (a) => rated.get(a) ?? 0);
+    const intervals = fit ? pairwiseRankIntervals(this.agents, fit, this.o.level) : null;
+    const widths = intervals && Object.fromEntries(this.agents.map((a, i) => [a, intervals[i].hi - intervals[i].lo]));
+    const decision: BatchDecision = {batch, seen: this.seenGames, widths, stop: null, picks: []};
 
     if (widths && Math.max(...Object.values(widths)) <= this.o.targetWidth && this.mayCheck()) {
-      decision.checked = this.bootstrapWidths();
+      decision.checked = this.rankIntervalWidths(rows);
       if (decision.checked.max <= this.o.targetWidth) return this.record({...decision, stop: "separated"});
     }
-    // Agents whose interval blocks the stop; all of them once the approximation says "separated" but the bootstrap does not (yet).
-    let blocking = new Set(this.agents.map((_, i) => i).filter((i) => intervals[i].hi - intervals[i].lo > this.o.targetWidth));
+    // Agents whose interval blocks the stop; all of them before any result, or once the pairwise intervals say "separated" but the rank intervals do not (yet).
+    let blocking = new Set(this.agents.map((_, i) => i).filter((i) => !intervals || intervals[i].hi - intervals[i].lo > this.o.targetWidth));
     if (!blocking.size || decision.checked) blocking = new Set(this.agents.map((_, i) => i));
     decision.picks = this.choosePicks(blocking);
     return this.record(decision.picks.length ? decision : {...decision, stop: "max-games"});
@@ -303,45 +310,38 @@ export class AdaptivePlanner {
     return decision;
   }
 
+  /**
+   * Counts a game seen, as rateAgents reads it: its seats' order of finish
+   * (all a comparison reads of a score), identical games of a configuration
+   * merged into one with a count; a family of one configuration keeps its
+   * games apart, each a sampled unit of the intervals (ratings.ts).
+   */
   private fold(key: string, game: PlannedRef, scores: readonly number[]): void {
     if (this.folded.has(key)) return;
     this.folded.add(key);
-    const k = this.agents.length;
-    const seats = game.lineup.map((a) => this.index.get(a)!);
-    for (let x = 0; x < seats.length; x++) {
-      for (let y = x + 1; y < seats.length; y++) {
-        const [i, j] = [seats[x], seats[y]];
-        if (i === j) continue;
-        const win = scores[x] > scores[y] ? 1 : scores[x] < scores[y] ? 0 : 0.5;
-        this.seenWins[i * k + j] += win;
-        this.seenWins[j * k + i] += 1 - win;
-        this.seenPairs[Math.min(i, j) * k + Math.max(i, j)]++;
-      }
+    if (new Set(game.lineup).size < 2) return;
+    this.seenGames++;
+    const places = scores.map((x) => scores.filter((y) => y > x).length);
+    const single = (this.families[this.familyIndex.get(game.family)!]?.configs ?? 1) < 2;
+    const row = single ? key : JSON.stringify([game.family, game.config, game.lineup, places]);
+    const seen = this.seenRows.get(row);
+    if (seen) {
+      seen.count!++;
+      return;
     }
-    if (new Set(seats).size > 1) this.seenGames.push({family: game.family, cluster: String(game.config), seats: game.lineup.map((agent, seat) => ({agent, seat, score: scores[seat]}))});
-  }
-
-  /** Agents outside the largest set compared with one another so far (their ranks are open). */
-  private seenComponent(): {outside: Set<number>} {
-    const k = this.agents.length;
-    const parent = Array.from({length: k}, (_, i) => i);
-    const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
-    for (let a = 0; a < k; a++) for (let b = a + 1; b < k; b++) if (this.seenPairs[a * k + b] > 0) parent[find(a)] = find(b);
-    const size = new Map<number, number>();
-    for (let i = 0; i < k; i++) size.set(find(i), (size.get(find(i)) ?? 0) + 1);
-    const largest = [...size].sort((x, y) => y[1] - x[1] || x[0] - y[0])[0][0];
-    return {outside: new Set(Array.from({length: k}, (_, i) => i).filter((i) => find(i) !== largest || size.get(largest)! < 2))};
+    this.seenRows.set(row, {family: game.family, cluster: String(game.config), seats: game.lineup.map((agent, seat) => ({agent, seat, score: -places[seat]})), count: 1});
+    this.orderedRows = null;
   }
 
   /** Whether the stop may be checked now: never checked, or the games seen have grown enough since the last check. */
   private mayCheck(): boolean {
     const last = [...this.decisions].reverse().find((d) => d.checked);
-    return !last || this.seenGames.length >= last.seen * (1 + this.o.recheckGrowth) + 1;
+    return !last || this.seenGames >= last.seen * (1 + this.o.recheckGrowth) + 1;
   }
 
-  /** The bootstrap's rank interval widths on the games seen; agents not ranked with the largest component count as wide open. */
-  private bootstrapWidths(): {widths: Record<string, number>; max: number} {
-    const result = rateAgents(this.seenGames, {resamples: this.o.resamples, seed: this.o.seed, level: this.o.level, prior: this.o.prior});
+  /** The rank intervals' widths (rateAgents' draws) on the games seen; agents not ranked with the largest component count as wide open. */
+  private rankIntervalWidths(rows: readonly RatedGame[]): {widths: Record<string, number>; max: number} {
+    const result = rateAgents(rows, {resamples: this.o.resamples, seed: this.o.seed, level: this.o.level, prior: this.o.prior});
     const widths = Object.fromEntries(this.agents.map((a) => [a, this.agents.length - 1]));
     for (const a of result.agents) if (a.component === 0 && a.rank_lo !== null && a.rank_hi !== null) widths[a.agent] = a.rank_hi - a.rank_lo;
     return {widths, max: Math.max(...Object.values(widths))};
@@ -353,7 +353,7 @@ export class AdaptivePlanner {
     const room = this.o.maxGames - this.scheduledGames;
     const size = Math.min(room, this.o.batchSize);
     // Planning covariance: every game chosen so far counts, seen or not.
-    const cov = invertSymmetric(k, btInformation(this.theta, pairsOf(k, this.scheduledPairs), this.o.prior));
+    const cov = invertSymmetric(k, btInformation(k, this.scheduledPairs, this.theta, this.o.prior));
     const neighbours = neighbourPairs(this.theta, blocking);
     const picks: AdaptivePick[] = [];
     let games = 0;
@@ -505,23 +505,30 @@ function matchesOf(f: AdaptiveFamily, fi: number, index: Map<string, number>): M
   return [...byKey.values()];
 }
 
-/** Half each agent's log-odds of winning (ties half), a start near the Bradley–Terry fit that Newton's method then refines. */
-function logOddsStart(k: number, wins: Float64Array, prior: number): Float64Array {
-  const start = new Float64Array(k);
-  for (let i = 0; i < k; i++) {
-    let won = prior / 2;
-    let lost = prior / 2;
-    for (let j = 0; j < k; j++) (won += wins[i * k + j]), (lost += wins[j * k + i]);
-    start[i] = 0.5 * Math.log(won / lost);
-  }
-  return start;
-}
-
-/** Non-zero entries (a < b) of a pair-count matrix. */
-function pairsOf(k: number, counts: Float64Array): {a: number; b: number; n: number}[] {
-  const pairs: {a: number; b: number; n: number}[] = [];
-  for (let a = 0; a < k; a++) for (let b = a + 1; b < k; b++) if (counts[a * k + b]) pairs.push({a, b, n: counts[a * k + b]});
-  return pairs;
+/**
+ * Rank intervals read pair by pair off a fit (rateAgents' `above`, the
+ * one-sided t confidence that one agent is above another): another agent
+ * counts as possibly above i unless i is above it with the confidence of
+ * one tail of the two-sided `level`, and as possibly below likewise.
+ * Agents outside the largest connected set, or without degrees of freedom
+ * (no family with two sampled units yet), have every rank open, 1 … k.
+ */
+export function pairwiseRankIntervals(agents: readonly string[], fit: RatingsResult, level: number): {lo: number; hi: number}[] {
+  const k = agents.length;
+  const sure = 1 - (1 - level) / 2;
+  const at = new Map(fit.agents.map((a, n) => [a.agent, n]));
+  return agents.map((agent) => {
+    const i = at.get(agent);
+    if (i === undefined || fit.above === null || fit.agents[i].component !== 0 || fit.agents[i].df === null) return {lo: 1, hi: k};
+    let above = 0;
+    let below = 0;
+    fit.agents.forEach((other, j) => {
+      if (j === i || other.component !== 0) return;
+      if (fit.above![j][i] >= sure) above++;
+      else if (fit.above![i][j] >= sure) below++;
+    });
+    return {lo: 1 + above, hi: k - below};
+  });
 }
 
 /** Pairs of agents next to each other in the ranking by `theta` (no agent strictly between), one of them in `blocking`. */
