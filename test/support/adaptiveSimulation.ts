@@ -11,16 +11,23 @@
  * `seatAdvantage` for the first seat; the difference of two Gumbel draws
  * is logistic, so two agents i, j meet under Bradley–Terry,
  * P(i beats j) = 1 / (1 + e^(s_j − s_i)) (before the seat advantage), and
- * games of more seats rank their seats by Plackett–Luce.
+ * games of more seats rank their seats by Plackett–Luce. With
+ * `configurationSd`, each agent also gets an effect u in each configuration
+ * (normal, drawn from the run seed, game, configuration and agent): the
+ * configurations differ, as the ratings' intervals (cluster-robust over
+ * configurations) allow, and the truth is then the population rating
+ * (`trueRatings`).
  */
 import {AdaptivePlanner, ratedGamesOf, type AdaptiveFamily, type AdaptiveOptions, type BatchDecision, type PlannedRef} from "../../src/lib/adaptivePlan.js";
-import {rateAgents, type RatingsResult} from "../../src/lib/ratings.js";
-import {deriveRng} from "../../src/lib/rng.js";
+import {fitBradleyTerry, rateAgents, type RatingsResult} from "../../src/lib/ratings.js";
+import {deriveRng, type Rng} from "../../src/lib/rng.js";
 
 export interface SimulatedField {
   families: AdaptiveFamily[];
   strengths: Record<string, number>;
   seatAdvantage?: number;
+  /** SD of an agent's effect in a configuration (default 0: configurations alike). */
+  configurationSd?: number;
 }
 
 export interface SimulatedRun {
@@ -32,10 +39,46 @@ export interface SimulatedRun {
 /** Every two-seat lineup (both seat orders) of `agents`, no self-play. */
 export const allPairs = (agents: readonly string[]): string[][] => agents.flatMap((a) => agents.filter((b) => b !== a).map((b) => [a, b]));
 
-/** One seat's score: strength, Gumbel noise, the first seat's advantage. */
+/** One seat's score: strength, its effect in the configuration, Gumbel noise, the first seat's advantage. */
 function play(field: SimulatedField, seed: number, game: PlannedRef): number[] {
   const rng = deriveRng(seed, JSON.stringify([game.family, game.config, game.lineup, game.repetition]));
-  return game.lineup.map((agent, seat) => field.strengths[agent] - Math.log(-Math.log(1 - rng.next())) + (seat === 0 ? (field.seatAdvantage ?? 0) : 0));
+  const sd = field.configurationSd ?? 0;
+  const effect = (agent: string) => (sd ? sd * normal(deriveRng(seed, JSON.stringify(["configuration", game.family, game.config, agent]))) : 0);
+  return game.lineup.map((agent, seat) => field.strengths[agent] + effect(agent) - Math.log(-Math.log(1 - rng.next())) + (seat === 0 ? (field.seatAdvantage ?? 0) : 0));
+}
+
+/** A standard normal draw (Box–Muller). */
+function normal(rng: Rng): number {
+  let u = rng.next();
+  while (u === 0) u = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+}
+
+/**
+ * The true ratings of a two-seat field without a seat advantage: the
+ * Bradley–Terry rating (no prior, centred) of the expected results over the
+ * population of configurations, every pair alike, infinitely many games.
+ * With configuration effects, P(i beats j) = E σ(s_i − s_j + u_i − u_j),
+ * u_i − u_j normal with SD √2·configurationSd, by quadrature on a fine grid;
+ * without, the strengths centred.
+ */
+export function trueRatings(field: SimulatedField): Record<string, number> {
+  const sd = Math.SQRT2 * (field.configurationSd ?? 0);
+  if (!sd) return centred(field.strengths);
+  const agents = Object.keys(field.strengths);
+  const k = agents.length;
+  const nodes = Array.from({length: 241}, (_, q) => -8 + q / 15);
+  const weights = nodes.map((x) => Math.exp((-x * x) / 2));
+  const total = weights.reduce((t, w) => t + w, 0);
+  const expected = new Float64Array(k * k);
+  agents.forEach((a, i) =>
+    agents.forEach((b, j) => {
+      if (i !== j) expected[i * k + j] = nodes.reduce((t, x, q) => t + (weights[q] / total) / (1 + Math.exp(field.strengths[b] - field.strengths[a] - sd * x)), 0);
+    }),
+  );
+  const theta = fitBradleyTerry(k, expected, 0);
+  const mean = theta.reduce((t, x) => t + x, 0) / k;
+  return Object.fromEntries(agents.map((a, i) => [a, theta[i] - mean]));
 }
 
 /** Plays `field` through the planner until it stops; every game's result is known at once (the planner looks at it two batches later). */
