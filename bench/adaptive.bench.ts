@@ -10,8 +10,15 @@
  *
  * 1. Simulated agents with known strengths (test/support/adaptiveSimulation.ts,
  *    the planner the runner uses): the unit test's field, eight agents 0.8
- *    logit apart, and an uneven one with two near-ties, over
- *    PARLEY_BENCH_SEEDS seeds (default 200).
+ *    logit apart, and an uneven one with two near-ties, twenty
+ *    configurations, over PARLEY_BENCH_SEEDS seeds (default 200); then few
+ *    configurations that differ (each agent's effect in a configuration,
+ *    SD 0.5; the truth is the population rating): four games of two
+ *    configurations, one of four, one of two, a rank-interval width of 2 or
+ *    2,000 games, over half as many seeds. With so few configurations the
+ *    intervals' t has few degrees of freedom and may not reach the width
+ *    within the budget in either arm: each line says how often each arm
+ *    stopped "separated".
  * 2. The real runner against a loopback model endpoint: eight fake models of
  *    known strength (test/support/fakeBtModel.ts) playing gamma-Bench's
  *    guessing game through `runAdaptive` (HTTP, response cache,
@@ -26,7 +33,7 @@
 import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {allPairs, centred, kendallTau, rateRun, simulateAdaptive, type SimulatedField} from "../test/support/adaptiveSimulation.js";
+import {allPairs, centred, kendallTau, rateRun, simulateAdaptive, trueRatings, type SimulatedField} from "../test/support/adaptiveSimulation.js";
 import {startFakeLlm} from "../test/support/fakeLlm.js";
 import {BT_MAX, btGuesser, btModel} from "../test/support/fakeBtModel.js";
 import {rateAgents, type RatingsResult} from "../src/lib/ratings.js";
@@ -46,16 +53,17 @@ interface Arm {
   tau: number;
   /** Share of agents whose 95 % interval holds the true (centred) strength. */
   covered: number;
+  separated: boolean;
 }
 
 const mean = (xs: number[]) => xs.reduce((t, x) => t + x, 0) / xs.length;
 
-function score(ratings: RatingsResult, strengths: Record<string, number>, games: number): Arm {
-  const truth = centred(strengths);
+function score(ratings: RatingsResult, strengths: Record<string, number>, truth: Record<string, number>, games: number, separated: boolean): Arm {
   return {
     games,
     tau: kendallTau(ratings, strengths),
-    covered: mean(ratings.agents.map((a) => (a.rating_lo! <= truth[a.agent] && truth[a.agent] <= a.rating_hi! ? 1 : 0))),
+    covered: mean(ratings.agents.map((a) => (a.rating_lo !== null && a.rating_lo <= truth[a.agent] && truth[a.agent] <= a.rating_hi! ? 1 : 0))),
+    separated,
   };
 }
 
@@ -66,19 +74,26 @@ function report(label: string, arms: {roundRobin: Arm[]; adaptive: Arm[]}): void
     `${label}: round-robin ${mean(rr.map((a) => a.games)).toFixed(0)} games, adaptive ${mean(ad.map((a) => a.games)).toFixed(0)} ` +
       `(${(100 * ratio).toFixed(1)} %, target ≤ 60 %: ${(ratio / 0.6).toFixed(2)}× the target); ` +
       `Kendall τ ${mean(rr.map((a) => a.tau)).toFixed(3)} vs ${mean(ad.map((a) => a.tau)).toFixed(3)}; ` +
-      `95 % intervals cover the true strengths ${(100 * mean(rr.map((a) => a.covered))).toFixed(1)} % vs ${(100 * mean(ad.map((a) => a.covered))).toFixed(1)} %`,
+      `95 % intervals cover the true strengths ${(100 * mean(rr.map((a) => a.covered))).toFixed(1)} % vs ${(100 * mean(ad.map((a) => a.covered))).toFixed(1)} %; ` +
+      `stopped separated ${rr.filter((a) => a.separated).length} vs ${ad.filter((a) => a.separated).length} of ${ad.length}`,
   );
 }
 
-function simulated(name: string, strengths: Record<string, number>, width: number, seeds: number): void {
-  const field: SimulatedField = {families: [{family: "sim/duel", configs: 20, lineups: allPairs(AGENTS)}], strengths};
-  const options = {targetWidth: width, maxGames: 20_000, batchSize: BATCH};
+/** `games` games of `configs` configurations each, every ordered pair of AGENTS; `configurationSd` as in SimulatedField. */
+function field(strengths: Record<string, number>, games: number, configs: number, configurationSd = 0): SimulatedField {
+  const families = Array.from({length: games}, (_, f) => ({family: games > 1 ? `sim/duel${f}` : "sim/duel", configs, lineups: allPairs(AGENTS)}));
+  return {families, strengths, configurationSd};
+}
+
+function simulated(name: string, field: SimulatedField, width: number, seeds: number, maxGames = 20_000): void {
+  const options = {targetWidth: width, maxGames, batchSize: BATCH};
+  const truth = trueRatings(field);
   const arms = {roundRobin: [] as Arm[], adaptive: [] as Arm[]};
   const cpu = process.cpuUsage();
   for (let s = 1; s <= seeds; s++) {
     for (const [arm, exploreShare] of [["roundRobin", 1], ["adaptive", undefined]] as const) {
       const run = simulateAdaptive(field, {...options, ...(exploreShare && {exploreShare})}, s);
-      arms[arm].push(score(rateRun(run), strengths, run.games.length));
+      arms[arm].push(score(rateRun(run), field.strengths, truth, run.games.length, run.stop === "separated"));
     }
   }
   const used = process.cpuUsage(cpu);
@@ -98,10 +113,10 @@ async function loopbackRun(baseURL: string, exploreShare: number | undefined, se
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-adaptive-"));
   try {
     const out = join(dir, "out");
-    await runAdaptive(btConfig(baseURL, seed), out, {progress: null, adaptive: {targetWidth: 0, maxGames: 20_000, ...(exploreShare && {planner: {exploreShare}})}});
+    const r = await runAdaptive(btConfig(baseURL, seed), out, {progress: null, adaptive: {targetWidth: 0, maxGames: 20_000, ...(exploreShare && {planner: {exploreShare}})}});
     const games = ratedGames(await seatRows("ratings", out, ""));
     const strengths = Object.fromEntries(AGENTS.map((id) => [`m-${id}`, EVEN[id]]));
-    return score(rateAgents(games, {resamples: 1000}), strengths, games.length);
+    return score(rateAgents(games, {resamples: 1000}), strengths, centred(strengths), games.length, r.adaptive.stopped === "separated");
   } finally {
     rmSync(dir, {recursive: true, force: true});
   }
@@ -170,7 +185,7 @@ async function throughput(): Promise<void> {
     const [adaptive, adaptiveOpen] = [(performance.now() - t0) / 1000, meanOpen()];
     console.log(
       `concurrency ${BATCH}, answers 100 ms late: requests open on average ${fixedOpen.toFixed(1)} for a fixed plan of ${games} games (${fixed.toFixed(1)} s), ` +
-        `${adaptiveOpen.toFixed(1)} for ${r.games} adaptive games (${adaptive.toFixed(1)} s, the final bootstrap included): ${(adaptiveOpen / fixedOpen).toFixed(2)}× the fixed plan's`,
+        `${adaptiveOpen.toFixed(1)} for ${r.games} adaptive games (${adaptive.toFixed(1)} s, the final ratings included): ${(adaptiveOpen / fixedOpen).toFixed(2)}× the fixed plan's`,
     );
   } finally {
     await server.close();
@@ -180,10 +195,13 @@ async function throughput(): Promise<void> {
 
 export default async function (): Promise<void> {
   const seeds = Number(process.env.PARLEY_BENCH_SEEDS ?? 200);
-  console.log(`batches of ${BATCH} games; the stop: every rank interval (rateAgents, 1,000 resamples) at most the width`);
-  simulated("8 agents 0.8 logit apart, 20 configurations", EVEN, 0, seeds);
-  simulated("8 agents 0.8 logit apart, 20 configurations", EVEN, 1, seeds);
-  simulated(`8 agents at ${Object.values(UNEVEN).join(", ")}, 20 configurations`, UNEVEN, 0, Math.ceil(seeds / 2));
+  console.log(`batches of ${BATCH} games; the stop: every rank interval (rateAgents: cluster-robust over configurations, 1,000 draws) at most the width`);
+  simulated("8 agents 0.8 logit apart, 20 configurations", field(EVEN, 1, 20), 0, seeds);
+  simulated("8 agents 0.8 logit apart, 20 configurations", field(EVEN, 1, 20), 1, seeds);
+  simulated(`8 agents at ${Object.values(UNEVEN).join(", ")}, 20 configurations`, field(UNEVEN, 1, 20), 0, Math.ceil(seeds / 2));
+  for (const [games, configs] of [[4, 2], [1, 4], [1, 2]]) {
+    simulated(`8 agents 0.8 logit apart, ${games} game${games > 1 ? "s" : ""} of ${configs} configurations (configuration SD 0.5), at most 2,000 games`, field(EVEN, games, configs, 0.5), 2, Math.ceil(seeds / 2), 2000);
+  }
   await loopback(Number(process.env.PARLEY_BENCH_LLM_SEEDS ?? 10));
   await throughput();
 }
