@@ -60,8 +60,14 @@
  * the cluster-robust variance over configurations and its Student t), and
  * reads pairwise rank intervals off it (`pairwiseRankIntervals`: another
  * agent counts as possibly above or below unless their order is sure at
- * the two-sided level); those say which agents still block the stop. The
- * rank intervals themselves (draws from the ratings' joint t) are checked
+ * the two-sided level, by the fit's intervals and by the model's own
+ * variance, the inverse of the Fisher information of the games seen, as a
+ * floor); those say which agents still block the stop. The floor matters
+ * with few configurations: their spread can be small by luck (or nil,
+ * when they happen to agree game for game); without it, four agents of
+ * equal strength whose two configurations went alike were "separated"
+ * after 185 games in 40 runs of 40 (the unit test's field). The rank
+ * intervals themselves (draws from the ratings' joint t) are checked
  * only when the pairwise ones are all narrow enough, and after a check
  * that failed not before the games seen have grown by `recheckGrowth`:
  * few looks, each of which is a chance to stop on a lucky streak, and
@@ -90,6 +96,7 @@
  */
 import {btInformation, rateAgents, type RatedGame, type RatingsResult} from "./ratings.js";
 import {addInformation, bernoulliVariance, gapSd, invertSymmetric} from "./btInformation.js";
+import {normalQuantile} from "./studentT.js";
 
 /** One game (family) of the run as the planner sees it. */
 export interface AdaptiveFamily {
@@ -148,7 +155,7 @@ export interface BatchDecision {
   batch: number;
   /** Finished games the decision saw (those of batches up to batch − 2). */
   seen: number;
-  /** Pairwise rank interval widths per agent on those games (pairwiseRankIntervals; null before any). */
+  /** Pairwise rank interval widths per agent on those games (pairwiseRankIntervals, the model's variance as a floor; null before any). */
   widths: Record<string, number> | null;
   /** The rank intervals' widths (rateAgents' draws), when the stop was checked at this decision. */
   checked?: {widths: Record<string, number>; max: number};
@@ -205,6 +212,8 @@ export class AdaptivePlanner {
   /** seenRows' games in the order of their keys; null when a row has been added since. */
   private orderedRows: RatedGame[] | null = null;
   private seenGames = 0;
+  /** Comparisons per pair (a·k + b, a < b) of the games seen. */
+  private readonly seenPairs: Float64Array;
   private foldedBatches = 0;
   private theta: Float64Array;
 
@@ -229,6 +238,7 @@ export class AdaptivePlanner {
     this.plays = this.matches.flat().map((m) => new Array<number>(families[m.family].configs + 1).fill(0));
     this.explored = families.map(() => 0);
     this.scheduledPairs = new Float64Array(k * k);
+    this.seenPairs = new Float64Array(k * k);
     this.theta = new Float64Array(k);
   }
 
@@ -290,7 +300,10 @@ export class AdaptivePlanner {
     const fit = rows.length ? rateAgents(rows, {resamples: 0, level: this.o.level, prior: this.o.prior}) : null;
     const rated = new Map((fit?.agents ?? []).map((a) => [a.agent, a.rating]));
     this.theta = Float64Array.from(this.agents, (a) => rated.get(a) ?? 0);
-    const intervals = fit ? pairwiseRankIntervals(this.agents, fit, this.o.level) : null;
+    // The model's covariance of the games seen: a floor under the fit's intervals (pairwiseRankIntervals).
+    const k = this.agents.length;
+    const model = fit && invertSymmetric(k, btInformation(k, this.seenPairs, this.theta, this.o.prior));
+    const intervals = fit ? pairwiseRankIntervals(this.agents, fit, this.o.level, model) : null;
     const widths = intervals && Object.fromEntries(this.agents.map((a, i) => [a, intervals[i].hi - intervals[i].lo]));
     const decision: BatchDecision = {batch, seen: this.seenGames, widths, stop: null, picks: []};
 
@@ -321,6 +334,7 @@ export class AdaptivePlanner {
     this.folded.add(key);
     if (new Set(game.lineup).size < 2) return;
     this.seenGames++;
+    this.countPairs(this.seenPairs, game.lineup);
     const places = scores.map((x) => scores.filter((y) => y > x).length);
     const single = (this.families[this.familyIndex.get(game.family)!]?.configs ?? 1) < 2;
     const row = single ? key : JSON.stringify([game.family, game.config, game.lineup, places]);
@@ -377,9 +391,20 @@ export class AdaptivePlanner {
     return picks;
   }
 
+  /** Adds a game's comparisons (every two seats of different agents) to `pairs` (a·k + b, a < b). */
+  private countPairs(pairs: Float64Array, lineup: readonly string[]): void {
+    const k = this.agents.length;
+    const seats = lineup.map((a) => this.index.get(a));
+    for (let x = 0; x < seats.length; x++) {
+      for (let y = x + 1; y < seats.length; y++) {
+        const [i, j] = [seats[x], seats[y]];
+        if (i !== undefined && j !== undefined && i !== j) pairs[Math.min(i, j) * k + Math.max(i, j)]++;
+      }
+    }
+  }
+
   /** Counts a pick as chosen in `batch`. */
   private take(pick: AdaptivePick, batch: number): void {
-    const k = this.agents.length;
     const f = this.familyIndex.get(pick.family);
     const refs = pick.games.map((g) => ({family: pick.family, config: pick.config, lineup: g.lineup, repetition: g.repetition}));
     (this.gamesOfBatch[batch] ??= []).push(...refs);
@@ -392,13 +417,7 @@ export class AdaptivePlanner {
       if (f === undefined) continue;
       const lineup = lineupKey(f, g.config, g.lineup);
       this.repetitions.set(lineup, Math.max(this.repetitions.get(lineup) ?? 0, g.repetition + 1));
-      const seats = g.lineup.map((a) => this.index.get(a));
-      for (let x = 0; x < seats.length; x++) {
-        for (let y = x + 1; y < seats.length; y++) {
-          const [i, j] = [seats[x], seats[y]];
-          if (i !== undefined && j !== undefined && i !== j) this.scheduledPairs[Math.min(i, j) * k + Math.max(i, j)]++;
-        }
-      }
+      this.countPairs(this.scheduledPairs, g.lineup);
     }
     if (f === undefined) return;
     this.familyGames[f] += refs.length;
@@ -512,11 +531,32 @@ function matchesOf(f: AdaptiveFamily, fi: number, index: Map<string, number>): M
  * one tail of the two-sided `level`, and as possibly below likewise.
  * Agents outside the largest connected set, or without degrees of freedom
  * (no family with two sampled units yet), have every rank open, 1 … k.
+ *
+ * `model`, when given, is the fit's covariance under the Bradley–Terry
+ * model (the inverse of its Fisher information, k×k in the order of
+ * `agents`), and an order must be sure by it as well: the gap above
+ * z·sd(θ_i − θ_j) at the same one-tailed confidence, z normal since this
+ * variance is not estimated from the configurations. It is a floor: with
+ * few configurations the cluster-robust variance rests on a spread of few
+ * units, which can happen to be small (configurations that agree by luck,
+ * or by a lucky streak of games), and then the t's wider quantile does
+ * not make up for it. The model's variance is what the games' own noise
+ * gives when configurations do not differ at all, so an interval no
+ * narrower than it is no narrower than any spread between them can make.
  */
-export function pairwiseRankIntervals(agents: readonly string[], fit: RatingsResult, level: number): {lo: number; hi: number}[] {
+export function pairwiseRankIntervals(agents: readonly string[], fit: RatingsResult, level: number, model: Float64Array | null = null): {lo: number; hi: number}[] {
   const k = agents.length;
   const sure = 1 - (1 - level) / 2;
+  const z = normalQuantile(sure);
   const at = new Map(fit.agents.map((a, n) => [a.agent, n]));
+  const index = new Map(agents.map((a, n) => [a, n]));
+  // Whether fit agent i is surely above fit agent j: by the fit's intervals and, with `model`, by the model's variance too.
+  const surely = (i: number, j: number): boolean => {
+    if (!(fit.above![i][j] >= sure)) return false;
+    if (!model) return true;
+    const [a, b] = [fit.agents[i], fit.agents[j]];
+    return a.rating - b.rating > z * gapSd(model, k, index.get(a.agent)!, index.get(b.agent)!);
+  };
   return agents.map((agent) => {
     const i = at.get(agent);
     if (i === undefined || fit.above === null || fit.agents[i].component !== 0 || fit.agents[i].df === null) return {lo: 1, hi: k};
@@ -524,8 +564,8 @@ export function pairwiseRankIntervals(agents: readonly string[], fit: RatingsRes
     let below = 0;
     fit.agents.forEach((other, j) => {
       if (j === i || other.component !== 0) return;
-      if (fit.above![j][i] >= sure) above++;
-      else if (fit.above![i][j] >= sure) below++;
+      if (surely(j, i)) above++;
+      else if (surely(i, j)) below++;
     });
     return {lo: 1 + above, hi: k - below};
   });
