@@ -6,6 +6,8 @@
  * no chosen game is lost or played twice, the decisions made before the
  * kill are kept as they were, and the manifest records every batch. Then
  * `parley ratings` reads the run, and the flags' mistakes are one line each.
+ * Under --max-cost the endpoint never bills more than the budget; adaptive
+ * games draw the chance of the config's scheme as planned games do.
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
@@ -111,6 +113,77 @@ test("an adaptive run killed mid-way resumes: no call sent twice, no game lost o
   const fixed = await startParley(["run", config, "--out", out, "--quiet"], env).done;
   assert.equal(fixed.code, 2);
   assert.equal(fixed.stderr, `parley run: ${join(out, ".parley")} holds an adaptive run (games chosen as results came in): run the same command with --adaptive to resume it, or use another --out directory\n`);
+});
+
+/** The summary line --max-cost ends a run with (as maxCost.test.ts has it). */
+const BUDGET_LINE = /^parley run: --max-cost \$[\d.]+ stopped the run: [^\n]+; [\d.$]+ spent in all; \d+ of \d+ games finished and written to [^\n]+; run again with a larger --max-cost to resume$/m;
+
+test("an adaptive run under --max-cost never lets the endpoint bill more than the budget, and a larger budget goes on with no call sent twice", async () => {
+  // Every answer is billed 100 input tokens at $1,000 per million: 10 cents a call, two calls a game (each call reserves
+  // its request's bytes at that price first, over a dollar); what the endpoint billed is its answered calls × 10 cents,
+  // whatever the run records.
+  const answer = btGuesser(5);
+  const server = await startFakeLlm("openai", (r) => {
+    const reply = answer(r);
+    return "text" in reply ? {...reply, inputTokens: 100, outputTokens: 0} : reply;
+  });
+  keep(server);
+  const dir = tempDir();
+  const settings = join(dir, "parley.config.json");
+  const prices = Object.fromEntries(Object.values(STRENGTHS).map((s) => [`openai/${btModel(s)}`, {input_per_million: 1000, output_per_million: 0, as_of: "2026-11-28"}]));
+  writeFileSync(settings, JSON.stringify({prices}));
+  const config = join(dir, "bt.json");
+  const player = (id: string, s: number) => ({id, provider: "openai", model: btModel(s), base_url: server.baseURL, api_key_env: "PARLEY_FAKE_KEY", temperature: 1, max_tokens: 50, persona: null, timeout_ms: 5000, max_retries: 2});
+  writeFileSync(config, JSON.stringify({
+    game: "gamabench/guessing", grid: {rounds: [1], max: [BT_MAX], ratio: [0.5, 2 / 3]},
+    players: Object.entries(STRENGTHS).map(([id, s]) => player(id, s)), n_players: 2, lineups: "all", games_per_lineup: 10, seed: 3, concurrency: 4,
+  }));
+  const budgetEnv = {...env, PARLEY_CONFIG: settings};
+  const out = join(dir, "out");
+  const args = (maxCost: number) => ["run", config, "--out", out, "--adaptive", "--max-games", "40", "--max-cost", String(maxCost)];
+
+  const stopped = await parley(args(3), budgetEnv);
+  assert.equal(stopped.code, 1, stopped.stderr);
+  assert.ok(server.answered.length * 10 <= 300, `the endpoint billed $${server.answered.length / 10} under --max-cost 3`);
+  assert.match(stopped.stderr, BUDGET_LINE);
+  const summary = JSON.parse(stopped.stdout);
+  assert.equal(summary.stopped, "max-cost");
+  assert.equal(summary.adaptive.stopped, null, "the planner did not stop: the budget did");
+  const finished = readdirSync(join(out, ".parley", "checkpoints")).filter((f) => f.endsWith(".json")).length;
+  assert.ok(finished >= 2 && summary.games === finished, `${finished} games finished`);
+
+  const billed = server.answered.length;
+  const resumed = await parley([...args(100), "--quiet"], budgetEnv);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const done = JSON.parse(resumed.stdout);
+  assert.ok(["separated", "max-games"].includes(done.adaptive.stopped));
+  assert.equal(done.resumed, finished);
+  // Two calls a game, each answered once: the games cut short by the budget replay their answered calls from the cache.
+  assert.equal(server.answered.length, 2 * done.games, `billed ${billed} then ${server.answered.length - billed} calls for ${done.games} games`);
+  assert.ok(Math.abs(done.cost_usd.total - server.answered.length / 10) < 1e-9, `recorded $${done.cost_usd.total} for ${server.answered.length} calls`);
+});
+
+test("adaptive games draw the chance of the config's scheme: under common chance every game of a configuration and repetition draws alike, as the planned run's do", async () => {
+  // A buy/sell draws the seller's cost and the buyer's value; the scripted agents decide the rest.
+  const dir = tempDir();
+  const config = join(dir, "market.json");
+  writeFileSync(config, JSON.stringify({game: "negotiationarena/buy_sell", grid: {valuation_spread: [20, 40]}, players: ["rational", "split-difference", "random"], n_players: 2, lineups: "all", games_per_lineup: 4, seed: 9}));
+  const adaptive = join(dir, "adaptive");
+  const planned = join(dir, "planned");
+  const a = await parley(["run", config, "--out", adaptive, "--adaptive", "--max-games", "40", "--quiet"]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal((await parley(["run", config, "--out", planned, "--quiet"])).code, 0);
+  const draws = async (out: string) =>
+    (await queryRun<{game_id: string; config: number; repetition: number; draw: string}>(out, ["games"], "SELECT game_id, config_id AS config, repetition, concat_ws('/', seller_cost, buyer_value) AS draw FROM games ORDER BY game_id"));
+  const chosen = await draws(adaptive);
+  const fixed = new Map((await draws(planned)).map((g) => [`${g.config}/${g.repetition}`, g.draw]));
+  assert.ok(chosen.length >= 24);
+  // Every adaptive game drew what the planned run's games of its configuration and repetition drew (lineups and seat orders alike).
+  for (const g of chosen) if (g.repetition < 4) assert.equal(g.draw, fixed.get(`${g.config}/${g.repetition}`), g.game_id);
+  const cells = new Map<string, Set<string>>();
+  for (const g of chosen) cells.set(`${g.config}/${g.repetition}`, (cells.get(`${g.config}/${g.repetition}`) ?? new Set()).add(g.draw));
+  assert.ok([...cells.values()].every((d) => d.size === 1), "two games of one configuration and repetition drew differently");
+  assert.ok(new Set(chosen.map((g) => g.draw)).size > 2, "the draws differ between configurations and repetitions");
 });
 
 test("the decision log: a last line cut short by a crash is dropped (no game of it had started); a bad line before it is refused, named", () => {
