@@ -3,4 +3,7 @@
  * `parley help` (./commands.ts) lists it without loading the command and the
  * site's Reference (/reference/cli) shows it.
  */
-export const usage = "ratings <dir ...> [--weighting families|games] [--resamples N] [--seed N]   Bradley–Terry ratings with intervals, tiers, α-Rank (JSON)";
+export const usage =
+  "ratings <dir ...> [--weighting families|games] [--outcome win|surplus-share|advantage] [--ties half|davidson] [--controls all|none|LIST] [--control-by agent|model] [--nash-matrix empirical|bradley-terry] [--resamples N] [--seed N]\n" +
+  "        Bradley–Terry ratings with intervals, tiers and α-Rank (JSON); --outcome counts a comparison by its margin; --ties davidson fits a ties parameter;\n" +
+  "        `controlled` ranks again controlling for tokens, thinking, rule breaks and the players' settings (--controls: a comma-separated list); `nash_averaging` beside them";

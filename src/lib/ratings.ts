@@ -7,7 +7,8 @@
  *
  * Comparisons. In a game, every two seats held by different agents give one
  * comparison: the seat with the higher return wins, equal returns are half a
- * win each. Two-seat games are seat-balanced: when an unordered pair of
+ * win each (or, with `outcome`, a fractional win by the margin:
+ * ratingOutcomes.ts). Two-seat games are seat-balanced: when an unordered pair of
  * agents met in both seat orders, each order carries half of the pair's
  * weight in that game family, so an agent is not rewarded for having drawn
  * the seat with larger returns more often. Games with more seats compare
@@ -37,12 +38,16 @@
  * below the current tier's first agent in at least 97.5 % of draws.
  */
 import {createRng} from "./rng.js";
+import {comparisonOutcome, type Outcome} from "./ratingOutcomes.js";
 
 export interface RatedSeat {
   agent: string;
   score: number;
   /** Seat index; two-seat games are balanced by seat order. */
   seat: number;
+  /** Carried for the controlled ranking (controlledRatings.ts), not read here: the seat's covariates and the entrant it counts for. */
+  x?: readonly number[];
+  entrant?: string;
 }
 
 export interface RatedGame {
@@ -57,6 +62,8 @@ export interface RatedGame {
 
 export interface RatingOptions {
   weighting?: "families" | "games";
+  /** What a comparison is worth (ratingOutcomes.ts); "win" by default. */
+  outcome?: Outcome;
   /** Bootstrap draws (0: no intervals). */
   resamples?: number;
   seed?: number;
@@ -125,13 +132,13 @@ function agentsOf(games: readonly RatedGame[]): string[] {
  * and family weights are applied here, once, so a bootstrap draw only sums
  * cells.
  */
-function buildCells(games: readonly RatedGame[], index: Map<string, number>, weighting: "families" | "games") {
+function buildCells(games: readonly RatedGame[], index: Map<string, number>, weighting: "families" | "games", outcome: Outcome = "win", collect?: (c: WeightedComparison) => void) {
   const k = index.size;
   const families = [...new Set(games.map((g) => g.family))].sort();
   const familyIndex = new Map(families.map((f, i) => [f, i]));
   const familyOf = games.map((g) => familyIndex.get(g.family)!);
   // Seats in seat order, as agent indexes (one pass, reused below).
-  const seatsOf = games.map((g) => [...g.seats].sort((x, y) => x.seat - y.seat).map((s) => ({i: index.get(s.agent)!, score: s.score})));
+  const seatsOf = games.map((g) => [...g.seats].sort((x, y) => x.seat - y.seat).map((s) => ({i: index.get(s.agent)!, score: s.score, seat: s})));
   // Seat-order counts per family and ordered pair (first seat, second seat), for balancing.
   const orderCount = new Map<number, number>();
   const orderKey = (f: number, first: number, second: number) => (f * k + first) * k + second;
@@ -154,7 +161,7 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   const agentGames = new Array<number>(k).fill(0);
   const agentComparisons = new Array<number>(k).fill(0);
   // First pass: counts and each family's total weight; second: the scaled wins per cell.
-  const visit = (each: (n: number, i: number, j: number, w: number, win: number) => void) => {
+  const visit = (each: (n: number, i: number, j: number, w: number, win: number, first: RatedSeat, second: RatedSeat) => void) => {
     seatsOf.forEach((seats, n) => {
       const f = familyOf[n];
       for (let x = 0; x < seats.length; x++) {
@@ -162,7 +169,7 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
           const [sx, sy] = [seats[x], seats[y]];
           if (sx.i === sy.i) continue;
           const w = seats.length === 2 ? orderWeight(f, sx.i, sy.i) : 1;
-          each(n, sx.i, sy.i, w, sx.score > sy.score ? 1 : sx.score < sy.score ? 0 : 0.5);
+          each(n, sx.i, sy.i, w, comparisonOutcome(outcome, sx.score, sy.score), sx.seat, sy.seat);
         }
       }
     });
@@ -193,9 +200,10 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
     if (!cell) cells.set(key, (cell = {family: f, wins: new Map()}));
     return cell;
   });
-  visit((n, i, j, w, win) => {
+  visit((n, i, j, w, win, first, second) => {
     const {wins} = cellOf[n];
     const sw = w * scale[familyOf[n]] * countOf[n];
+    collect?.({game: n, i, j, first, second, weight: sw, outcome: win});
     if (win > 0) wins.set(i * k + j, (wins.get(i * k + j) ?? 0) + sw * win);
     if (win < 1) wins.set(j * k + i, (wins.get(j * k + i) ?? 0) + sw * (1 - win));
   });
@@ -204,17 +212,44 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   return {cells: sparse, families: familyStats.map((s, f) => ({...s, clusters: clustersOf[f].size})), agentGames, agentComparisons};
 }
 
+/** One comparison as the fit counts it: game `game` (an index into the games given), agents `i` over `j` by their seats. */
+export interface WeightedComparison {
+  game: number;
+  i: number;
+  j: number;
+  first: RatedSeat;
+  second: RatedSeat;
+  /** Seat balance × family weight × the game's count. */
+  weight: number;
+  /** The first seat's outcome in [0, 1] (ratingOutcomes.ts). */
+  outcome: number;
+}
+
+/**
+ * Every comparison rateAgents fits, weighted as it weights them, for the
+ * models fitted beside it (ratingModels.ts): agents are indexes into
+ * `agents` (sorted).
+ */
+export function ratingComparisons(games: readonly RatedGame[], {weighting = "families", outcome = "win"}: Pick<RatingOptions, "weighting" | "outcome"> = {}): {agents: string[]; comparisons: WeightedComparison[]} {
+  const agents = agentsOf(games);
+  const comparisons: WeightedComparison[] = [];
+  buildCells(games, new Map(agents.map((a, i) => [a, i])), weighting, outcome, (c) => comparisons.push(c));
+  return {agents, comparisons};
+}
+
 /**
  * The same games in fewer rows, for shipping to a page: a two-seat game is
- * reduced to its outcome (1, ½ or 0 per seat: all rateAgents reads of it),
+ * reduced to its outcome under `outcome` (o and 1 − o per seat: all
+ * rateAgents reads of it, ratingOutcomes.ts),
  * and identical games of one family and cluster are merged into one with a
  * `count`, placed where the first of them was (so clusters keep their order
  * and a seeded bootstrap draws the same configurations). Games of a family
  * with a single cluster are left apart: the bootstrap resamples those one
- * by one. rateAgents gives the same result on the compact games (sums
- * taken in another order: equal to rounding, about 1e-15).
+ * by one. rateAgents with the same `outcome` gives the same result on the
+ * compact games (sums taken in another order: equal to rounding, about
+ * 1e-15); a margin outcome keeps (o, 1 − o), which merge less often.
  */
-export function compactGames(games: readonly RatedGame[]): RatedGame[] {
+export function compactGames(games: readonly RatedGame[], outcome: Outcome = "win"): RatedGame[] {
   const clusters = new Map<string, Set<string>>();
   for (const g of games) {
     if (!clusters.has(g.family)) clusters.set(g.family, new Set());
@@ -225,7 +260,7 @@ export function compactGames(games: readonly RatedGame[]): RatedGame[] {
   for (const g of games) {
     let seats = [...g.seats].sort((x, y) => x.seat - y.seat);
     if (seats.length === 2) {
-      const win = seats[0].score > seats[1].score ? 1 : seats[0].score < seats[1].score ? 0 : 0.5;
+      const win = comparisonOutcome(outcome, seats[0].score, seats[1].score);
       seats = [{...seats[0], score: win}, {...seats[1], score: 1 - win}];
     }
     const game = {family: g.family, cluster: g.cluster, seats: seats.map(({agent, seat, score}) => ({agent, seat, score}))};
@@ -246,7 +281,7 @@ export function compactGames(games: readonly RatedGame[]): RatedGame[] {
 }
 
 /** Connected sets of agents (an edge wherever two agents were compared), largest first. */
-function components(k: number, wins: Float64Array): number[][] {
+export function components(k: number, wins: Float64Array): number[][] {
   const parent = Array.from({length: k}, (_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
   for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) if (wins[i * k + j] + wins[j * k + i] > 0) parent[find(i)] = find(j);
@@ -404,7 +439,7 @@ function solveByElimination(k: number, matrix: Float64Array, b: Float64Array): F
 }
 
 /** Centres log-strengths within each component (mean 0). */
-function centre(theta: Float64Array, groups: number[][]): Float64Array {
+export function centre(theta: Float64Array, groups: number[][]): Float64Array {
   const out = new Float64Array(theta);
   for (const g of groups) {
     const mean = g.reduce((t, i) => t + theta[i], 0) / g.length;
@@ -413,7 +448,8 @@ function centre(theta: Float64Array, groups: number[][]): Float64Array {
   return out;
 }
 
-function quantile(sorted: readonly number[], p: number): number {
+/** The p-quantile of sorted values (linear interpolation between order statistics). */
+export function quantile(sorted: readonly number[], p: number): number {
   if (!sorted.length) return NaN;
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);
@@ -453,7 +489,7 @@ function flatten(cells: readonly Cell[]): FlatCells {
 }
 
 /** Ranks (1 = best) of `theta` within each component. */
-function ranksOf(theta: Float64Array, groups: number[][]): number[] {
+export function ranksOf(theta: Float64Array, groups: number[][]): number[] {
   const rank = new Array<number>(theta.length).fill(0);
   for (const g of groups) [...g].sort((a, b) => theta[b] - theta[a]).forEach((i, r) => (rank[i] = r + 1));
   return rank;
@@ -461,11 +497,11 @@ function ranksOf(theta: Float64Array, groups: number[][]): number[] {
 
 /** Ratings with intervals from a set of played games (see the module comment). */
 export function rateAgents(games: readonly RatedGame[], options: RatingOptions = {}): RatingsResult {
-  const {weighting = "families", resamples = 1000, seed = 1, prior = 1, level = 0.95} = options;
+  const {weighting = "families", outcome = "win", resamples = 1000, seed = 1, prior = 1, level = 0.95} = options;
   const names = agentsOf(games);
   const index = new Map(names.map((a, i) => [a, i]));
   const k = names.length;
-  const built = buildCells(games, index, weighting);
+  const built = buildCells(games, index, weighting, outcome);
   const flat = flatten(built.cells);
   const wins = sumCells(k, flat);
   // Agents never compared are left out of the components (and so of ranks).
