@@ -43,7 +43,7 @@
  * (ratingDraws.ts: configurations, then games within them); ranks are
  * within connected sets of entrants, as the raw ratings'. Pure.
  */
-import {centre, components, ranksOf, ratingComparisons, type RatedGame, type RatingOptions} from "./ratings.js";
+import {centre, components, ranksOf, ratingComparisons, solveSymmetric, type RatedGame, type RatingOptions} from "./ratings.js";
 import {drawDesign, twoStageDraw} from "./ratingDraws.js";
 import {solveLinear} from "./supportEnumeration.js";
 import {createRng} from "./rng.js";
@@ -199,9 +199,11 @@ function fitRegression(d: Design, withCovariates: boolean, prior: number, groups
     }
     return l;
   };
+  const grad = new Float64Array(p);
+  const hess = new Float64Array(p * p);
   for (let iteration = 0; iteration < 100; iteration++) {
-    const grad = new Array<number>(p).fill(0);
-    const hess = Array.from({length: p}, () => new Array<number>(p).fill(0));
+    grad.fill(0);
+    hess.fill(0);
     for (let n = 0; n < d.a.length; n++) {
       const w = d.w[n] * (times ? times[d.game[n]] : 1);
       if (w === 0) continue;
@@ -212,40 +214,41 @@ function fitRegression(d: Design, withCovariates: boolean, prior: number, groups
       if (a !== b) {
         grad[a] += g;
         grad[b] -= g;
-        hess[a][a] += h;
-        hess[b][b] += h;
-        hess[a][b] -= h;
-        hess[b][a] -= h;
+        hess[a * p + a] += h;
+        hess[b * p + b] += h;
+        hess[a * p + b] -= h;
+        hess[b * p + a] -= h;
       }
       for (let j = 0; j < m; j++) {
         const z = d.dz[n * d.m + j];
         if (z === 0) continue;
+        const row = (k + j) * p;
         grad[k + j] += g * z;
         if (a !== b) {
-          hess[a][k + j] += h * z;
-          hess[k + j][a] += h * z;
-          hess[b][k + j] -= h * z;
-          hess[k + j][b] -= h * z;
+          hess[a * p + k + j] += h * z;
+          hess[row + a] += h * z;
+          hess[b * p + k + j] -= h * z;
+          hess[row + b] -= h * z;
         }
-        for (let l = 0; l < m; l++) hess[k + j][k + l] += h * z * d.dz[n * d.m + l];
+        for (let l = 0; l < m; l++) hess[row + k + l] += h * z * d.dz[n * d.m + l];
       }
     }
     for (let i = 0; i < k; i++) {
       if (prior > 0) {
         const s = 1 / (1 + Math.exp(-x[i]));
         grad[i] += prior * (0.5 - s);
-        hess[i][i] += prior * s * (1 - s);
+        hess[i * p + i] += prior * s * (1 - s);
       }
     }
     for (const g of pins) {
       const s = g.reduce((acc, i) => acc + x[i], 0);
       for (const i of g) {
         grad[i] -= s;
-        for (const j of g) hess[i][j] += 1;
+        for (const j of g) hess[i * p + j] += 1;
       }
     }
-    const step = solveLinear(hess, grad, 0);
-    if (!step) break;
+    // hess holds −∇²: (−∇²) δ = ∇ is the ascent step (ratings.ts's solver: Cholesky, elimination if not positive definite).
+    const step = solveSymmetric(p, hess, grad);
     let scale = 1;
     let next = x.map((v, i) => v + step[i]);
     if (step.some((s) => Math.abs(s) > 0.5)) {

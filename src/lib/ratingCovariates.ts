@@ -89,7 +89,7 @@ export function seatTurnsSQL(turns: string, columns: ReadonlySet<string>, {form 
   avg(CASE WHEN ${output} IS NULL THEN NULL ELSE ${reasoning} END)::DOUBLE AS reasoning_tokens_per_turn,
   ${has("attempt") ? "count(*) FILTER (WHERE attempt IS NOT NULL)::INTEGER" : "NULL::INTEGER"} AS attempts,
   ${has("rule_break") ? "count(*) FILTER (WHERE CAST(rule_break AS BOOLEAN))::INTEGER" : "NULL::INTEGER"} AS rule_breaks
-FROM ${turns} GROUP BY ALL`;
+FROM ${turns} GROUP BY ALL ORDER BY game_id, seat`;
 }
 
 const record = (v: unknown): Record<string, unknown> | null => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null);

@@ -387,7 +387,7 @@ export function fitBradleyTerry(k: number, wins: Float64Array, prior = 1, start?
  * the bootstrap solves thousands of these), or by Gaussian elimination with
  * partial pivoting when A is not positive definite to rounding.
  */
-function solveSymmetric(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
+export function solveSymmetric(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
   const l = new Float64Array(k * k);
   for (let j = 0; j < k; j++) {
     let d = matrix[j * k + j];

@@ -1,0 +1,162 @@
+// The controlled ranking: covariates encoded by hand, settings read from a
+// manifest, and the fit checked on simulated tournaments with a known truth
+// (strengths and a covariate's effect), at the agent and at the model level,
+// before it is shown on real data.
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {agentSettings, encodeCovariates, parseControls, seatValues, withCovariates, type SeatValues} from "../../src/lib/ratingCovariates.js";
+import {controlledRatings} from "../../src/lib/controlledRatings.js";
+import {rateAgents, type RatedGame} from "../../src/lib/ratings.js";
+import {ratedGames, type SeatRow} from "../../src/lib/ratingsData.js";
+import {createRng, type Rng} from "../../src/lib/rng.js";
+
+const empty: SeatValues = seatValues(undefined, undefined);
+
+test("covariates encoded by hand: standardised numbers, levels against 'none set', missing values at 0, constants left out", () => {
+  const seats: SeatValues[] = [
+    {...empty, tokens_per_turn: 10, persona: "none set", legal_moves: 1},
+    {...empty, tokens_per_turn: 20, persona: "cunning", legal_moves: 1},
+    {...empty, tokens_per_turn: null, persona: null, legal_moves: null},
+    {...empty, tokens_per_turn: 30, persona: "desperate", legal_moves: 1},
+  ];
+  const {columns, x, left_out} = encodeCovariates(seats, ["tokens_per_turn", "persona", "legal_moves", "votes"]);
+  assert.deepEqual(columns.map((c) => c.name), ["tokens_per_turn", "persona=cunning", "persona=desperate"]);
+  const sd = Math.sqrt(200 / 3);
+  assert.ok(Math.abs(columns[0].mean - 20) < 1e-12 && Math.abs(columns[0].sd! - sd) < 1e-12);
+  assert.deepEqual(x.map((row) => row.map((v) => Number(v.toFixed(9)))), [
+    [Number((-10 / sd).toFixed(9)), 0, 0],
+    [0, 1, 0],
+    [0, 0, 0],
+    [Number((10 / sd).toFixed(9)), 0, 1],
+  ]);
+  assert.deepEqual(left_out, [
+    {name: "legal_moves", reason: "the same on every seat that has it (1)"},
+    {name: "votes", reason: "not recorded for any seat"},
+  ]);
+  assert.deepEqual(parseControls("persona, votes"), ["persona", "votes"]);
+  assert.deepEqual(parseControls("persona,style"), {unknown: "style"});
+});
+
+test("settings from a manifest: the config's player objects and the harness recorded per player", () => {
+  const manifest = {
+    config: {players: ["fair", {id: "mini", provider: "openai", model: "gpt-4o-mini", persona: "cunning", chain_of_thought: true, reasoning_effort: "low"}]},
+    llm_players: [{id: "mini", provider: "openai", model_requested: "gpt-4o-mini", harness: {legal_moves: true, structured_output: false, retries: 2, votes: 3}}],
+  };
+  const settings = agentSettings(manifest);
+  assert.deepEqual([...settings.keys()], ["mini"]);
+  assert.deepEqual(settings.get("mini"), {model: "openai/gpt-4o-mini", chain_of_thought: true, reasoning_effort: "low", persona: "cunning", personality: null, legal_moves: true, structured_output: false, retries: 2, votes: 3});
+  assert.deepEqual(seatValues({game_id: "g", seat: 0, tokens_per_turn: 12, reasoning_tokens_per_turn: 0, attempts: 4, rule_breaks: 1}, settings.get("mini")), {
+    tokens_per_turn: 12, reasoning_tokens_per_turn: 0, rule_break_rate: 0.25, chain_of_thought: 1, reasoning_effort: "low", persona: "cunning", personality: "none set", legal_moves: 1, structured_output: 0, retries: 2, votes: 3,
+  });
+  assert.equal(agentSettings(null).size, 0);
+  assert.equal(agentSettings({config: "not an object"}).size, 0);
+});
+
+const normal = (rng: Rng) => {
+  let u = 0;
+  while (!u) u = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+};
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/**
+ * A round robin in both seat orders over `configs` configurations: each
+ * seat's tokens per turn drawn around its agent's habit (so they go with the
+ * agent, as verbosity does), the winner drawn from the true model.
+ */
+function styledTournament(rng: Rng, theta: number[], habit: number[], beta: number, configs: number): SeatRow[] {
+  const rows: SeatRow[] = [];
+  let id = 0;
+  for (let c = 0; c < configs; c++) {
+    for (let i = 0; i < theta.length; i++) {
+      for (let j = 0; j < theta.length; j++) {
+        if (i === j) continue;
+        const [zi, zj] = [habit[i] + normal(rng), habit[j] + normal(rng)];
+        const win = rng.next() < sigmoid(theta[i] - theta[j] + beta * (zi - zj));
+        const game_id = `g${id++}`;
+        const base = {game_id, family: "f", cluster: `c${c}`, config: String(c), repetition: 0};
+        rows.push({...base, seat: 0, agent: `a${i}`, score: win ? 1 : 0, x: [zi]}, {...base, seat: 1, agent: `a${j}`, score: win ? 0 : 1, x: [zj]});
+      }
+    }
+  }
+  return rows;
+}
+
+const TOKENS = [{name: "tokens_per_turn", control: "tokens_per_turn" as const, kind: "numeric" as const, mean: 0, sd: 1, seats: 0}];
+
+test("simulated style control: the known effect and strengths are recovered, the raw ranking is not, and the raw fit is rateAgents'", () => {
+  // The best agent is terse and the others verbose: raw ratings credit verbosity to the verbose.
+  const theta = [0.8, 0.3, 0, -0.4, -0.7];
+  const habit = [-1, 0.5, 1, 0, -0.5];
+  const beta = 0.6;
+  const games = ratedGames(styledTournament(createRng(5), theta, habit, beta, 30));
+  const r = controlledRatings(games, TOKENS, {resamples: 100, seed: 2});
+  const [b] = r.coefficients;
+  assert.ok(b.lo! <= beta && beta <= b.hi!, `β ${b.coefficient} [${b.lo}, ${b.hi}]`);
+  assert.ok(Math.abs(b.coefficient - beta) < 0.15);
+  const mean = theta.reduce((t, v) => t + v, 0) / theta.length;
+  const truth = (e: string) => theta[Number(e.slice(1))] - mean;
+  for (const e of r.entrants) assert.ok(Math.abs(e.rating - truth(e.entrant)) < 0.2, `${e.entrant}: ${e.rating} vs ${truth(e.entrant)}`);
+  assert.equal(r.entrants.find((e) => e.rank === 1)!.entrant, "a0");
+  assert.notEqual(r.entrants.find((e) => e.raw_rank === 1)!.entrant, "a0", "uncontrolled, the terse best agent is not first");
+  const raw = rateAgents(games, {resamples: 0});
+  for (const a of raw.agents) assert.ok(Math.abs(r.entrants.find((e) => e.entrant === a.agent)!.raw_rating - a.rating) < 1e-9, a.agent);
+});
+
+test("simulated style control: the effect's 95 % interval covers it in most of 20 tournaments", () => {
+  const rng = createRng(21);
+  let covered = 0;
+  for (let rep = 0; rep < 20; rep++) {
+    const games = ratedGames(styledTournament(rng, [0.5, 0, -0.5, 0.2], [0.5, -0.5, 0, 1], 0.4, 8));
+    const [b] = controlledRatings(games, TOKENS, {resamples: 60, seed: rep + 1}).coefficients;
+    if (b.lo! <= 0.4 && 0.4 <= b.hi!) covered++;
+  }
+  assert.ok(covered >= 16, `covered ${covered} of 20`);
+});
+
+test("a setting fixed per agent is not identified beside agents' ratings, and is estimated when models are the entrants", () => {
+  // Model m1 is played plain and with its legal moves listed (effect +0.7), against model m2 and a scripted agent.
+  const strength: Record<string, number> = {"openai/m1": 0.4, "openai/m2": 0, scripted: -0.4};
+  const players = [
+    {id: "m1", model: "m1", legal_moves: false},
+    {id: "m1-legal", model: "m1", legal_moves: true},
+    {id: "m2", model: "m2", legal_moves: false},
+  ];
+  const manifest = {config: {players: ["scripted", ...players.map((p) => ({id: p.id, provider: "openai", model: p.model}))]}, llm_players: players.map((p) => ({id: p.id, provider: "openai", model_requested: p.model, harness: {legal_moves: p.legal_moves, structured_output: false, retries: 2, votes: 1}}))};
+  const settings = agentSettings(manifest);
+  const agents = ["scripted", ...players.map((p) => p.id)];
+  const effect = 0.7;
+  const skill = (a: string) => (a === "scripted" ? strength.scripted : strength[settings.get(a)!.model!] + (settings.get(a)!.legal_moves ? effect : 0));
+  const rng = createRng(8);
+  const rows: SeatRow[] = [];
+  let id = 0;
+  for (let c = 0; c < 40; c++) {
+    for (const x of agents) {
+      for (const y of agents) {
+        if (x === y) continue;
+        const win = rng.next() < sigmoid(skill(x) - skill(y));
+        const base = {game_id: `g${id++}`, family: "f", cluster: `c${c}`, config: String(c), repetition: 0};
+        rows.push({...base, seat: 0, agent: x, score: win ? 1 : 0}, {...base, seat: 1, agent: y, score: win ? 0 : 1});
+      }
+    }
+  }
+  const byAgent = withCovariates([{rows, turns: [], settings}], ["legal_moves", "persona"], "agent");
+  assert.deepEqual(byAgent.left_out.map((l) => l.name), ["persona"]);
+  const agentLevel = controlledRatings(ratedGames(byAgent.rows), byAgent.columns, {resamples: 0});
+  assert.deepEqual(agentLevel.coefficients, []);
+  assert.deepEqual(agentLevel.not_identified, [{name: "legal_moves", reason: "constant within each agent: absorbed by the agent's rating (it is identified only when it varies within an agent)"}]);
+  const byModel = withCovariates([{rows, turns: [], settings}], ["legal_moves"], "model");
+  const modelLevel = controlledRatings(ratedGames(byModel.rows), byModel.columns, {resamples: 100, by: "model"});
+  assert.deepEqual(modelLevel.entrants.map((e) => e.entrant).sort(), ["openai/m1", "openai/m2", "scripted"]);
+  assert.deepEqual(modelLevel.entrants.find((e) => e.entrant === "openai/m1")!.agents, ["m1", "m1-legal"]);
+  const [legal] = modelLevel.coefficients;
+  assert.equal(legal.name, "legal_moves");
+  assert.ok(legal.lo! <= effect && effect <= legal.hi! && Math.abs(legal.coefficient - effect) < 0.3, `legal moves ${legal.coefficient} [${legal.lo}, ${legal.hi}]`);
+  const gap = (r: typeof modelLevel, a: string, b: string) => r.entrants.find((e) => e.entrant === a)!.rating - r.entrants.find((e) => e.entrant === b)!.rating;
+  assert.ok(Math.abs(gap(modelLevel, "openai/m1", "openai/m2") - 0.4) < 0.3, `m1 − m2 at baseline settings: ${gap(modelLevel, "openai/m1", "openai/m2")}`);
+});
+
+test("no covariate: no controlled ranking (it would be the raw one)", () => {
+  const games: RatedGame[] = [{family: "f", cluster: "c", seats: [{agent: "A", seat: 0, score: 1}, {agent: "B", seat: 1, score: 0}]}];
+  assert.deepEqual(controlledRatings(games, []), {by: "agent", entrants: [], coefficients: [], not_identified: [], resamples: 0});
+});
