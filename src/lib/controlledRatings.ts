@@ -292,8 +292,9 @@ export function controlledRatings(games: readonly RatedGame[], columns: readonly
   if (resamples > 0) {
     const rng = createRng(seed);
     const plan = drawDesign(games);
+    const times = new Float64Array(games.length);
     for (let r = 0; r < resamples; r++) {
-      const times = twoStageDraw(plan, rng);
+      twoStageDraw(plan, rng, times);
       rawDraws.push(centre(fitRegression(design, false, prior, pinned, times, raw, 1e-6), groups));
       const x = fitRegression(design, true, prior, pinned, times, fitted, 1e-6);
       draws.push(centre(x.subarray(0, design.k), groups));

@@ -20,14 +20,18 @@
  * Encoding: a numeric covariate is standardised over the seats that have
  * it (mean 0, standard deviation 1: its coefficient is per standard
  * deviation, as Chatbot Arena's style control standardises its features);
- * a binary one is 0 / 1; a level is one 0 / 1 column per level seen. A
- * seat without a value (a scripted strategy has no tokens and no harness;
- * logs may not count tokens) takes 0: the pooled mean of a numeric
+ * a binary one is 0 / 1; a level is one 0 / 1 column per level seen.
+ * Missing values: a seat whose turns lack a value that its agent's other
+ * seats of the same source have (a game without turns in a log) takes the
+ * agent's mean there, since a gap in the logs is not a style; a seat whose
+ * agent has no value at all (a scripted strategy has no tokens and no
+ * harness; logs may not count tokens) takes 0: the pooled mean of a numeric
  * covariate, the baseline of the others, so its agent is not adjusted for
  * what it does not have. A covariate that takes one value on every seat is
  * left out (nothing to control for).
  */
-import type {SeatRow} from "./ratingsData.js";
+import {ratedGames, type SeatRow} from "./ratingsData.js";
+import type {RatedGame} from "./ratings.js";
 import {sqlString} from "./sqlText.js";
 
 export const CONTROLS = ["tokens_per_turn", "reasoning_tokens_per_turn", "rule_break_rate", "chain_of_thought", "reasoning_effort", "persona", "personality", "legal_moves", "structured_output", "retries", "votes"] as const;
@@ -134,14 +138,24 @@ export function agentSettings(manifest: unknown): Map<string, AgentSettings> {
 /** A seat's raw covariate values: numbers, a level's name, or null. */
 export type SeatValues = Record<Control, number | string | null>;
 
-/** The raw values of one seat from its turns and its agent's settings (either may be missing). */
-export function seatValues(turns: SeatTurns | undefined, settings: AgentSettings | undefined): SeatValues {
-  const bit = (b: boolean | null | undefined) => (b === null || b === undefined ? null : b ? 1 : 0);
+/** The values read from a seat's turns. */
+export type TurnValues = Pick<SeatValues, "tokens_per_turn" | "reasoning_tokens_per_turn" | "rule_break_rate">;
+
+/** The values a seat's turns give (all null without turns). */
+export function turnValues(turns: SeatTurns | undefined): TurnValues {
   const attempts = turns?.attempts ?? null;
   return {
     tokens_per_turn: turns?.tokens_per_turn ?? null,
     reasoning_tokens_per_turn: turns?.reasoning_tokens_per_turn ?? null,
     rule_break_rate: attempts ? (turns!.rule_breaks ?? 0) / attempts : null,
+  };
+}
+
+/** The raw values of one seat from its turns and its agent's settings (either may be missing). */
+export function seatValues(turns: SeatTurns | undefined, settings: AgentSettings | undefined): SeatValues {
+  const bit = (b: boolean | null | undefined) => (b === null || b === undefined ? null : b ? 1 : 0);
+  return {
+    ...turnValues(turns),
     chain_of_thought: bit(settings?.chain_of_thought),
     reasoning_effort: settings?.reasoning_effort ?? (settings ? "none set" : null),
     persona: settings?.persona ?? (settings ? "none set" : null),
@@ -219,6 +233,8 @@ export interface CovariateSource {
   settings: ReadonlyMap<string, AgentSettings>;
 }
 
+const seatKey = (gameId: string, seat: number) => `${gameId}\u0000${Number(seat)}`;
+
 /**
  * The seat rows of every source with their encoded covariates `x` and
  * entrants (`by` "model": an LLM player's provider/model, see
@@ -226,19 +242,107 @@ export interface CovariateSource {
  * (encodeCovariates): what ratedGames and controlledRatings read.
  */
 export function withCovariates(sources: readonly CovariateSource[], controls: readonly Control[] = CONTROLS, by: "agent" | "model" = "agent"): {rows: SeatRow[]; columns: CovariateColumn[]; left_out: {name: string; reason: string}[]} {
-  const values: SeatValues[] = [];
-  const rows: SeatRow[] = [];
-  for (const {rows: seats, turns, settings} of sources) {
-    const byId = new Map(turns.map((t) => [`${t.game_id}\u0000${Number(t.seat)}`, t]));
-    for (const r of seats) {
-      const agent = settings.get(r.agent);
-      values.push(seatValues(byId.get(`${r.game_id}\u0000${Number(r.seat)}`), agent));
-      rows.push({...r, entrant: by === "model" && agent?.model ? agent.model : r.agent});
-    }
-  }
+  const rows = sources.flatMap(({rows, settings}) => rows.map((r) => ({...r, entrant: entrantOf(r.agent, settings, by)})));
+  const values = sources.flatMap(({rows, turns, settings}) => sourceValues(rows, turns, settings));
   const {columns, x, left_out} = encodeCovariates(values, controls);
   rows.forEach((r, n) => (r.x = x[n]));
   return {rows, columns, left_out};
+}
+
+const entrantOf = (agent: string, settings: ReadonlyMap<string, AgentSettings>, by: "agent" | "model") => (by === "model" && settings.get(agent)?.model) || agent;
+
+const TURN_CONTROLS = ["tokens_per_turn", "reasoning_tokens_per_turn", "rule_break_rate"] as const;
+
+/**
+ * The raw values of a source's seats (`rows`, in order): seatValues, then a
+ * turn value a seat lacks and its agent's other seats have is their mean
+ * (see the module comment).
+ */
+export function sourceValues(rows: readonly SeatRow[], turns: readonly SeatTurns[], settings: ReadonlyMap<string, AgentSettings>): SeatValues[] {
+  const byId = new Map(turns.map((t) => [seatKey(t.game_id, t.seat), t]));
+  const values = rows.map((r) => seatValues(byId.get(seatKey(r.game_id, r.seat)), settings.get(r.agent)));
+  const sums = new Map<string, {sum: number; n: number; first: number; same: boolean}>();
+  values.forEach((v, n) => {
+    for (const c of TURN_CONTROLS) {
+      if (v[c] === null) continue;
+      const key = `${rows[n].agent}\u0000${c}`;
+      const s = sums.get(key) ?? {sum: 0, n: 0, first: v[c] as number, same: true};
+      s.sum += v[c] as number;
+      s.n++;
+      s.same &&= v[c] === s.first;
+      sums.set(key, s);
+    }
+  });
+  return values.map((v, n) => {
+    const filled = {...v};
+    for (const c of TURN_CONTROLS) {
+      const s = sums.get(`${rows[n].agent}\u0000${c}`);
+      // One value throughout is that value exactly (a sum divided back could differ in the last bit).
+      if (filled[c] === null && s) filled[c] = s.same ? s.first : s.sum / s.n;
+    }
+    return filled;
+  });
+}
+
+/**
+ * A source's turn values in the smallest form that keeps them exactly (what
+ * /ratings ships for a dataset): when every seat of each agent has the same
+ * values once gaps are filled (sourceValues: scripted strategies that never
+ * break a rule, logs without token counts), one entry per agent with its
+ * seat count; otherwise null (the seat rows and their turns are needed).
+ */
+export function valuesPerAgent(rows: readonly SeatRow[], turns: readonly SeatTurns[]): {agent: string; seats: number; values: TurnValues}[] | null {
+  const all = sourceValues(rows, turns, new Map());
+  const agents = new Map<string, {agent: string; seats: number; values: TurnValues; key: string}>();
+  for (const [n, r] of rows.entries()) {
+    const values = Object.fromEntries(TURN_CONTROLS.map((c) => [c, all[n][c]])) as TurnValues;
+    const key = JSON.stringify(values);
+    const seen = agents.get(r.agent);
+    if (!seen) agents.set(r.agent, {agent: r.agent, seats: 1, values, key});
+    else if (seen.key !== key) return null;
+    else seen.seats++;
+  }
+  return [...agents.values()].map(({agent, seats, values}) => ({agent, seats, values}));
+}
+
+/** One pooled source of /ratings: its rated games, and its turn values per agent (valuesPerAgent) or per seat (rows and turns). */
+export interface PooledCovariateSource {
+  games: readonly RatedGame[];
+  perAgent: {agent: string; seats: number; values: TurnValues}[] | null;
+  rows: readonly SeatRow[] | null;
+  turns: readonly SeatTurns[] | null;
+  settings: ReadonlyMap<string, AgentSettings>;
+}
+
+/**
+ * The games of the controlled ranking over pooled sources: a source with
+ * values per seat is rated from its seat rows (ratedGames), one with values
+ * per agent keeps its games and gives every seat its agent's vector; both
+ * encoded together (each seat counted once, as withCovariates counts them).
+ */
+export function pooledControlGames(sources: readonly PooledCovariateSource[], controls: readonly Control[] = CONTROLS, by: "agent" | "model" = "agent"): {games: RatedGame[]; columns: CovariateColumn[]; left_out: {name: string; reason: string}[]} {
+  const values: SeatValues[] = [];
+  const plans = sources.map((s) => {
+    if (s.perAgent) {
+      const at = new Map<string, number>();
+      for (const a of s.perAgent) {
+        at.set(a.agent, values.length);
+        const v = {...seatValues(undefined, s.settings.get(a.agent)), ...a.values};
+        for (let n = 0; n < a.seats; n++) values.push(v);
+      }
+      return {kind: "agents" as const, at};
+    }
+    const start = values.length;
+    values.push(...sourceValues(s.rows ?? [], s.turns ?? [], s.settings));
+    return {kind: "rows" as const, start};
+  });
+  const {columns, x, left_out} = encodeCovariates(values, controls);
+  const games = sources.flatMap((s, i) => {
+    const plan = plans[i];
+    if (plan.kind === "rows") return ratedGames((s.rows ?? []).map((r, n) => ({...r, x: x[plan.start + n], entrant: entrantOf(r.agent, s.settings, by)})));
+    return s.games.map((g) => ({...g, seats: g.seats.map((seat) => ({...seat, x: x[plan.at.get(seat.agent)!] ?? columns.map(() => 0), entrant: entrantOf(seat.agent, s.settings, by)}))}));
+  });
+  return {games, columns, left_out};
 }
 
 /** The controls a comma-separated list names ("all" and "none" too), or the first name that is not one. */

@@ -46,10 +46,12 @@ export function drawDesign(games: readonly RatedGame[]): DrawDesign {
  * One two-stage draw: how many copies of each game it holds (a game of
  * count c is expected c times). Stage one draws as many configurations as
  * the family has; stage two draws, in each configuration drawn, as many
- * games as it holds.
+ * games as it holds. `into`, when given, is filled and returned.
  */
-export function twoStageDraw(design: DrawDesign, rng: Rng): Float64Array {
-  const times = new Float64Array(design.games);
+export function twoStageDraw(design: DrawDesign, rng: Rng, into?: Float64Array): Float64Array {
+  // A bootstrap reuses one array: a thousand draws of a big dataset would otherwise allocate a thousand.
+  const times = into ?? new Float64Array(design.games);
+  times.fill(0);
   for (const clusters of design.families) {
     for (let c = 0; c < clusters.length; c++) {
       const {games, cumulative} = clusters[rng.int(clusters.length)];

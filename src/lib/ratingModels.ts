@@ -24,28 +24,56 @@ export function percentileInterval(values: readonly number[], level: number): [n
   return [quantile(sorted, alpha), quantile(sorted, 1 - alpha)];
 }
 
+/** Comparisons in typed arrays (a bootstrap sums them a thousand times): agents i over j in game `game`, weight per copy of the game, outcome. */
+interface FlatComparisons {
+  i: Int32Array;
+  j: Int32Array;
+  game: Int32Array;
+  w: Float64Array;
+  o: Float64Array;
+}
+
+function flatten(games: readonly RatedGame[], comparisons: readonly WeightedComparison[]): FlatComparisons {
+  const n = comparisons.length;
+  const flat = {i: new Int32Array(n), j: new Int32Array(n), game: new Int32Array(n), w: new Float64Array(n), o: new Float64Array(n)};
+  comparisons.forEach((c, m) => {
+    flat.i[m] = c.i;
+    flat.j[m] = c.j;
+    flat.game[m] = c.game;
+    flat.w[m] = c.weight / (games[c.game].count ?? 1);
+    flat.o[m] = c.outcome;
+  });
+  return flat;
+}
+
 /**
  * Per ordered pair, the weighted outcome (wins[i*k+j]: i over j, ties
- * split) and, for outcomes of exactly ½, the weighted ties
- * (ties[i*k+j] = ties[j*k+i]); each comparison taken times[game] / count
- * times (once without a draw).
+ * split) and, unless `splitTies`, outcomes of exactly ½ apart as ties
+ * (ties[i*k+j] = ties[j*k+i]); each comparison taken times[game] times its
+ * weight per copy (its whole weight without a draw).
  */
-function pairTables(k: number, comparisons: readonly WeightedComparison[], countOf: (game: number) => number, times?: Float64Array, splitTies = true) {
+function pairTables(k: number, c: FlatComparisons, counts: Float64Array, times?: Float64Array, splitTies = true) {
   const wins = new Float64Array(k * k);
   const ties = new Float64Array(k * k);
-  for (const c of comparisons) {
-    const w = times ? (c.weight * times[c.game]) / countOf(c.game) : c.weight;
+  const by = times ?? counts;
+  for (let m = 0; m < c.i.length; m++) {
+    const w = c.w[m] * by[c.game[m]];
     if (w === 0) continue;
-    if (!splitTies && c.outcome === 0.5) {
-      ties[c.i * k + c.j] += w;
-      ties[c.j * k + c.i] += w;
+    const i = c.i[m];
+    const j = c.j[m];
+    const o = c.o[m];
+    if (!splitTies && o === 0.5) {
+      ties[i * k + j] += w;
+      ties[j * k + i] += w;
       continue;
     }
-    wins[c.i * k + c.j] += w * c.outcome;
-    wins[c.j * k + c.i] += w * (1 - c.outcome);
+    wins[i * k + j] += w * o;
+    wins[j * k + i] += w * (1 - o);
   }
   return {wins, ties};
 }
+
+const countsOf = (games: readonly RatedGame[]) => Float64Array.from(games, (g) => g.count ?? 1);
 
 export interface DavidsonAgent {
   agent: string;
@@ -84,8 +112,9 @@ export function davidsonRatings(games: readonly RatedGame[], options: ModelOptio
   const {weighting = "families", resamples = 1000, seed = 1, prior = 1, level = 0.95} = options;
   const {agents, comparisons} = ratingComparisons(games, {weighting, outcome: "win"});
   const k = agents.length;
-  const countOf = (g: number) => games[g].count ?? 1;
-  const {wins, ties} = pairTables(k, comparisons, countOf, undefined, false);
+  const flat = flatten(games, comparisons);
+  const counts = countsOf(games);
+  const {wins, ties} = pairTables(k, flat, counts, undefined, false);
   const groups = components(k, wins.map((w, at) => w + ties[at])).filter((g) => g.length > 1);
   const componentOf = new Array<number>(k).fill(-1);
   groups.forEach((g, c) => g.forEach((i) => (componentOf[i] = c)));
@@ -96,8 +125,9 @@ export function davidsonRatings(games: readonly RatedGame[], options: ModelOptio
   if (resamples > 0) {
     const rng = createRng(seed);
     const plan = drawDesign(games);
+    const times = new Float64Array(games.length);
     for (let r = 0; r < resamples; r++) {
-      const t = pairTables(k, comparisons, countOf, twoStageDraw(plan, rng), false);
+      const t = pairTables(k, flat, counts, twoStageDraw(plan, rng, times), false);
       const d = fitDavidson(k, t.wins, t.ties, prior, fit, 1e-6);
       draws.push(centre(d.theta, groups));
       nus.push(d.nu);
@@ -170,7 +200,8 @@ export function nashRatings(games: readonly RatedGame[], options: ModelOptions &
   const {weighting = "families", outcome = "win", resamples = 1000, seed = 1, prior = 1, level = 0.95, matrix = "empirical"} = options;
   const {agents, comparisons} = ratingComparisons(games, {weighting, outcome});
   const k = agents.length;
-  const countOf = (g: number) => games[g].count ?? 1;
+  const flat = flatten(games, comparisons);
+  const counts = countsOf(games);
   const solve = (wins: Float64Array, start?: Float64Array) => {
     const theta = fitBradleyTerry(k, wins, prior, start, start ? 1e-6 : 1e-12);
     const mass = new Float64Array(k);
@@ -184,14 +215,15 @@ export function nashRatings(games: readonly RatedGame[], options: ModelOptions &
     }
     return {theta, mass, skill, unmet};
   };
-  const {wins} = pairTables(k, comparisons, countOf);
+  const {wins} = pairTables(k, flat, counts);
   const groups = components(k, wins).filter((g) => g.length > 1);
   const point = solve(wins);
   const draws: {mass: Float64Array; skill: Float64Array}[] = [];
   if (resamples > 0) {
     const rng = createRng(seed);
     const plan = drawDesign(games);
-    for (let r = 0; r < resamples; r++) draws.push(solve(pairTables(k, comparisons, countOf, twoStageDraw(plan, rng)).wins, point.theta));
+    const times = new Float64Array(games.length);
+    for (let r = 0; r < resamples; r++) draws.push(solve(pairTables(k, flat, counts, twoStageDraw(plan, rng, times)).wins, point.theta));
   }
   const componentOf = new Array<number>(k).fill(-1);
   groups.forEach((g, c) => g.forEach((i) => (componentOf[i] = c)));

@@ -6,8 +6,9 @@
  * - `win` (the default, as ratings have always been): 1 if the first
  *   seat's return is higher, 0 if lower, ½ if equal.
  * - `surplus-share`: the first seat's share of what the two made together,
- *   x / (x + y), as PACT (Mazur 2025, the benchmark's README: "surplus
- *   share" of a buyer–seller match) scores a match. ½ when both made 0.
+ *   x / (x + y), as PACT scores a match (Mazur 2025, "PACT: Benchmarking
+ *   LLM negotiation skill in multi-round buyer-seller bargaining", its
+ *   README's "surplus share"). ½ when both made 0.
  *   A share of a negative total, or of a total with a loss in it, means
  *   nothing: when either return is negative the comparison counts as
  *   `win` does (and `outcomeFallbacks` counts how often that happened).

@@ -4,7 +4,8 @@
 // before it is shown on real data.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {agentSettings, encodeCovariates, parseControls, seatValues, withCovariates, type SeatValues} from "../../src/lib/ratingCovariates.js";
+import {agentSettings, encodeCovariates, parseControls, pooledControlGames, seatValues, sourceValues, valuesPerAgent, withCovariates, type SeatTurns, type SeatValues} from "../../src/lib/ratingCovariates.js";
+import {compactGames} from "../../src/lib/ratings.js";
 import {controlledRatings} from "../../src/lib/controlledRatings.js";
 import {rateAgents, type RatedGame} from "../../src/lib/ratings.js";
 import {ratedGames, type SeatRow} from "../../src/lib/ratingsData.js";
@@ -159,4 +160,41 @@ test("a setting fixed per agent is not identified beside agents' ratings, and is
 test("no covariate: no controlled ranking (it would be the raw one)", () => {
   const games: RatedGame[] = [{family: "f", cluster: "c", seats: [{agent: "A", seat: 0, score: 1}, {agent: "B", seat: 1, score: 0}]}];
   assert.deepEqual(controlledRatings(games, []), {by: "agent", entrants: [], coefficients: [], not_identified: [], resamples: 0});
+});
+
+test("a seat without turns takes its agent's mean in the source; the page's per-agent form rates as the seat rows do", () => {
+  const rows: SeatRow[] = [];
+  const turns: SeatTurns[] = [];
+  const rng = createRng(4);
+  const habit: Record<string, number | null> = {A: 0.1, B: 0.3, S: null};
+  let id = 0;
+  for (let c = 0; c < 6; c++) {
+    for (const x of ["A", "B", "S"]) {
+      for (const y of ["A", "B", "S"]) {
+        if (x === y) continue;
+        const game_id = `g${id++}`;
+        const win = rng.next() < 0.5;
+        const base = {game_id, family: "f", cluster: `c${c}`, config: String(c), repetition: 0};
+        rows.push({...base, seat: 0, agent: x, score: win ? 1 : 0}, {...base, seat: 1, agent: y, score: win ? 0 : 1});
+        // A's and B's seats break rules at their habit's rate, except a game now and then without turns; S never breaks one.
+        for (const [seat, agent] of [x, y].entries()) if (id % 5 !== 0 || agent === "S") turns.push({game_id, seat, tokens_per_turn: null, reasoning_tokens_per_turn: null, attempts: 10, rule_breaks: 10 * (habit[agent] ?? 0)});
+      }
+    }
+  }
+  const values = sourceValues(rows, turns, new Map());
+  rows.forEach((r, n) => assert.ok(Math.abs((values[n].rule_break_rate as number) - (habit[r.agent] ?? 0)) < 1e-12, `${r.game_id}/${r.seat}`));
+  const perAgent = valuesPerAgent(rows, turns)!;
+  assert.deepEqual(perAgent.map((a) => [a.agent, a.seats]), [["A", 24], ["B", 24], ["S", 24]]);
+  // Another source where A and B break rules game by game: rule_break_rate varies, pooled.
+  const other = styledTournament(createRng(6), [0.2, 0], [0, 0], 0, 6).map((r) => ({...r, agent: r.agent === "a0" ? "A" : "B", cluster: `o${r.cluster}`, game_id: `o${r.game_id}`}));
+  const otherTurns = other.map((r) => ({game_id: r.game_id, seat: r.seat, tokens_per_turn: null, reasoning_tokens_per_turn: null, attempts: 4, rule_breaks: rng.int(5)}));
+  const settings = new Map();
+  const viaRows = withCovariates([{rows, turns, settings}, {rows: other, turns: otherTurns, settings}], ["rule_break_rate"]);
+  const fromRows = controlledRatings(ratedGames(viaRows.rows), viaRows.columns, {resamples: 0});
+  const pooled = pooledControlGames([{games: compactGames(ratedGames(rows)), perAgent, rows: null, turns: null, settings}, {games: [], perAgent: null, rows: other, turns: otherTurns, settings}], ["rule_break_rate"]);
+  assert.deepEqual(pooled.columns.map((c) => [c.name, c.seats]), viaRows.columns.map((c) => [c.name, c.seats]));
+  assert.ok(Math.abs(pooled.columns[0].mean - viaRows.columns[0].mean) < 1e-12 && Math.abs(pooled.columns[0].sd! - viaRows.columns[0].sd!) < 1e-12, "the same standardisation (sums in another order)");
+  const fromPooled = controlledRatings(pooled.games, pooled.columns, {resamples: 0});
+  assert.ok(Math.abs(fromPooled.coefficients[0].coefficient - fromRows.coefficients[0].coefficient) < 1e-9);
+  for (const e of fromRows.entrants) assert.ok(Math.abs(fromPooled.entrants.find((f) => f.entrant === e.entrant)!.rating - e.rating) < 1e-9, e.entrant);
 });
