@@ -196,7 +196,7 @@ export function encodeCovariates(values: readonly SeatValues[], controls: readon
       continue;
     }
     if (new Set(present).size < 2) {
-      leftOut.push({name: control, reason: `the same on every seat that has it (${present[0]})`});
+      leftOut.push({name: control, reason: `the same on every seat that has it: ${present[0]}`});
       continue;
     }
     if (KIND[control] === "level") {

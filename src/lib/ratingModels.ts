@@ -6,7 +6,7 @@
  * configurations, then games within them). `parley ratings` and /ratings
  * both call them. Pure: no DOM, no Node API.
  */
-import {centre, components, fitBradleyTerry, quantile, ranksOf, ratingComparisons, type RatedGame, type RatingOptions, type WeightedComparison} from "./ratings.js";
+import {centre, components, fitBradleyTerry, quantile, ranksOf, ratingComparisons, type AgentRating, type RatedGame, type RatingOptions, type WeightedComparison} from "./ratings.js";
 import {fitDavidson} from "./davidson.js";
 import {nashAverage} from "./nashAveraging.js";
 import {drawDesign, twoStageDraw} from "./ratingDraws.js";
@@ -75,17 +75,8 @@ function pairTables(k: number, c: FlatComparisons, counts: Float64Array, times?:
 
 const countsOf = (games: readonly RatedGame[]) => Float64Array.from(games, (g) => g.count ?? 1);
 
-export interface DavidsonAgent {
-  agent: string;
-  component: number;
-  rating: number;
-  rating_lo: number | null;
-  rating_hi: number | null;
-  elo: number;
-  rank: number;
-  rank_lo: number | null;
-  rank_hi: number | null;
-}
+/** An agent's rating under Davidson's model, in the ratings' own terms. */
+export type DavidsonAgent = Pick<AgentRating, "agent" | "component" | "rating" | "rating_lo" | "rating_hi" | "elo" | "rank" | "rank_lo" | "rank_hi">;
 
 export interface DavidsonResult {
   model: "davidson";

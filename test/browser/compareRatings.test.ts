@@ -84,7 +84,7 @@ test("/ratings beside the ratings: the controlled ranking, Davidson's ν and Nas
   const study = site.fixture.runs.study;
   const cli = JSON.parse(ok(await parley(["ratings", study, "--resamples", "0", "--ties", "davidson"])).stdout);
   const margin = JSON.parse(ok(await parley(["ratings", study, "--resamples", "0", "--outcome", "surplus-share", "--controls", "none"])).stdout);
-  const {page, problems} = await visit(browser, server, `/ratings?${new URLSearchParams({pool: FIXTURE_RUNS.study.name, draws: "0", ties: "davidson"})}`);
+  const {page, problems} = await visit(browser, server, `/ratings?${new URLSearchParams({pool: `${FIXTURE_RUNS.study.name} — ${FIXTURE_RUNS.study.description}`, draws: "0", ties: "davidson"})}`);
   await settle(page);
   await screenshot(page, "ratings-v2");
   assert.deepEqual(problems, []);

@@ -31,7 +31,7 @@ test("covariates encoded by hand: standardised numbers, levels against 'none set
     [Number((10 / sd).toFixed(9)), 0, 1],
   ]);
   assert.deepEqual(left_out, [
-    {name: "legal_moves", reason: "the same on every seat that has it (1)"},
+    {name: "legal_moves", reason: "the same on every seat that has it: 1"},
     {name: "votes", reason: "not recorded for any seat"},
   ]);
   assert.deepEqual(parseControls("persona, votes"), ["persona", "votes"]);
