@@ -8,9 +8,13 @@
  * Covariates (`CONTROLS`):
  * - from the turns, varying game by game: `tokens_per_turn` (output
  *   tokens per turn, a reasoning model's thinking left out where the API
- *   counted it: the length of what the seat said), `reasoning_tokens_per_turn`
- *   (its thinking, 0 where output was counted and thinking was not), and
- *   `rule_break_rate` (rule breaks over attempts);
+ *   counted it: the length of what the seat said, a chain-of-thought
+ *   player's written reasoning included), `reasoning_tokens_per_turn`
+ *   (a reasoning model's thinking, 0 where output was counted and thinking
+ *   was not), and `rule_break_rate` (rule breaks over attempts). The
+ *   reasoning text itself is not read: the site's archive of a run keeps
+ *   its token counts, not its text, and the command line reads what the
+ *   page reads;
  * - from the manifest, fixed for an LLM player within a run:
  *   `chain_of_thought` (asked to reason step by step before answering),
  *   `reasoning_effort` and `persona` and `personality` (levels against
