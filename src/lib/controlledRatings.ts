@@ -315,7 +315,12 @@ export function controlledRatings(games: readonly RatedGame[], columns: readonly
       const [raw_lo, raw_hi] = interval(rawDraws.map((d) => d[i]), level);
       const [rating_lo, rating_hi] = interval(draws.map((d) => d[i]), level);
       const [rank_lo, rank_hi] = interval(drawRanks.map((d) => d[i]), level);
-      return {entrant, agents: agents[i], component: componentOf[i], comparisons: comparisons[i], raw_rating: raw[i], raw_lo, raw_hi, raw_rank: rawRank[i], rating: point[i], rating_lo, rating_hi, rank: rank[i], rank_lo: rank_lo === null ? null : Math.round(rank_lo), rank_hi: rank_hi === null ? null : Math.round(rank_hi)};
+      const round = (r: number | null) => (r === null ? null : Math.round(r));
+      return {
+        entrant, agents: agents[i], component: componentOf[i], comparisons: comparisons[i],
+        raw_rating: raw[i], raw_lo, raw_hi, raw_rank: rawRank[i],
+        rating: point[i], rating_lo, rating_hi, rank: rank[i], rank_lo: round(rank_lo), rank_hi: round(rank_hi),
+      };
     })
     .filter((e) => e.component >= 0)
     .sort((x, y) => x.component - y.component || x.rank - y.rank);
@@ -339,5 +344,6 @@ function whyNotIdentified(kept: readonly {first: {agent: string; entrant?: strin
     }
   }
   const unit = by === "model" ? "model" : "agent";
-  return constant ? `constant within each ${unit}: absorbed by the ${unit}'s rating (it is identified only when it varies within a${unit === "agent" ? "n" : ""} ${unit})` : "a combination of the ratings and the covariates before it";
+  if (!constant) return "a combination of the ratings and the covariates before it";
+  return `constant within each ${unit}: absorbed by the ${unit}'s rating (it is identified only when it varies within a${unit === "agent" ? "n" : ""} ${unit})`;
 }
