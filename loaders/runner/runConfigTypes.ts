@@ -6,6 +6,7 @@
  */
 import type {GameDef, ParamValue} from "../contract/game.js";
 import type {LlmPlayerSpec} from "../llm/playerSpec.js";
+import type {ChanceScheme} from "../../src/lib/sharedChance.js";
 
 export interface GameRunSpec {
   def: GameDef;
@@ -26,6 +27,8 @@ export interface RunConfig {
   lineups_by_game?: Record<string, LineupsSpec>;
   games_per_lineup: number;
   seed: number;
+  /** How games draw chance (runner/chance.ts): "common" random numbers, or today's "per-game" streams. */
+  chance: ChanceScheme;
   concurrency: number;
   max_attempts: number;
 }

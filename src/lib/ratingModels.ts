@@ -6,7 +6,8 @@
  * configurations, then games within them). `parley ratings` and /ratings
  * both call them. Pure: no DOM, no Node API.
  */
-import {centre, components, fitBradleyTerry, quantile, ranksOf, ratingComparisons, type AgentRating, type RatedGame, type RatingOptions, type WeightedComparison} from "./ratings.js";
+import {centre, components, fitBradleyTerry, ranksOf, ratingComparisons, type AgentRating, type RatedGame, type RatingOptions, type WeightedComparison} from "./ratings.js";
+import {quantile} from "./ratingIntervals.js";
 import {fitDavidson} from "./davidson.js";
 import {nashAverage} from "./nashAveraging.js";
 import {drawDesign, twoStageDraw} from "./ratingDraws.js";

@@ -3,10 +3,10 @@
 // in one player (fair → rubinstein) and in the seed: a copied URL restores
 // each page's view; charts download as SVG and PNG and tables as CSV; a
 // section waiting for data says so and a missing file gives an error that
-// names it; /compare's two-run mode shows the numbers and the warning
-// line `parley compare A B` gives; and /ratings' controlled ranking, ties
-// parameter, Nash averaging and margin outcome are `parley ratings`' on a
-// configured run.
+// names it; /compare's two-run mode shows the numbers, the warning line
+// and the design (chance not shared) `parley compare A B` gives; and
+// /ratings' controlled ranking, ties parameter, Nash averaging and margin
+// outcome are `parley ratings`' on a configured run.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser, Page} from "playwright-core";
@@ -167,7 +167,9 @@ test("sections waiting for data say so; a missing file gives an error naming it"
 
 test("/compare two runs: n, mean differences, p-values and the seed warning are parley compare A B's", async () => {
   const cli = ok(await parley(["compare", dirA, dirB]));
-  const json = JSON.parse(cli.stdout) as {rows: {family: string; metric: string; n: number; mean_diff: number; p_t: number | null; p_perm: number}[]};
+  const json = JSON.parse(cli.stdout) as {chance: {shared: boolean; why: string}; design: string; rows: {family: string; metric: string; n: number; mean_diff: number; p_t: number | null; p_perm: number}[]};
+  // Different seeds: the games did not share chance, so both pair configurations.
+  assert.deepEqual([json.chance.shared, json.design], [false, "configurations"]);
   const warnings = cli.stderr.trim().split("\n");
   assert.deepEqual(warnings, ["warning: the runs differ in seed (A 3, B 4), not only in the compared players (fair → rubinstein)"]);
   const {page, problems} = await visit(browser, server, `/compare?${new URLSearchParams({mode: "runs", run_a: RUN_A, run_b: RUN_B})}`);
@@ -175,6 +177,8 @@ test("/compare two runs: n, mean differences, p-values and the seed warning are 
   assert.deepEqual(problems, []);
   assert.deepEqual(await errorsOf(page), []);
   assert.deepEqual(await page.locator(".parley-warnings p").allTextContents(), warnings, "the same lines as stderr");
+  const design = await page.locator(".parley-design").textContent();
+  assert.ok(design!.includes(`did not share their chance (${json.chance.why})`), `the page says what parley compare says: ${design}`);
   // Each run's manifest, one click away.
   const cards = page.locator(".parley-run");
   assert.equal(await cards.count(), 2);

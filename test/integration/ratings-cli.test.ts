@@ -17,6 +17,7 @@ import {createRng} from "../../src/lib/rng.js";
 import {queryWasm} from "../support/wasmDuckDB.js";
 import {GLEE_GAMES} from "../../loaders/papers/glee/tables.js";
 import {projectRoot} from "../../loaders/projectConfig.js";
+import {parley as cli} from "../support/cli.js";
 
 function parley(...args: string[]) {
   const r = spawnSync(process.execPath, [join(projectRoot, "bin/parley.js"), ...args], {encoding: "utf8"});
@@ -60,6 +61,12 @@ test("parley ratings: a partitioned run and a flat GLEE table, read by DuckDB, r
   // duel family's 4 comparisons are scaled by 3/4: A's 3 wins count 2.25.
   const weighted = JSON.parse(parley("ratings", run, glee, "--resamples", "0").stdout);
   assert.equal(weighted.agents.find((a: {agent: string}) => a.agent === "A").wins, 2.25);
+  assert.equal(weighted.agents.find((a: {agent: string}) => a.agent === "X").wins, 2);
+  // Every family equal: both at the mean weight 3, so the GLEE family's 2 comparisons count 3 (X won both).
+  const equal = JSON.parse((await cli(["ratings", run, glee, "--resamples", "0", "--weighting", "equal"])).stdout);
+  assert.equal(equal.weighting, "equal");
+  assert.equal(equal.agents.find((a: {agent: string}) => a.agent === "A").wins, 2.25);
+  assert.equal(equal.agents.find((a: {agent: string}) => a.agent === "X").wins, 3);
   const r = parley("ratings", run, glee, "--resamples", "100", "--weighting", "games");
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
@@ -133,7 +140,7 @@ async function runWithTurns(dir: string) {
   await writeParquet(join(part, "games.parquet"), {name: "games", columns: COMMON_GAME_COLUMNS, key: ["game_id"]}, games);
   await writeParquet(join(part, "players.parquet"), {name: "players", columns: COMMON_PLAYER_COLUMNS, key: ["game_id", "seat"]}, players);
   await writeParquet(join(part, "turns.parquet"), {name: "turns", columns: COMMON_TURN_COLUMNS, key: ["game_id", "turn"]}, turns);
-  const llm = (id: string, legal: boolean) => ({id, provider: "openai", model: "gpt-4o-mini", harness: {legal_moves: legal, structured_output: false, retries: 2, votes: 1}});
+  const llm = (id: string, legal: boolean) => ({id, provider: "openai", model: "gpt-4o-mini", harness: {legal_moves: legal, structured_output: false, retries: 2, votes: 1, prompt_layout: "authors" as const}});
   const config = {game: "toy/duel", players: ["fair", {id: "mini", provider: "openai", model: "gpt-4o-mini"}, {id: "mini-legal", provider: "openai", model: "gpt-4o-mini", legal_moves: true}]};
   await writeManifest(dir, buildManifest({kind: "run", config, seed: 1, llmPlayers: [llm("mini", false), llm("mini-legal", true)], started: new Date(), counts: {games: games.length}}));
   return {players, turns, part};
@@ -230,7 +237,10 @@ test("parley ratings --outcome surplus-share: shares of the pair's returns enter
 test("parley ratings: mistakes are one line", () => {
   const bad = parley("ratings", projectRoot, "--weighting", "votes");
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr.trim(), /^parley ratings: --weighting: expected families or games, got "votes"$/);
+  assert.match(bad.stderr.trim(), /^parley ratings: --weighting must be one of families, equal, games, got "votes"$/);
+  const clones = parley("ratings", projectRoot, "--clones", "merge");
+  assert.equal(clones.code, 2);
+  assert.match(clones.stderr.trim(), /^parley ratings: --clones must be one of entrants, robust, got "merge"$/);
   for (const [args, message] of [
     [["--ties", "davidson", "--outcome", "advantage"], /^parley ratings: --ties davidson needs --outcome win \(a margin outcome has no ties to model\), got --outcome advantage$/],
     [["--controls", "persona,style"], /^parley ratings: --controls: expected all, none or a comma-separated list of tokens_per_turn, .*, got "style"$/],
@@ -244,4 +254,26 @@ test("parley ratings: mistakes are one line", () => {
   assert.equal(none.code, 2);
   assert.equal(none.stderr.trim().split("\n").length, 1, none.stderr);
   assert.match(none.stderr, /holds no games table/);
+});
+
+test("parley ratings on the built-in game-theoretic run (data/runs/gtllm.json): workflow-bi and backward-induction, the same algorithm, share a tier; clone-robust, they are weighed as one", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-ratings-gtllm-"));
+  const played = await cli(["run", join(projectRoot, "data/runs/gtllm.json"), "--out", join(dir, "run"), "--quiet"]);
+  assert.equal(played.code, 0, played.stderr);
+  const rated = async (...flags: string[]) => {
+    const r = await cli(["ratings", join(dir, "run"), "--resamples", "200", ...flags]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as {clone_groups: string[][]; agents: {agent: string; tier: number; settled: string; df: number; clone_group: number | null}[]};
+  };
+  const out = await rated();
+  const agent = (name: string) => out.agents.find((a) => a.agent === name)!;
+  assert.equal(agent("workflow-bi").tier, agent("backward-induction").tier);
+  // Two configurations in each of the five tree families they play: about 5 degrees of freedom.
+  assert.ok(Math.abs(agent("backward-induction").df - 5) < 1, `df ${agent("backward-induction").df}`);
+  assert.ok(out.agents.every((a) => ["preliminary", "usable", "established"].includes(a.settled)));
+  assert.deepEqual(out.clone_groups, []);
+  const robust = await rated("--clones", "robust");
+  const group = robust.agents.find((a) => a.agent === "workflow-bi")!.clone_group;
+  assert.notEqual(group, null);
+  assert.ok(robust.clone_groups[group!].includes("backward-induction"), JSON.stringify(robust.clone_groups));
 });

@@ -1,16 +1,17 @@
 /**
  * `parley ratings <dir ...>`: Bradley–Terry ratings pooled across every game
- * in the given run or ingest directories, with bootstrap intervals, rank
- * intervals and tiers (src/lib/ratings.ts) on a chosen outcome (win or a
- * margin, src/lib/ratingOutcomes.ts); beside them the model with a ties
- * parameter (src/lib/davidson.ts, `--ties davidson`), the ranking
- * controlled for covariates read from the turns and the manifests
+ * in the given run or ingest directories, with cluster-robust intervals,
+ * rank intervals, tiers and settledness labels, optionally clone-robust
+ * (src/lib/ratings.ts), on a chosen outcome (win or a margin,
+ * src/lib/ratingOutcomes.ts); beside them the model with a ties parameter
+ * (src/lib/davidson.ts, `--ties davidson`), the ranking controlled for
+ * covariates read from the turns and the manifests
  * (src/lib/controlledRatings.ts), Nash averaging (src/lib/nashAveraging.ts)
  * and α-Rank over each two-seat family's meta-game (src/lib/alphaRank.ts).
  * JSON on stdout.
  */
 import {alphaRank} from "../../../src/lib/alphaRank.js";
-import {rateAgents} from "../../../src/lib/ratings.js";
+import {CLONE_HANDLINGS, rateAgents, WEIGHTINGS} from "../../../src/lib/ratings.js";
 import {ratedGames, seatMetaGame, type SeatRow} from "../../../src/lib/ratingsData.js";
 import {OUTCOMES, outcomeFallbacks} from "../../../src/lib/ratingOutcomes.js";
 import {davidsonRatings, nashRatings} from "../../../src/lib/ratingModels.js";
@@ -22,7 +23,8 @@ import {usage} from "../../usage/ratings.usage.js";
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ratings", argv, {
-    weighting: {type: "string", default: "families"},
+    weighting: {type: "string"},
+    clones: {type: "string"},
     outcome: {type: "string"},
     ties: {type: "string"},
     controls: {type: "string"},
@@ -32,8 +34,8 @@ export async function run(argv: string[]): Promise<number> {
     seed: {type: "string"},
   });
   if (!positionals.length) throw new UsageError(`parley ${usage}`);
-  const weighting = values.weighting;
-  if (weighting !== "families" && weighting !== "games") throw new UsageError(`parley ratings: --weighting: expected families or games, got "${weighting}"`);
+  const weighting = choiceOption("ratings", "weighting", values.weighting, WEIGHTINGS, "families");
+  const clones = choiceOption("ratings", "clones", values.clones, CLONE_HANDLINGS, "entrants");
   const outcome = choiceOption("ratings", "outcome", values.outcome, OUTCOMES, "win");
   const ties = choiceOption("ratings", "ties", values.ties, ["half", "davidson"] as const, "half");
   if (ties === "davidson" && outcome !== "win") throw new UsageError(`parley ratings: --ties davidson needs --outcome win (a margin outcome has no ties to model), got --outcome ${outcome}`);
@@ -52,8 +54,9 @@ export async function run(argv: string[]): Promise<number> {
   const rows: SeatRow[] = sources.flatMap((s) => s.rows);
   const covariates = withCovariates(sources, controls, by);
   const games = ratedGames(covariates.rows);
+  // The models beside the ratings fit every agent as an entrant (`--clones` is the ratings' option; Nash averaging is clone-invariant by itself).
   const options = {weighting, outcome, resamples, seed} as const;
-  const result = rateAgents(games, options);
+  const result = rateAgents(games, {...options, clones});
   const families = [...new Set(rows.map((r) => r.family))].sort();
   const alpha_rank = families.flatMap((family) => {
     const game = seatMetaGame(rows, family);
@@ -64,12 +67,15 @@ export async function run(argv: string[]): Promise<number> {
   const controlled = {...controlledRatings(games, covariates.columns, {...options, by}), left_out: covariates.left_out};
   printJson({
     weighting,
+    clones,
     outcome,
     ...(outcome === "surplus-share" && {surplus_fallbacks: outcomeFallbacks(games)}),
     resamples: result.resamples,
+    tier_confidence: result.tier_confidence,
     agents: result.agents,
     unrated: result.unrated,
     components: result.components,
+    clone_groups: result.clone_groups,
     families: result.families,
     alpha_rank,
     ties: ties === "davidson" ? davidsonRatings(games, options) : {model: "half"},
