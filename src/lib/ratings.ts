@@ -81,7 +81,7 @@
  */
 import {ResultProfiles, nearIdenticalGroups} from "./cloneGroups.js";
 import {cholesky} from "./cholesky.js";
-import {clusterRobust, type ClusterRobust} from "./clusterRobust.js";
+import {clusterRobust, emptyStrata, type ClusterRobust, type ScoreStratum} from "./clusterRobust.js";
 import {ratingIntervals, type Settledness} from "./ratingIntervals.js";
 import {comparisonOutcome, type Outcome} from "./ratingOutcomes.js";
 
@@ -169,7 +169,7 @@ export interface RatingsResult {
 }
 
 /** Win weights between agents from one cluster of games, sparse: wins[at[n]] += w[n] with at = i*k+j (i beat j). */
-interface Cell {
+export interface Cell {
   family: number;
   at: Int32Array;
   w: Float64Array;
@@ -179,7 +179,7 @@ const ELO = 400 / Math.LN10;
 /** Newton steps longer than this (in log-strength) are checked against the likelihood and halved if need be. */
 const LONG_STEP = 0.5;
 /** The default confidence for a tier boundary (module comment, "Tiers"). */
-const TIER_CONFIDENCE = 0.99;
+export const TIER_CONFIDENCE = 0.99;
 
 /** Sorted distinct agents of a set of games. */
 function agentsOf(games: readonly RatedGame[]): string[] {
@@ -387,13 +387,13 @@ export interface WeightedComparison {
   outcome: number;
 }
 
-/** What the models fitted beside the ratings read: the comparisons, and the design of the intervals (each cell's family, each family's weight factor). */
+/** What the models fitted beside the ratings read: the comparisons, and the design of the intervals (the cells, each family's weight factor). */
 export interface RatingComparisons {
   /** Sorted; comparisons' `i` and `j` index them. */
   agents: string[];
   comparisons: WeightedComparison[];
-  /** Family index of every cell (sampled unit). */
-  cellFamily: Int32Array;
+  /** The comparisons summed per cell (sampled unit), as the fit and its intervals read them. */
+  cells: Cell[];
   /** Each family's weight factor (the variance of a comparison scaled by s grows as s²: clusterRobust.ts's degrees of freedom). */
   scale: number[];
 }
@@ -407,7 +407,7 @@ export function ratingComparisons(games: readonly RatedGame[], {weighting = "fam
   const agents = agentsOf(games);
   const comparisons: WeightedComparison[] = [];
   const built = buildCells(games, new Map(agents.map((a, i) => [a, i])), weighting, "entrants", outcome, (c) => comparisons.push(c));
-  return {agents, comparisons, cellFamily: Int32Array.from(built.cells, (c) => c.family), scale: built.scale};
+  return {agents, comparisons, cells: built.cells, scale: built.scale};
 }
 
 /**
@@ -641,7 +641,7 @@ export function centre(theta: Float64Array, groups: readonly number[][], weight?
 }
 
 /** The k×k win matrix of a set of cells. */
-function sumCells(k: number, cells: readonly Cell[]): Float64Array {
+export function sumCells(k: number, cells: readonly Cell[]): Float64Array {
   const wins = new Float64Array(k * k);
   for (const {at, w} of cells) for (let n = 0; n < at.length; n++) wins[at[n]] += w[n];
   return wins;
@@ -657,16 +657,27 @@ export function ranksOf(theta: ArrayLike<number>, groups: readonly number[][]): 
 /**
  * The design behind the intervals (clusterRobust.ts): each cell (a
  * configuration, or a game of a single-configuration family) is a sampled
- * cluster, each family a stratum. A cell's score at the fit: for every
- * weight w of i beating j, w·P(j beats i) to i and its negative to j.
- * The degrees of freedom weigh a family by its model information times its
- * weight factor (the variance of a comparison scaled by s grows as s²).
+ * cluster, each family a stratum.
  */
 function designOf(k: number, cells: readonly Cell[], scale: readonly number[], wins: Float64Array, theta: Float64Array, priors: readonly number[]): ClusterRobust {
-  const strata = scale.map(() => ({scores: [] as Float64Array[], wins: new Float64Array(k * k)}));
-  for (const cell of cells) {
-    const u = new Float64Array(k);
-    const stratum = strata[cell.family];
+  return clusterRobust(k, btInformation(k, wins, theta, priors), btScoreStrata(k, cells, scale, theta).strata);
+}
+
+/**
+ * The Bradley–Terry fit's strata at `theta` (clusterRobust.ts): a cell's
+ * score, for every weight w of i beating j, w·P(j beats i) to i and its
+ * negative to j; a family's information, its model information times its
+ * weight factor (the variance of a comparison scaled by s grows as s²: it
+ * sets the degrees of freedom). With p > k, the strengths are the first k
+ * of p parameters (the rest for a caller to fill: Nash averaging's pairwise
+ * log-odds, ratingModels.ts); `scores` are the cells' scores, in the order
+ * of `cells`.
+ */
+export function btScoreStrata(k: number, cells: readonly Cell[], scale: readonly number[], theta: Float64Array, p = k): {scores: Float64Array[]; strata: ScoreStratum[]} {
+  const {scores, strata} = emptyStrata(p, cells.map((c) => c.family), scale.length);
+  const wins = scale.map(() => new Float64Array(k * k));
+  cells.forEach((cell, c) => {
+    const u = scores[c];
     for (let n = 0; n < cell.at.length; n++) {
       const at = cell.at[n];
       const i = Math.floor(at / k);
@@ -674,19 +685,19 @@ function designOf(k: number, cells: readonly Cell[], scale: readonly number[], w
       const gain = cell.w[n] / (1 + Math.exp(theta[i] - theta[j]));
       u[i] += gain;
       u[j] -= gain;
-      stratum.wins[at] += cell.w[n];
+      wins[cell.family][at] += cell.w[n];
     }
-    stratum.scores.push(u);
-  }
-  return clusterRobust(
-    k,
-    btInformation(k, wins, theta, priors),
-    strata.map((s, f) => ({scores: s.scores, information: btInformation(k, s.wins, theta, 0, false).map((h) => h * scale[f])})),
-  );
+  });
+  strata.forEach((s, f) => {
+    const h = btInformation(k, wins[f], theta, 0, false);
+    for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) s.information[i * p + j] = h[i * k + j] * scale[f];
+  });
+  return {scores, strata};
 }
 
-/** The Bradley–Terry fit of `games` and its design variance, before intervals are read from it. */
-function fitWithDesign(games: readonly RatedGame[], {weighting = "families", clones = "entrants", outcome = "win", prior = 1}: Pick<RatingOptions, "weighting" | "clones" | "outcome" | "prior">) {
+/** Ratings with intervals from a set of played games (see the module comment). */
+export function rateAgents(games: readonly RatedGame[], options: RatingOptions = {}): RatingsResult {
+  const {weighting = "families", clones = "entrants", outcome = "win", resamples = 1000, seed = 1, prior = 1, level = 0.95, tierConfidence = TIER_CONFIDENCE} = options;
   const names = agentsOf(games);
   const index = new Map(names.map((a, i) => [a, i]));
   const k = names.length;
@@ -694,31 +705,13 @@ function fitWithDesign(games: readonly RatedGame[], {weighting = "families", clo
   const wins = sumCells(k, built.cells);
   // Agents never compared are left out of the components (and so of ranks).
   const groups = components(k, wins).filter((g) => g.length > 1);
+  const componentOf = new Array<number>(k);
+  groups.forEach((g, c) => g.forEach((i) => (componentOf[i] = c)));
   const priors = built.share.map((s) => prior * s);
   const fitted = fitBradleyTerry(k, wins, priors);
   const point = centre(fitted, groups, built.share);
-  const design = designOf(k, built.cells, built.scale, wins, fitted, priors);
-  return {names, k, built, wins, groups, point, design};
-}
-
-/**
- * The fitted ratings (centred within each connected set `groups`, agents
- * sorted) with the win matrix they came from and their design variance
- * (clusterRobust.ts, on the uncentred log-strengths): what Nash averaging
- * draws its evaluation matrix from (ratingModels.ts).
- */
-export function bradleyTerryFit(games: readonly RatedGame[], options: Pick<RatingOptions, "weighting" | "clones" | "outcome" | "prior"> = {}): {agents: string[]; groups: number[][]; wins: Float64Array; rating: Float64Array; design: ClusterRobust} {
-  const {names, groups, wins, point, design} = fitWithDesign(games, options);
-  return {agents: names, groups, wins, rating: point, design};
-}
-
-/** Ratings with intervals from a set of played games (see the module comment). */
-export function rateAgents(games: readonly RatedGame[], options: RatingOptions = {}): RatingsResult {
-  const {resamples = 1000, seed = 1, level = 0.95, tierConfidence = TIER_CONFIDENCE} = options;
-  const {names, k, built, wins, groups, point, design} = fitWithDesign(games, options);
-  const componentOf = new Array<number>(k);
-  groups.forEach((g, c) => g.forEach((i) => (componentOf[i] = c)));
   const pointRank = ranksOf(point, groups);
+  const design = designOf(k, built.cells, built.scale, wins, fitted, priors);
   const intervals = ratingIntervals(point, design, groups, built.share, {level, tierConfidence, draws: resamples, seed});
   const groupOf = new Map<number, number>();
   built.groups.forEach((g, n) => g.forEach((i) => groupOf.set(i, n)));
