@@ -39,15 +39,20 @@
  * controlling for them answers "who wins at equal verbosity", not "what
  * would happen if an agent were made terser".
  *
- * Intervals: percentile intervals over two-stage bootstrap draws
- * (ratingDraws.ts: configurations, then games within them); ranks are
- * within connected sets of entrants, as the raw ratings'. Pure.
+ * Intervals follow the design as the raw ratings' do (ratings.ts,
+ * clusterRobust.ts): each comparison's share of the regression's score in
+ * (θ, β) is added to its configuration (a game of a single-configuration
+ * family), configurations are the clusters and families the strata, and
+ * the sandwich gives t intervals on Satterthwaite's degrees of freedom for
+ * the ratings and the coefficients; the ratings' rank intervals, tiers and
+ * settledness come from it as the raw ratings' do (ratingIntervals.ts).
+ * The raw ranking beside it gets the same from its own fit. Ranks are
+ * within connected sets of entrants. Pure.
  */
-import {centre, components, ranksOf, ratingComparisons, solveSymmetric, type RatedGame, type RatingOptions} from "./ratings.js";
-import {drawDesign, twoStageDraw} from "./ratingDraws.js";
+import {centre, components, ranksOf, ratingComparisons, solveSymmetric, TIER_CONFIDENCE, type RatedGame, type RatingOptions} from "./ratings.js";
+import {clusterRobust, emptyStrata, tInterval, type ClusterRobust} from "./clusterRobust.js";
+import {ratingIntervals, type Settledness} from "./ratingIntervals.js";
 import {solveLinear} from "./supportEnumeration.js";
-import {createRng} from "./rng.js";
-import {percentileInterval as interval} from "./ratingModels.js";
 import type {CovariateColumn} from "./ratingCovariates.js";
 
 export interface ControlledOptions extends Pick<RatingOptions, "weighting" | "outcome" | "resamples" | "seed" | "prior" | "level"> {
@@ -71,6 +76,9 @@ export interface ControlledEntrant {
   rank: number;
   rank_lo: number | null;
   rank_hi: number | null;
+  /** The controlled ranking's tier and settledness, by the raw ratings' rules (ratings.ts). */
+  tier: number;
+  settled: Settledness;
 }
 
 export interface ControlledCoefficient extends CovariateColumn {
@@ -78,6 +86,9 @@ export interface ControlledCoefficient extends CovariateColumn {
   coefficient: number;
   lo: number | null;
   hi: number | null;
+  /** Its standard error and degrees of freedom (null without spread to judge by). */
+  se: number | null;
+  df: number | null;
 }
 
 export interface ControlledResult {
@@ -85,24 +96,34 @@ export interface ControlledResult {
   entrants: ControlledEntrant[];
   coefficients: ControlledCoefficient[];
   not_identified: {name: string; reason: string}[];
+  /** Draws behind the rank intervals. */
   resamples: number;
 }
 
-/** The comparisons as rows of the regression: entrants a over b, weight per game copy, outcome, covariate differences (m per row). */
+/**
+ * The comparisons as rows of the regression: entrants a over b in game
+ * `game`, configuration `cell` of family `family` (ratings.ts
+ * WeightedComparison), weight, outcome, covariate differences (m per row);
+ * and each cell's family and each family's weight factor.
+ */
 interface Design {
   k: number;
   m: number;
   a: Int32Array;
   b: Int32Array;
   game: Int32Array;
+  cell: Int32Array;
+  family: Int32Array;
   w: Float64Array;
   o: Float64Array;
   dz: Float64Array;
+  cellFamily: number[];
+  scale: number[];
 }
 
 /** Rows of the design for `columns` (indexes into each seat's x), and entrants; rows that carry nothing (one entrant, equal covariates) are left out. */
 function buildDesign(games: readonly RatedGame[], columns: readonly number[], options: ControlledOptions) {
-  const {comparisons} = ratingComparisons(games, options);
+  const {comparisons, cells, scale} = ratingComparisons(games, options);
   const entrantOf = (s: {agent: string; entrant?: string}) => s.entrant ?? s.agent;
   const names = [...new Set(comparisons.flatMap((c) => [entrantOf(c.first), entrantOf(c.second)]))].sort();
   const index = new Map(names.map((e, i) => [e, i]));
@@ -113,12 +134,18 @@ function buildDesign(games: readonly RatedGame[], columns: readonly number[], op
     return entrantOf(c.first) !== entrantOf(c.second) || columns.some((col) => (c.first.x?.[col] ?? 0) !== (c.second.x?.[col] ?? 0));
   });
   const m = columns.length;
-  const design: Design = {k: names.length, m, a: new Int32Array(kept.length), b: new Int32Array(kept.length), game: new Int32Array(kept.length), w: new Float64Array(kept.length), o: new Float64Array(kept.length), dz: new Float64Array(kept.length * m)};
+  const rows = kept.length;
+  const design: Design = {
+    k: names.length, m, a: new Int32Array(rows), b: new Int32Array(rows), game: new Int32Array(rows), cell: new Int32Array(rows), family: new Int32Array(rows),
+    w: new Float64Array(rows), o: new Float64Array(rows), dz: new Float64Array(rows * m), cellFamily: cells.map((c) => c.family), scale,
+  };
   kept.forEach((c, n) => {
     design.a[n] = index.get(entrantOf(c.first))!;
     design.b[n] = index.get(entrantOf(c.second))!;
     design.game[n] = c.game;
-    design.w[n] = c.weight / (games[c.game].count ?? 1);
+    design.cell[n] = c.cell;
+    design.family[n] = c.family;
+    design.w[n] = c.weight;
     design.o[n] = c.outcome;
     columns.forEach((col, j) => (design.dz[n * m + j] = (c.first.x?.[col] ?? 0) - (c.second.x?.[col] ?? 0)));
   });
@@ -138,12 +165,12 @@ function entrantGroups(d: Design): number[][] {
  * matrix Σ w d dᵀ, d = (e_a − e_b, Δz), each connected set's indicators
  * pinned (their common shift is not a direction of the data).
  */
-function identified(d: Design, groups: number[][], times?: Float64Array): boolean[] {
+function identified(d: Design, groups: number[][]): boolean[] {
   const {k, m} = d;
   const p = k + m;
   const gram = Array.from({length: p}, () => new Array<number>(p).fill(0));
   for (let n = 0; n < d.a.length; n++) {
-    const w = d.w[n] * (times ? times[d.game[n]] : 1);
+    const w = d.w[n];
     if (w === 0) continue;
     const vec = new Map<number, number>();
     if (d.a[n] !== d.b[n]) vec.set(d.a[n], 1), vec.set(d.b[n], -1);
@@ -166,30 +193,100 @@ function identified(d: Design, groups: number[][], times?: Float64Array): boolea
 }
 
 /**
- * Maximum (penalised) likelihood of the regression on the design's rows,
- * weighted by w × times[game]: θ (k) then β (m, or none when `withCovariates`
- * is false). Newton's method with step halving on long steps; the same weak
- * prior as the ratings (virtual half-wins against a reference of strength 1),
- * or pinned connected sets without one.
+ * One row's part of the regression at x (θ then m coefficients): the
+ * derivative of its log-likelihood in η, g = w (o − P), and its
+ * information, h = w P (1 − P), for the direction d = (e_a − e_b, Δz).
  */
-function fitRegression(d: Design, withCovariates: boolean, prior: number, groups: number[][], times?: Float64Array, start?: Float64Array, tolerance = 1e-10): Float64Array {
+function rowTerms(d: Design, m: number, x: ArrayLike<number>, n: number): {g: number; h: number} {
+  let eta = x[d.a[n]] - x[d.b[n]];
+  for (let j = 0; j < m; j++) eta += x[d.k + j] * d.dz[n * d.m + j];
+  const pr = 1 / (1 + Math.exp(-eta));
+  return {g: d.w[n] * (d.o[n] - pr), h: d.w[n] * pr * (1 - pr)};
+}
+
+/** Adds h d dᵀ of row n (p = k + m parameters) to `hess`, row-major. */
+function addInformation(d: Design, m: number, n: number, h: number, hess: Float64Array): void {
+  const p = d.k + m;
+  const [a, b] = [d.a[n], d.b[n]];
+  if (a !== b) {
+    hess[a * p + a] += h;
+    hess[b * p + b] += h;
+    hess[a * p + b] -= h;
+    hess[b * p + a] -= h;
+  }
+  for (let j = 0; j < m; j++) {
+    const z = d.dz[n * d.m + j];
+    if (z === 0) continue;
+    const row = (d.k + j) * p;
+    if (a !== b) {
+      hess[a * p + d.k + j] += h * z;
+      hess[row + a] += h * z;
+      hess[b * p + d.k + j] -= h * z;
+      hess[row + b] -= h * z;
+    }
+    for (let l = 0; l < m; l++) hess[row + d.k + l] += h * z * d.dz[n * d.m + l];
+  }
+}
+
+/** Adds g d of row n to `grad`. */
+function addScore(d: Design, m: number, n: number, g: number, grad: Float64Array): void {
+  if (d.a[n] !== d.b[n]) {
+    grad[d.a[n]] += g;
+    grad[d.b[n]] -= g;
+  }
+  for (let j = 0; j < m; j++) grad[d.k + j] += g * d.dz[n * d.m + j];
+}
+
+/**
+ * The log-likelihood's gradient and information (−∇²) at x, the weak prior
+ * (virtual half-wins against a reference of strength 1) or each pinned
+ * connected set's penalty included, into grad and hess.
+ */
+function regressionTerms(d: Design, m: number, x: Float64Array, prior: number, pins: number[][], grad: Float64Array, hess: Float64Array): void {
+  const p = d.k + m;
+  grad.fill(0);
+  hess.fill(0);
+  for (let n = 0; n < d.a.length; n++) {
+    if (d.w[n] === 0) continue;
+    const {g, h} = rowTerms(d, m, x, n);
+    addScore(d, m, n, g, grad);
+    addInformation(d, m, n, h, hess);
+  }
+  for (let i = 0; i < d.k; i++) {
+    if (prior > 0) {
+      const s = 1 / (1 + Math.exp(-x[i]));
+      grad[i] += prior * (0.5 - s);
+      hess[i * p + i] += prior * s * (1 - s);
+    }
+  }
+  for (const g of pins) {
+    const s = g.reduce((acc, i) => acc + x[i], 0);
+    for (const i of g) {
+      grad[i] -= s;
+      for (const j of g) hess[i * p + j] += 1;
+    }
+  }
+}
+
+/**
+ * Maximum (penalised) likelihood of the regression on the design's rows:
+ * θ (k) then β (m, or none when `withCovariates` is false). Newton's method
+ * with step halving on long steps; the same weak prior as the ratings, or
+ * pinned connected sets without one.
+ */
+function fitRegression(d: Design, withCovariates: boolean, prior: number, groups: number[][], tolerance = 1e-10): Float64Array {
   const {k} = d;
   const m = withCovariates ? d.m : 0;
   const p = k + m;
   const x = new Float64Array(p);
-  if (start) x.set(start.subarray(0, p));
   const pins = prior > 0 ? [] : groups;
-  const eta = (t: Float64Array, n: number) => {
-    let e = t[d.a[n]] - t[d.b[n]];
-    for (let j = 0; j < m; j++) e += t[k + j] * d.dz[n * d.m + j];
-    return e;
-  };
   const loglik = (t: Float64Array) => {
     let l = 0;
     for (let n = 0; n < d.a.length; n++) {
-      const w = d.w[n] * (times ? times[d.game[n]] : 1);
+      const w = d.w[n];
       if (w === 0) continue;
-      const e = eta(t, n);
+      let e = t[d.a[n]] - t[d.b[n]];
+      for (let j = 0; j < m; j++) e += t[k + j] * d.dz[n * d.m + j];
       l += w * (d.o[n] * e - (e > 0 ? e + Math.log1p(Math.exp(-e)) : Math.log1p(Math.exp(e))));
     }
     for (let i = 0; i < k; i++) if (prior > 0) l += prior * (0.5 * t[i] - Math.log1p(Math.exp(t[i])));
@@ -202,51 +299,7 @@ function fitRegression(d: Design, withCovariates: boolean, prior: number, groups
   const grad = new Float64Array(p);
   const hess = new Float64Array(p * p);
   for (let iteration = 0; iteration < 100; iteration++) {
-    grad.fill(0);
-    hess.fill(0);
-    for (let n = 0; n < d.a.length; n++) {
-      const w = d.w[n] * (times ? times[d.game[n]] : 1);
-      if (w === 0) continue;
-      const pr = 1 / (1 + Math.exp(-eta(x, n)));
-      const g = w * (d.o[n] - pr);
-      const h = w * pr * (1 - pr);
-      const [a, b] = [d.a[n], d.b[n]];
-      if (a !== b) {
-        grad[a] += g;
-        grad[b] -= g;
-        hess[a * p + a] += h;
-        hess[b * p + b] += h;
-        hess[a * p + b] -= h;
-        hess[b * p + a] -= h;
-      }
-      for (let j = 0; j < m; j++) {
-        const z = d.dz[n * d.m + j];
-        if (z === 0) continue;
-        const row = (k + j) * p;
-        grad[k + j] += g * z;
-        if (a !== b) {
-          hess[a * p + k + j] += h * z;
-          hess[row + a] += h * z;
-          hess[b * p + k + j] -= h * z;
-          hess[row + b] -= h * z;
-        }
-        for (let l = 0; l < m; l++) hess[row + k + l] += h * z * d.dz[n * d.m + l];
-      }
-    }
-    for (let i = 0; i < k; i++) {
-      if (prior > 0) {
-        const s = 1 / (1 + Math.exp(-x[i]));
-        grad[i] += prior * (0.5 - s);
-        hess[i * p + i] += prior * s * (1 - s);
-      }
-    }
-    for (const g of pins) {
-      const s = g.reduce((acc, i) => acc + x[i], 0);
-      for (const i of g) {
-        grad[i] -= s;
-        for (const j of g) hess[i * p + j] += 1;
-      }
-    }
+    regressionTerms(d, m, x, prior, pins, grad, hess);
     // hess holds −∇²: (−∇²) δ = ∇ is the ascent step (ratings.ts's solver: Cholesky, elimination if not positive definite).
     const step = solveSymmetric(p, hess, grad);
     let scale = 1;
@@ -262,6 +315,26 @@ function fitRegression(d: Design, withCovariates: boolean, prior: number, groups
     if (step.reduce((mx, s) => Math.max(mx, Math.abs(scale * s)), 0) < tolerance) break;
   }
   return x;
+}
+
+/**
+ * The sandwich of a fit at x (clusterRobust.ts): each row's score added to
+ * its configuration, its information (times its family's weight factor) to
+ * its family; the bread is the fit's information, prior or pins included.
+ */
+function regressionDesign(d: Design, withCovariates: boolean, x: Float64Array, prior: number, groups: number[][]): ClusterRobust {
+  const m = withCovariates ? d.m : 0;
+  const p = d.k + m;
+  const {scores, strata} = emptyStrata(p, d.cellFamily, d.scale.length);
+  for (let n = 0; n < d.a.length; n++) {
+    if (d.w[n] === 0) continue;
+    const {g, h} = rowTerms(d, m, x, n);
+    addScore(d, m, n, g, scores[d.cell[n]]);
+    addInformation(d, m, n, h * d.scale[d.family[n]], strata[d.family[n]].information);
+  }
+  const information = new Float64Array(p * p);
+  regressionTerms(d, m, x, prior, prior > 0 ? [] : groups, new Float64Array(p), information);
+  return clusterRobust(p, information, strata);
 }
 
 /**
@@ -282,28 +355,17 @@ export function controlledRatings(games: readonly RatedGame[], columns: readonly
   const pinned = entrantGroups(design);
   const componentOf = new Array<number>(design.k).fill(-1);
   groups.forEach((g, c) => g.forEach((i) => (componentOf[i] = c)));
-  const raw = centre(fitRegression(design, false, prior, pinned), groups);
+  const ones = new Array<number>(design.k).fill(1);
+  const intervalOptions = {level, tierConfidence: TIER_CONFIDENCE, draws: resamples, seed};
+  const rawFit = fitRegression(design, false, prior, pinned);
+  const raw = centre(rawFit, groups);
+  const rawIntervals = ratingIntervals(raw, regressionDesign(design, false, rawFit, prior, pinned), groups, ones, {...intervalOptions, draws: 0});
   const fitted = fitRegression(design, true, prior, pinned);
   const point = centre(fitted.subarray(0, design.k), groups);
-
-  const rawDraws: Float64Array[] = [];
-  const draws: Float64Array[] = [];
-  const betas: Float64Array[] = [];
-  if (resamples > 0) {
-    const rng = createRng(seed);
-    const plan = drawDesign(games);
-    const times = new Float64Array(games.length);
-    for (let r = 0; r < resamples; r++) {
-      twoStageDraw(plan, rng, times);
-      rawDraws.push(centre(fitRegression(design, false, prior, pinned, times, raw, 1e-6), groups));
-      const x = fitRegression(design, true, prior, pinned, times, fitted, 1e-6);
-      draws.push(centre(x.subarray(0, design.k), groups));
-      betas.push(x.slice(design.k));
-    }
-  }
+  const sandwich = regressionDesign(design, true, fitted, prior, pinned);
+  const intervals = ratingIntervals(point, sandwich, groups, ones, intervalOptions);
   const rank = ranksOf(point, groups);
   const rawRank = ranksOf(raw, groups);
-  const drawRanks = draws.map((d) => ranksOf(d, groups));
   const comparisons = new Array<number>(design.k).fill(0);
   for (let n = 0; n < design.a.length; n++) {
     const c = games[design.game[n]].count ?? 1;
@@ -312,23 +374,22 @@ export function controlledRatings(games: readonly RatedGame[], columns: readonly
   }
   const entrants = names
     .map((entrant, i) => {
-      const [raw_lo, raw_hi] = interval(rawDraws.map((d) => d[i]), level);
-      const [rating_lo, rating_hi] = interval(draws.map((d) => d[i]), level);
-      const [rank_lo, rank_hi] = interval(drawRanks.map((d) => d[i]), level);
-      const round = (r: number | null) => (r === null ? null : Math.round(r));
+      const [r, a] = [rawIntervals.agents[i], intervals.agents[i]];
       return {
         entrant, agents: agents[i], component: componentOf[i], comparisons: comparisons[i],
-        raw_rating: raw[i], raw_lo, raw_hi, raw_rank: rawRank[i],
-        rating: point[i], rating_lo, rating_hi, rank: rank[i], rank_lo: round(rank_lo), rank_hi: round(rank_hi),
+        raw_rating: raw[i], raw_lo: r.lo, raw_hi: r.hi, raw_rank: rawRank[i],
+        rating: point[i], rating_lo: a.lo, rating_hi: a.hi, rank: rank[i], rank_lo: a.rankLo, rank_hi: a.rankHi, tier: intervals.tier[i], settled: a.settled,
       };
     })
     .filter((e) => e.component >= 0)
     .sort((x, y) => x.component - y.component || x.rank - y.rank);
   const coefficients = used.map((j, u) => {
-    const [lo, hi] = interval(betas.map((b) => b[u]), level);
-    return {...columns[j], coefficient: fitted[design.k + u], lo, hi};
+    const at = design.k + u;
+    const v = sandwich.contrast(Float64Array.from({length: sandwich.p}, (_, r) => (r === at ? 1 : 0)));
+    const {lo, hi} = tInterval(fitted[at], v, level);
+    return {...columns[j], coefficient: fitted[at], lo, hi, se: v.df > 0 ? Math.sqrt(v.variance) : null, df: v.df > 0 ? v.df : null};
   });
-  return {by, entrants, coefficients, not_identified: notIdentified, resamples: draws.length};
+  return {by, entrants, coefficients, not_identified: notIdentified, resamples: intervals.draws};
 }
 
 /** Why column `j` is not identified: constant within every entrant, or a combination of the others. */

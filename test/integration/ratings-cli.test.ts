@@ -192,6 +192,9 @@ test("parley ratings: the controlled ranking from a run's turns and manifest sol
     dz.forEach((v, j) => (score[j] += (o - sigmoid(eta)) * v));
   }
   score.forEach((v, j) => assert.ok(Math.abs(v) < 1e-6, `score of ${columns[j].name}: ${v}`));
+  // Cluster-robust intervals (one family of many configurations: many degrees of freedom), tiers and settledness.
+  for (const col of c.coefficients as {name: string; coefficient: number; lo: number; hi: number; se: number; df: number}[]) assert.ok(col.df > 1 && col.se > 0 && col.lo < col.coefficient && col.coefficient < col.hi, col.name);
+  for (const e of c.entrants) assert.ok(e.rating_lo < e.rating && e.rating < e.rating_hi && e.tier >= 1 && ["preliminary", "usable", "established"].includes(e.settled), e.entrant);
   // The raw ranking beside it is the ratings' own.
   for (const e of c.entrants) assert.ok(Math.abs(e.raw_rating - out.agents.find((a: {agent: string}) => a.agent === e.entrant).rating) < 1e-9);
   // Davidson: ties are the games with equal returns.
