@@ -19,7 +19,10 @@
  *   `chain_of_thought` (asked to reason step by step before answering),
  *   `reasoning_effort` and `persona` and `personality` (levels against
  *   "none set"), and the harness factors `legal_moves`,
- *   `structured_output`, `retries` and `votes` (loaders/llm/harness.ts).
+ *   `structured_output`, `retries`, `votes` and `prompt_layout` (a level
+ *   against "authors", the papers' own layout; a manifest written before
+ *   the factor existed recorded no layout, and its runs used the authors':
+ *   loaders/llm/harness.ts).
  *
  * Encoding: a numeric covariate is standardised over the seats that have
  * it (mean 0, standard deviation 1: its coefficient is per standard
@@ -38,7 +41,7 @@ import {ratedGames, type SeatRow} from "./ratingsData.js";
 import type {RatedGame} from "./ratings.js";
 import {sqlString} from "./sqlText.js";
 
-export const CONTROLS = ["tokens_per_turn", "reasoning_tokens_per_turn", "rule_break_rate", "chain_of_thought", "reasoning_effort", "persona", "personality", "legal_moves", "structured_output", "retries", "votes"] as const;
+export const CONTROLS = ["tokens_per_turn", "reasoning_tokens_per_turn", "rule_break_rate", "chain_of_thought", "reasoning_effort", "persona", "personality", "legal_moves", "structured_output", "retries", "votes", "prompt_layout"] as const;
 export type Control = (typeof CONTROLS)[number];
 
 const KIND: Record<Control, "numeric" | "binary" | "level"> = {
@@ -53,6 +56,7 @@ const KIND: Record<Control, "numeric" | "binary" | "level"> = {
   structured_output: "binary",
   retries: "numeric",
   votes: "numeric",
+  prompt_layout: "level",
 };
 
 /** A seat's sums from its turns (seatTurnsSQL). */
@@ -77,6 +81,7 @@ export interface AgentSettings {
   structured_output: boolean | null;
   retries: number | null;
   votes: number | null;
+  prompt_layout: string | null;
 }
 
 /**
@@ -134,6 +139,7 @@ export function agentSettings(manifest: unknown): Map<string, AgentSettings> {
       structured_output: flag(harness?.structured_output) ?? flag(spec.structured_output),
       retries: count(harness?.retries) ?? count(spec.retries),
       votes: count(harness?.votes) ?? count(spec.votes),
+      prompt_layout: text(harness?.prompt_layout) ?? text(spec.prompt_layout) ?? "authors",
     });
   }
   return out;
@@ -168,6 +174,7 @@ export function seatValues(turns: SeatTurns | undefined, settings: AgentSettings
     structured_output: bit(settings?.structured_output),
     retries: settings?.retries ?? null,
     votes: settings?.votes ?? null,
+    prompt_layout: settings?.prompt_layout ?? null,
   };
 }
 
@@ -204,9 +211,9 @@ export function encodeCovariates(values: readonly SeatValues[], controls: readon
       continue;
     }
     if (KIND[control] === "level") {
-      // "none set" is the baseline when it occurs, else the first level in order.
+      // "none set" (or the authors' prompt layout) is the baseline when it occurs, else the first level in order.
       const levels = [...new Set(present as string[])].sort();
-      const baseline = levels.includes("none set") ? "none set" : levels[0];
+      const baseline = levels.find((l) => l === "none set" || l === "authors") ?? levels[0];
       for (const level of levels.filter((l) => l !== baseline)) {
         const ones = present.filter((v) => v === level).length;
         columns.push({name: `${control}=${level}`, control, kind: "level", mean: ones / present.length, sd: null, seats: present.length});

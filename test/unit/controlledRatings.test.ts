@@ -39,16 +39,25 @@ test("covariates encoded by hand: standardised numbers, levels against 'none set
 });
 
 test("settings from a manifest: the config's player objects and the harness recorded per player", () => {
+  // mini's harness as a manifest written before the prompt layout was a factor records it (the authors' layout, then the only one).
   const manifest = {
-    config: {players: ["fair", {id: "mini", provider: "openai", model: "gpt-4o-mini", persona: "cunning", chain_of_thought: true, reasoning_effort: "low"}]},
-    llm_players: [{id: "mini", provider: "openai", model_requested: "gpt-4o-mini", harness: {legal_moves: true, structured_output: false, retries: 2, votes: 3}}],
+    config: {players: ["fair", {id: "mini", provider: "openai", model: "gpt-4o-mini", persona: "cunning", chain_of_thought: true, reasoning_effort: "low"}, {id: "mini-fixed", provider: "openai", model: "gpt-4o-mini", prompt_layout: "fixed-system"}]},
+    llm_players: [
+      {id: "mini", provider: "openai", model_requested: "gpt-4o-mini", harness: {legal_moves: true, structured_output: false, retries: 2, votes: 3}},
+      {id: "mini-fixed", provider: "openai", model_requested: "gpt-4o-mini", harness: {legal_moves: false, structured_output: false, retries: 2, votes: 1, prompt_layout: "fixed-system"}},
+    ],
   };
   const settings = agentSettings(manifest);
-  assert.deepEqual([...settings.keys()], ["mini"]);
-  assert.deepEqual(settings.get("mini"), {model: "openai/gpt-4o-mini", chain_of_thought: true, reasoning_effort: "low", persona: "cunning", personality: null, legal_moves: true, structured_output: false, retries: 2, votes: 3});
+  assert.deepEqual([...settings.keys()], ["mini", "mini-fixed"]);
+  assert.deepEqual(settings.get("mini"), {model: "openai/gpt-4o-mini", chain_of_thought: true, reasoning_effort: "low", persona: "cunning", personality: null, legal_moves: true, structured_output: false, retries: 2, votes: 3, prompt_layout: "authors"});
+  assert.equal(settings.get("mini-fixed")!.prompt_layout, "fixed-system");
   assert.deepEqual(seatValues({game_id: "g", seat: 0, tokens_per_turn: 12, reasoning_tokens_per_turn: 0, attempts: 4, rule_breaks: 1}, settings.get("mini")), {
-    tokens_per_turn: 12, reasoning_tokens_per_turn: 0, rule_break_rate: 0.25, chain_of_thought: 1, reasoning_effort: "low", persona: "cunning", personality: "none set", legal_moves: 1, structured_output: 0, retries: 2, votes: 3,
+    tokens_per_turn: 12, reasoning_tokens_per_turn: 0, rule_break_rate: 0.25, chain_of_thought: 1, reasoning_effort: "low", persona: "cunning", personality: "none set", legal_moves: 1, structured_output: 0, retries: 2, votes: 3, prompt_layout: "authors",
   });
+  // The layout is a level against the authors': one column for the fixed system message, a scripted seat (no settings) at the baseline.
+  const encoded = encodeCovariates([seatValues(undefined, settings.get("mini-fixed")), seatValues(undefined, settings.get("mini")), seatValues(undefined, undefined)], ["prompt_layout"]);
+  assert.deepEqual(encoded.columns.map((c) => c.name), ["prompt_layout=fixed-system"]);
+  assert.deepEqual(encoded.x, [[1], [0], [0]]);
   assert.equal(agentSettings(null).size, 0);
   assert.equal(agentSettings({config: "not an object"}).size, 0);
 });
