@@ -6,8 +6,9 @@
  * strength per agent (centred within connected sets) that has a
  * ClusterRobust: the controlled ranking (controlledRatings.ts) and
  * Davidson's ties model (ratingModels.ts), whose further parameters
- * (covariate coefficients, the ties parameter) follow the strengths. The rules are explained in ratings.ts's module comment.
- * Pure: no DOM, no Node API.
+ * (covariate coefficients, the ties parameter) follow the strengths. The
+ * rules are explained in ratings.ts's module comment. Pure: no DOM, no
+ * Node API.
  */
 import {confidenceAbove, multivariateTDraws, tInterval, type ClusterRobust} from "./clusterRobust.js";
 import {createRng} from "./rng.js";

@@ -9,10 +9,10 @@
  * Comparisons. In a game, every two seats held by different agents give one
  * comparison: the seat with the higher return wins, equal returns are half a
  * win each (or, with `outcome`, a fractional win by the margin:
- * ratingOutcomes.ts). Two-seat games are seat-balanced: when an unordered pair of
- * agents met in both seat orders, each order carries half of the pair's
- * weight in that game family, so an agent is not rewarded for having drawn
- * the seat with larger returns more often. Games with more seats compare
+ * ratingOutcomes.ts). Two-seat games are seat-balanced: when an unordered
+ * pair of agents met in both seat orders, each order carries half of the
+ * pair's weight in that game family, so an agent is not rewarded for having
+ * drawn the seat with larger returns more often. Games with more seats compare
  * every pair of seats (ranks within the game).
  *
  * Weights (one pooled rating across every game). By default ("families")
