@@ -71,6 +71,22 @@ export interface ClusterRobust {
 }
 
 /**
+ * Strata to fill for a fit whose data come in clusters: cluster c's score
+ * `scores[c]` (p zeros, in the stratum `clusterStratum[c]`), and each
+ * stratum's information (p×p zeros). The caller adds each observation's
+ * share of the score to its cluster and of the information to its stratum.
+ */
+export function emptyStrata(p: number, clusterStratum: ArrayLike<number>, strata: number): {scores: Float64Array[]; strata: {scores: Float64Array[]; information: Float64Array}[]} {
+  const out = Array.from({length: strata}, () => ({scores: [] as Float64Array[], information: new Float64Array(p * p)}));
+  const scores = Array.from(clusterStratum, (s) => {
+    const u = new Float64Array(p);
+    out[s].scores.push(u);
+    return u;
+  });
+  return {scores, strata: out};
+}
+
+/**
  * The cluster-robust covariance of θ̂ (see the module comment). `information`
  * is H, p×p and invertible: a model whose likelihood does not move along a
  * direction (Bradley–Terry without a prior, along a common shift) adds a

@@ -4,8 +4,11 @@
  * and the confidence that one agent is above another. Used by ratings.ts
  * for the pooled Bradley–Terry ratings, and open to any fit of one
  * strength per agent (centred within connected sets) that has a
- * ClusterRobust. The rules are explained in ratings.ts's module comment.
- * Pure: no DOM, no Node API.
+ * ClusterRobust: the controlled ranking (controlledRatings.ts) and
+ * Davidson's ties model (ratingModels.ts), whose further parameters
+ * (covariate coefficients, the ties parameter) follow the strengths. The
+ * rules are explained in ratings.ts's module comment. Pure: no DOM, no
+ * Node API.
  */
 import {confidenceAbove, multivariateTDraws, tInterval, type ClusterRobust} from "./clusterRobust.js";
 import {createRng} from "./rng.js";
@@ -49,11 +52,12 @@ export interface IntervalOptions {
 /**
  * Intervals, tiers and pairwise confidences for centred ratings `point`
  * (agents of each of `components` centred at the mean weighted by
- * `centreWeight`), from the design variance of the uncentred fit.
+ * `centreWeight`), from the design variance of the uncentred fit. The
+ * design may have more parameters than `point` has agents, after them.
  */
 export function ratingIntervals(point: Float64Array, design: ClusterRobust, components: readonly number[][], centreWeight: readonly number[], options: IntervalOptions): {agents: AgentInterval[]; tier: number[]; above: number[][] | null; draws: number} {
   const k = point.length;
-  const centred = centredContrasts(k, components, centreWeight);
+  const centred = centredContrasts(design.p, components, centreWeight);
   const agents: AgentInterval[] = Array.from({length: k}, (_, i) => {
     if (!centred[i]) return {lo: null, hi: null, se: null, df: null, rankLo: null, rankHi: null, settled: "preliminary"};
     const v = design.contrast(centred[i]);
@@ -65,13 +69,13 @@ export function ratingIntervals(point: Float64Array, design: ClusterRobust, comp
   return {agents, tier: tiersOf(point, components, above, options.tierConfidence), above, draws};
 }
 
-/** For each agent in a connected set, e_i − w / Σw over its set (its centred rating as a contrast of the fit); null outside every set. */
-function centredContrasts(k: number, components: readonly number[][], weight: readonly number[]): (Float64Array | null)[] {
-  const out: (Float64Array | null)[] = new Array(k).fill(null);
+/** For each agent in a connected set, e_i − w / Σw over its set (its centred rating as a contrast of the fit's p parameters); null outside every set. */
+function centredContrasts(p: number, components: readonly number[][], weight: readonly number[]): (Float64Array | null)[] {
+  const out: (Float64Array | null)[] = new Array(p).fill(null);
   for (const g of components) {
     const total = g.reduce((t, i) => t + weight[i], 0);
     for (const i of g) {
-      const a = new Float64Array(k);
+      const a = new Float64Array(p);
       for (const j of g) a[j] = -weight[j] / total;
       a[i] += 1;
       out[i] = a;
@@ -85,7 +89,7 @@ function aboveMatrix(point: Float64Array, design: ClusterRobust, components: rea
   const k = point.length;
   const above = Array.from({length: k}, () => new Array<number>(k).fill(NaN));
   let any = false;
-  const a = new Float64Array(k);
+  const a = new Float64Array(design.p);
   for (const g of components) {
     for (const i of g) {
       for (const j of g) {
@@ -168,7 +172,8 @@ function contrastCovariance(design: ClusterRobust, contrasts: readonly Float64Ar
   return out;
 }
 
-function quantile(sorted: readonly number[], p: number): number {
+/** The p-quantile of sorted values (linear interpolation between order statistics). */
+export function quantile(sorted: readonly number[], p: number): number {
   if (!sorted.length) return NaN;
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);

@@ -8,10 +8,11 @@
  *
  * Comparisons. In a game, every two seats held by different agents give one
  * comparison: the seat with the higher return wins, equal returns are half a
- * win each. Two-seat games are seat-balanced: when an unordered pair of
- * agents met in both seat orders, each order carries half of the pair's
- * weight in that game family, so an agent is not rewarded for having drawn
- * the seat with larger returns more often. Games with more seats compare
+ * win each (or, with `outcome`, a fractional win by the margin:
+ * ratingOutcomes.ts). Two-seat games are seat-balanced: when an unordered
+ * pair of agents met in both seat orders, each order carries half of the
+ * pair's weight in that game family, so an agent is not rewarded for having
+ * drawn the seat with larger returns more often. Games with more seats compare
  * every pair of seats (ranks within the game).
  *
  * Weights (one pooled rating across every game). By default ("families")
@@ -80,14 +81,18 @@
  */
 import {ResultProfiles, nearIdenticalGroups} from "./cloneGroups.js";
 import {cholesky} from "./cholesky.js";
-import {clusterRobust, type ClusterRobust} from "./clusterRobust.js";
+import {clusterRobust, emptyStrata, type ClusterRobust, type ScoreStratum} from "./clusterRobust.js";
 import {ratingIntervals, type Settledness} from "./ratingIntervals.js";
+import {comparisonOutcome, type Outcome} from "./ratingOutcomes.js";
 
 export interface RatedSeat {
   agent: string;
   score: number;
   /** Seat index; two-seat games are balanced by seat order. */
   seat: number;
+  /** Carried for the controlled ranking (controlledRatings.ts), not read here: the seat's covariates and the entrant it counts for. */
+  x?: readonly number[];
+  entrant?: string;
 }
 
 export interface RatedGame {
@@ -110,6 +115,8 @@ export const CLONE_HANDLINGS: readonly CloneHandling[] = ["entrants", "robust"];
 export interface RatingOptions {
   weighting?: Weighting;
   clones?: CloneHandling;
+  /** What a comparison is worth (ratingOutcomes.ts); "win" by default. */
+  outcome?: Outcome;
   /** Draws from the ratings' sampling distribution for the rank intervals (0: no rank intervals; the rating intervals need none). */
   resamples?: number;
   seed?: number;
@@ -162,7 +169,7 @@ export interface RatingsResult {
 }
 
 /** Win weights between agents from one cluster of games, sparse: wins[at[n]] += w[n] with at = i*k+j (i beat j). */
-interface Cell {
+export interface Cell {
   family: number;
   at: Int32Array;
   w: Float64Array;
@@ -172,7 +179,7 @@ const ELO = 400 / Math.LN10;
 /** Newton steps longer than this (in log-strength) are checked against the likelihood and halved if need be. */
 const LONG_STEP = 0.5;
 /** The default confidence for a tier boundary (module comment, "Tiers"). */
-const TIER_CONFIDENCE = 0.99;
+export const TIER_CONFIDENCE = 0.99;
 
 /** Sorted distinct agents of a set of games. */
 function agentsOf(games: readonly RatedGame[]): string[] {
@@ -184,9 +191,10 @@ function agentsOf(games: readonly RatedGame[]): string[] {
 /**
  * Per family and cluster, the weighted wins between agents. Seat balancing,
  * clone shares and family weights are applied here, once, so the fit and
- * the intervals only sum cells.
+ * the intervals only sum cells. `collect`, when given, sees every
+ * comparison as it is summed into its cell (ratingComparisons).
  */
-function buildCells(games: readonly RatedGame[], index: Map<string, number>, weighting: Weighting, clones: CloneHandling) {
+function buildCells(games: readonly RatedGame[], index: Map<string, number>, weighting: Weighting, clones: CloneHandling, outcome: Outcome = "win", collect?: (c: WeightedComparison) => void) {
   const k = index.size;
   const families = [...new Set(games.map((g) => g.family))].sort();
   const familyIndex = new Map(families.map((f, i) => [f, i]));
@@ -198,13 +206,14 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   // A family with a single configuration is sampled by game instead (nothing to tell its spread otherwise).
   const singleCluster = clusters.map((c) => c < 2);
   // Every comparison of every game, for the passes below: clone profiles (when asked), counts and each family's total weight, the scaled wins per cell.
+  // `x` and `y` are the two seats' places in the seat table (its `seat` holds them).
   const {start, agent, score} = seats;
-  const visit = (each: (n: number, i: number, j: number, w: number, win: number) => void) => {
+  const visit = (each: (n: number, i: number, j: number, w: number, win: number, x: number, y: number) => void) => {
     for (let n = 0; n < games.length; n++) {
       for (let x = start[n]; x < start[n + 1]; x++) {
         for (let y = x + 1; y < start[n + 1]; y++) {
           if (agent[x] === agent[y]) continue;
-          each(n, agent[x], agent[y], orderWeight[n], score[x] > score[y] ? 1 : score[x] < score[y] ? 0 : 0.5);
+          each(n, agent[x], agent[y], orderWeight[n], comparisonOutcome(outcome, score[x], score[y]), x, y);
         }
       }
     }
@@ -235,19 +244,20 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   const scale = familyScales(familyStats, weighting);
   // One cell per cluster, or per game of a single-configuration family, in order of first appearance.
   const cells: {family: number; wins: Map<number, number>}[] = [];
-  const byCluster = new Map<number, {family: number; wins: Map<number, number>}>();
+  const byCluster = new Map<number, number>();
   const cellOf = games.map((_, n) => {
     const f = familyOf[n];
     let cell = singleCluster[f] ? undefined : byCluster.get(clusterOf[n]);
-    if (!cell) {
-      cells.push((cell = {family: f, wins: new Map()}));
+    if (cell === undefined) {
+      cell = cells.push({family: f, wins: new Map()}) - 1;
       if (!singleCluster[f]) byCluster.set(clusterOf[n], cell);
     }
     return cell;
   });
-  visit((n, i, j, w, win) => {
-    const {wins} = cellOf[n];
+  visit((n, i, j, w, win, x, y) => {
+    const {wins} = cells[cellOf[n]];
     const sw = w * share[i] * share[j] * scale[familyOf[n]] * countOf[n];
+    collect?.({game: n, cell: cellOf[n], family: familyOf[n], i, j, first: seats.seat[x], second: seats.seat[y], weight: sw, outcome: win});
     if (win > 0) wins.set(i * k + j, (wins.get(i * k + j) ?? 0) + sw * win);
     if (win < 1) wins.set(j * k + i, (wins.get(j * k + i) ?? 0) + sw * (1 - win));
   });
@@ -255,19 +265,21 @@ function buildCells(games: readonly RatedGame[], index: Map<string, number>, wei
   return {cells: cells.map(sparseCell), families: familyStats.map((s, f) => ({...s, clusters: clusters[f]})), scale, agentGames, agentComparisons, groups, share};
 }
 
-/** Every game's seats in seat order, end to end: game n's are start[n] … start[n + 1] − 1 (agent indexes and scores). */
+/** Every game's seats in seat order, end to end: game n's are start[n] … start[n + 1] − 1 (agent indexes, scores and the seats themselves). */
 function seatTable(games: readonly RatedGame[], index: Map<string, number>) {
   const start = new Int32Array(games.length + 1);
   games.forEach((g, n) => (start[n + 1] = start[n] + g.seats.length));
   const agent = new Int32Array(start[games.length]);
   const score = new Float64Array(start[games.length]);
+  const seat = new Array<RatedSeat>(start[games.length]);
   games.forEach((g, n) =>
     inSeatOrder(g.seats).forEach((s, x) => {
       agent[start[n] + x] = index.get(s.agent)!;
       score[start[n] + x] = s.score;
+      seat[start[n] + x] = s;
     }),
   );
-  return {start, agent, score};
+  return {start, agent, score, seat};
 }
 
 /**
@@ -345,7 +357,7 @@ function familyScales(stats: readonly {weight: number}[], weighting: Weighting):
  * compared seats), so that agents are compared on the same configuration
  * from the same side of the table.
  */
-function cloneGroupsOf(k: number, clusterOf: Int32Array, manySeats: (n: number) => boolean, visit: (each: (n: number, i: number, j: number, w: number, win: number) => void) => void, countOf: readonly number[]): number[][] {
+function cloneGroupsOf(k: number, clusterOf: Int32Array, manySeats: (n: number) => boolean, visit: (each: (n: number, i: number, j: number, w: number, win: number, x: number, y: number) => void) => void, countOf: readonly number[]): number[][] {
   const profiles = new ResultProfiles(k);
   visit((n, i, j, _w, win) => {
     const cell = 4 * clusterOf[n] + (manySeats(n) ? 2 : 0);
@@ -356,16 +368,61 @@ function cloneGroupsOf(k: number, clusterOf: Int32Array, manySeats: (n: number) 
 }
 
 /**
+ * One comparison as the fit counts it: game `game` (an index into the games
+ * given), agents `i` over `j` by their seats, in sampled unit `cell` (a
+ * configuration, or a game of a single-configuration family) of family
+ * `family` (indexes as ratingComparisons numbers them).
+ */
+export interface WeightedComparison {
+  game: number;
+  cell: number;
+  family: number;
+  i: number;
+  j: number;
+  first: RatedSeat;
+  second: RatedSeat;
+  /** Seat balance × family weight × the game's count. */
+  weight: number;
+  /** The first seat's outcome in [0, 1] (ratingOutcomes.ts). */
+  outcome: number;
+}
+
+/** What the models fitted beside the ratings read: the comparisons, and the design of the intervals (the cells, each family's weight factor). */
+export interface RatingComparisons {
+  /** Sorted; comparisons' `i` and `j` index them. */
+  agents: string[];
+  comparisons: WeightedComparison[];
+  /** The comparisons summed per cell (sampled unit), as the fit and its intervals read them. */
+  cells: Cell[];
+  /** Each family's weight factor (the variance of a comparison scaled by s grows as s²: clusterRobust.ts's degrees of freedom). */
+  scale: number[];
+}
+
+/**
+ * Every comparison rateAgents fits, weighted as it weights them, for the
+ * models fitted beside it (ratingModels.ts, controlledRatings.ts). Every
+ * agent is an entrant here (`clones` is the ratings' option).
+ */
+export function ratingComparisons(games: readonly RatedGame[], {weighting = "families", outcome = "win"}: Pick<RatingOptions, "weighting" | "outcome"> = {}): RatingComparisons {
+  const agents = agentsOf(games);
+  const comparisons: WeightedComparison[] = [];
+  const built = buildCells(games, new Map(agents.map((a, i) => [a, i])), weighting, "entrants", outcome, (c) => comparisons.push(c));
+  return {agents, comparisons, cells: built.cells, scale: built.scale};
+}
+
+/**
  * The same games in fewer rows, for shipping to a page: a two-seat game is
- * reduced to its outcome (1, ½ or 0 per seat: all rateAgents reads of it),
- * and identical games of one family and cluster are merged into one with a
+ * reduced to its outcome under `outcome` (o and 1 − o per seat: all
+ * rateAgents with the same `outcome` reads of it, ratingOutcomes.ts), and
+ * identical games of one family and cluster are merged into one with a
  * `count`, placed where the first of them was (so clusters keep their
  * order). Games of a family with a single cluster are left apart: each is a
- * sampled unit of its own for the intervals. rateAgents gives the same
- * result on the compact games (sums taken in another order: equal to
- * rounding, about 1e-15).
+ * sampled unit of its own for the intervals. rateAgents with the same
+ * `outcome` gives the same result on the compact games (sums taken in
+ * another order: equal to rounding, about 1e-15); a margin outcome keeps
+ * (o, 1 − o), which merge less often.
  */
-export function compactGames(games: readonly RatedGame[]): RatedGame[] {
+export function compactGames(games: readonly RatedGame[], outcome: Outcome = "win"): RatedGame[] {
   const clusters = new Map<string, Set<string>>();
   for (const g of games) {
     if (!clusters.has(g.family)) clusters.set(g.family, new Set());
@@ -376,7 +433,7 @@ export function compactGames(games: readonly RatedGame[]): RatedGame[] {
   for (const g of games) {
     let seats = [...g.seats].sort((x, y) => x.seat - y.seat);
     if (seats.length === 2) {
-      const win = seats[0].score > seats[1].score ? 1 : seats[0].score < seats[1].score ? 0 : 0.5;
+      const win = comparisonOutcome(outcome, seats[0].score, seats[1].score);
       seats = [{...seats[0], score: win}, {...seats[1], score: 1 - win}];
     }
     const game = {family: g.family, cluster: g.cluster, seats: seats.map(({agent, seat, score}) => ({agent, seat, score}))};
@@ -397,7 +454,7 @@ export function compactGames(games: readonly RatedGame[]): RatedGame[] {
 }
 
 /** Connected sets of agents (an edge wherever two agents were compared), largest first. */
-function components(k: number, wins: Float64Array): number[][] {
+export function components(k: number, wins: Float64Array): number[][] {
   const parent = Array.from({length: k}, (_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
   for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) if (wins[i * k + j] + wins[j * k + i] > 0) parent[find(i)] = find(j);
@@ -531,7 +588,7 @@ function newtonTerms(k: number, wins: Float64Array, theta: Float64Array, priors:
  * Gaussian elimination with partial pivoting when A is not positive
  * definite to rounding.
  */
-function solveSymmetric(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
+export function solveSymmetric(k: number, matrix: Float64Array, b: Float64Array): Float64Array {
   const {l, complete} = cholesky(k, matrix, 1e-300);
   if (!complete) return solveByElimination(k, matrix, b);
   const x = new Float64Array(k);
@@ -571,26 +628,27 @@ function solveByElimination(k: number, matrix: Float64Array, b: Float64Array): F
   return x;
 }
 
-/** Centres log-strengths within each component: the weighted mean (each agent's share of an entrant) is 0. */
-function centre(theta: Float64Array, groups: number[][], weight: readonly number[]): Float64Array {
+/** Centres log-strengths within each component: the weighted mean (each agent's share of an entrant; equal without `weight`) is 0. */
+export function centre(theta: Float64Array, groups: readonly number[][], weight?: readonly number[]): Float64Array {
   const out = new Float64Array(theta);
+  const w = (i: number) => (weight ? weight[i] : 1);
   for (const g of groups) {
-    const total = g.reduce((t, i) => t + weight[i], 0);
-    const mean = g.reduce((t, i) => t + weight[i] * theta[i], 0) / total;
+    const total = g.reduce((t, i) => t + w(i), 0);
+    const mean = g.reduce((t, i) => t + w(i) * theta[i], 0) / total;
     for (const i of g) out[i] = theta[i] - mean;
   }
   return out;
 }
 
 /** The k×k win matrix of a set of cells. */
-function sumCells(k: number, cells: readonly Cell[]): Float64Array {
+export function sumCells(k: number, cells: readonly Cell[]): Float64Array {
   const wins = new Float64Array(k * k);
   for (const {at, w} of cells) for (let n = 0; n < at.length; n++) wins[at[n]] += w[n];
   return wins;
 }
 
 /** Ranks (1 = best) of `theta` within each component. */
-function ranksOf(theta: ArrayLike<number>, groups: number[][]): number[] {
+export function ranksOf(theta: ArrayLike<number>, groups: readonly number[][]): number[] {
   const rank = new Array<number>(theta.length).fill(0);
   for (const g of groups) [...g].sort((a, b) => theta[b] - theta[a]).forEach((i, r) => (rank[i] = r + 1));
   return rank;
@@ -599,16 +657,27 @@ function ranksOf(theta: ArrayLike<number>, groups: number[][]): number[] {
 /**
  * The design behind the intervals (clusterRobust.ts): each cell (a
  * configuration, or a game of a single-configuration family) is a sampled
- * cluster, each family a stratum. A cell's score at the fit: for every
- * weight w of i beating j, w·P(j beats i) to i and its negative to j.
- * The degrees of freedom weigh a family by its model information times its
- * weight factor (the variance of a comparison scaled by s grows as s²).
+ * cluster, each family a stratum.
  */
 function designOf(k: number, cells: readonly Cell[], scale: readonly number[], wins: Float64Array, theta: Float64Array, priors: readonly number[]): ClusterRobust {
-  const strata = scale.map(() => ({scores: [] as Float64Array[], wins: new Float64Array(k * k)}));
-  for (const cell of cells) {
-    const u = new Float64Array(k);
-    const stratum = strata[cell.family];
+  return clusterRobust(k, btInformation(k, wins, theta, priors), btScoreStrata(k, cells, scale, theta).strata);
+}
+
+/**
+ * The Bradley–Terry fit's strata at `theta` (clusterRobust.ts): a cell's
+ * score, for every weight w of i beating j, w·P(j beats i) to i and its
+ * negative to j; a family's information, its model information times its
+ * weight factor (the variance of a comparison scaled by s grows as s²: it
+ * sets the degrees of freedom). With p > k, the strengths are the first k
+ * of p parameters (the rest for a caller to fill: Nash averaging's pairwise
+ * log-odds, ratingModels.ts); `scores` are the cells' scores, in the order
+ * of `cells`.
+ */
+export function btScoreStrata(k: number, cells: readonly Cell[], scale: readonly number[], theta: Float64Array, p = k): {scores: Float64Array[]; strata: ScoreStratum[]} {
+  const {scores, strata} = emptyStrata(p, cells.map((c) => c.family), scale.length);
+  const wins = scale.map(() => new Float64Array(k * k));
+  cells.forEach((cell, c) => {
+    const u = scores[c];
     for (let n = 0; n < cell.at.length; n++) {
       const at = cell.at[n];
       const i = Math.floor(at / k);
@@ -616,24 +685,23 @@ function designOf(k: number, cells: readonly Cell[], scale: readonly number[], w
       const gain = cell.w[n] / (1 + Math.exp(theta[i] - theta[j]));
       u[i] += gain;
       u[j] -= gain;
-      stratum.wins[at] += cell.w[n];
+      wins[cell.family][at] += cell.w[n];
     }
-    stratum.scores.push(u);
-  }
-  return clusterRobust(
-    k,
-    btInformation(k, wins, theta, priors),
-    strata.map((s, f) => ({scores: s.scores, information: btInformation(k, s.wins, theta, 0, false).map((h) => h * scale[f])})),
-  );
+  });
+  strata.forEach((s, f) => {
+    const h = btInformation(k, wins[f], theta, 0, false);
+    for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) s.information[i * p + j] = h[i * k + j] * scale[f];
+  });
+  return {scores, strata};
 }
 
 /** Ratings with intervals from a set of played games (see the module comment). */
 export function rateAgents(games: readonly RatedGame[], options: RatingOptions = {}): RatingsResult {
-  const {weighting = "families", clones = "entrants", resamples = 1000, seed = 1, prior = 1, level = 0.95, tierConfidence = TIER_CONFIDENCE} = options;
+  const {weighting = "families", clones = "entrants", outcome = "win", resamples = 1000, seed = 1, prior = 1, level = 0.95, tierConfidence = TIER_CONFIDENCE} = options;
   const names = agentsOf(games);
   const index = new Map(names.map((a, i) => [a, i]));
   const k = names.length;
-  const built = buildCells(games, index, weighting, clones);
+  const built = buildCells(games, index, weighting, clones, outcome);
   const wins = sumCells(k, built.cells);
   // Agents never compared are left out of the components (and so of ranks).
   const groups = components(k, wins).filter((g) => g.length > 1);
