@@ -75,6 +75,9 @@ import {idStem} from "../contract/game.js";
 
 export {idStem};
 
+/** A game's id from its stem, configuration, lineup label and repetition (the module comment's scheme). */
+export const gameIdOf = (stem: string, config: number, label: string, repetition: number): string => `${stem}-${config}-${label}-${repetition}`;
+
 /**
  * Every game a run plays, lazily, in a stable order (game, config, lineup,
  * repetition); with `shard`, only those at positions ≡ shard.index modulo
@@ -91,7 +94,7 @@ export function* plannedGames(config: RunConfig, shard: Shard | null = null): Ge
         const label = lineupLabel(lineup);
         for (let r = 0; r < config.games_per_lineup; r++) {
           if (shard && ++position % shard.count !== shard.index) continue;
-          yield {def: spec.def, params: params[c], config_id: c, lineup, repetition: r, game_id: `${stem}-${c}-${label}-${r}`};
+          yield {def: spec.def, params: params[c], config_id: c, lineup, repetition: r, game_id: gameIdOf(stem, c, label, r)};
         }
       }
     }

@@ -10,8 +10,10 @@
  * system prompt sent (llm/promptLog.ts), so a changed prompt template shows
  * as a new hash, and its harness factors (llm/harness.ts: legal moves
  * listed, structured output, retries after a rule break, votes), every one
- * spelled out. No key or secret is ever part of it: players name the
- * environment variable of their key, never its value.
+ * spelled out; an adaptive run adds its decisions (run/adaptive.ts: each
+ * batch, what it chose and why, the rank interval widths then). No key or
+ * secret is ever part of it: players name the environment variable of their
+ * key, never its value.
  */
 import {createHash} from "node:crypto";
 import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
@@ -80,6 +82,8 @@ export interface ManifestInput {
   started: Date;
   counts: Record<string, number>;
   shard?: string | null;
+  /** An adaptive run's decisions and stop (run/adaptive.ts AdaptiveSummary). */
+  adaptive?: unknown;
 }
 
 export function buildManifest(input: ManifestInput): Record<string, unknown> {
@@ -98,6 +102,7 @@ export function buildManifest(input: ManifestInput): Record<string, unknown> {
     node: process.version,
     packages: Object.fromEntries(PACKAGES.map((p) => [p, packageVersion(p)])),
     counts: input.counts,
+    ...(input.adaptive !== undefined && {adaptive: input.adaptive}),
     llm_players: (input.llmPlayers ?? []).map((p) => {
       const log = promptLog.get(p.id);
       return {

@@ -8,6 +8,7 @@
  *   game=<id>/{games,players,turns}.parquet   the results (every finished game; run/tables.ts)
  *   .parley/run-fingerprint          which run definition the directory holds
  *   .parley/checkpoints/<game>.json  one per finished game (names: checkpoint.ts)
+ *   .parley/adaptive.jsonl           an adaptive run's decisions (run/adaptiveLog.ts)
  *   .parley/tables/                  the tables' generations (io/tableSet.ts)
  *   .parley/llm-cache/               LLM responses (unless --cache moves it)
  * A shard (run/shard.ts) keeps the same state in .parley/shard=<i>/ and
@@ -35,13 +36,14 @@ import {redactSecrets} from "../llm/secrets.js";
 import {Checkpoints, claimDirectory, fingerprint} from "./checkpoint.js";
 import {ProgressLine} from "./progress.js";
 import {answerDefining, llmSeats} from "./llmPlayers.js";
-import {countGames, plannedGames} from "./grid.js";
-import {runTournament} from "./tournament.js";
+import {countGames, plannedGames, type PlannedGame} from "./grid.js";
+import {runTournament, type GameRecord} from "./tournament.js";
 import {RunTables} from "./write.js";
 import {RunInterrupted, settleOrGiveUp, stopAgentsOnAbort} from "./interrupt.js";
 import {removeStaleWrites, type TableWriter} from "../io/tableSet.js";
 import type {RunConfig} from "./runConfigTypes.js";
 import {runStateDir, type Shard} from "./shard.js";
+import {refuseAdaptiveState} from "./adaptiveLog.js";
 
 export interface ResumableOptions {
   /** Overrides config.concurrency (games played at once). */
@@ -68,6 +70,30 @@ export interface ResumableOptions {
   maxCost?: number | null;
   /** Recorded with the tables (io/tableSet.ts). */
   writer?: TableWriter;
+  /**
+   * The games to play instead of the plan (run/adaptive.ts), given the run's
+   * checkpoints and whether the run has stopped starting games (--max-cost:
+   * a source then chooses no more).
+   */
+  source?: (checkpoints: Checkpoints, halted: () => boolean) => GameSource;
+}
+
+/**
+ * Games chosen as results come in (run/adaptive.ts), in place of the plan:
+ * what to play, what was played, and how many.
+ */
+export interface GameSource {
+  /** The games to play, in order; finished ones (checkpointed) are skipped. */
+  games: AsyncIterable<PlannedGame>;
+  /** Told of each game once its checkpoint is written, and of each that failed. */
+  finished(record: GameRecord): void;
+  failed(game: PlannedGame): void;
+  /** Every game chosen, in table order, once the tournament is over. */
+  chosen(): Iterable<PlannedGame>;
+  /** Games chosen by an earlier process and already finished. */
+  resumed: number;
+  /** The most games the source may choose (the progress line's total). */
+  total: number;
 }
 
 export interface ResumableResult {
@@ -106,16 +132,18 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   removeStaleWrites(outDir, shard ? {state} : {}); // now, not only when the tables are written: a killed run's staged rows can be large
   const checkpoints = new Checkpoints(join(state, "checkpoints"));
   await claimDirectory(state, runFingerprint(config));
-  const planned = countGames(config, shard);
-  let resumed = 0;
-  for (const g of plannedGames(config, shard)) if (checkpoints.has(g.game_id)) resumed++;
-  const counts = {total: planned, skipped: resumed, finished: 0, failed: 0, ruleBreaks: 0};
+  // Once set, no new game starts (admit below): an adaptive source stops choosing too.
+  let budgetStop: string | null = null;
+  const source = options.source?.(checkpoints, () => budgetStop !== null) ?? null;
+  if (!source) refuseAdaptiveState(state);
+  let resumed = source ? source.resumed : 0;
+  if (!source) for (const g of plannedGames(config, shard)) if (checkpoints.has(g.game_id)) resumed++;
+  const counts = {total: source ? source.total : countGames(config, shard), skipped: resumed, finished: 0, failed: 0, ruleBreaks: 0};
   const prices = options.prices ?? new Map();
   const priced = config.llm_players.length > 0 && prices.size > 0 && unpriced(config.llm_players, prices).length < config.llm_players.length;
   const maxCost = options.maxCost ?? null;
   const budget = priced ? new RunBudget(prices, maxCost, new SpendJournal(state)) : null;
   const progress = options.progress === null ? null : new ProgressLine(counts, llmStats, options.progress ?? process.stderr, undefined, budget ? () => `cost $${budget.committed.toFixed(2)}` : null);
-  let budgetStop: string | null = null;
   const admit = (inFlight: number): boolean | "wait" => {
     if (!budget || maxCost === null) return true;
     const verdict = budgetStop ?? budgetAdmits(budget, maxCost, counts.finished, inFlight);
@@ -139,20 +167,21 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
       signal,
       shard,
       admit,
+      ...(source && {games: source.games}),
       onGame: async (record) => {
         if (closed) return;
         await checkpoints.save(record);
+        source?.finished(record);
         counts.finished++;
         counts.ruleBreaks += record.turns.filter((t) => t.rule_break === true).length;
         progress?.update();
       },
       onError: (g, error) => {
-        if (error instanceof RunInterrupted) return; // not failed: replayed on resume
-        if (error instanceof BudgetExhausted) {
-          // Not failed either: a rerun with a larger --max-cost replays it from the cache.
-          budgetStop ??= refusal(budget!);
-          return;
-        }
+        // A call the budget refused stops the run's scheduling (before an adaptive source hears of the game, so it chooses no more).
+        if (error instanceof BudgetExhausted) budgetStop ??= refusal(budget!);
+        source?.failed(g);
+        // Neither counts as failed: an interrupted game, or one the budget cut short, is replayed (from the cache) by a rerun.
+        if (error instanceof RunInterrupted || error instanceof BudgetExhausted) return;
         counts.failed++;
         failed.push({game_id: g.game_id, error: redactSecrets((error as Error).message ?? String(error))});
         progress?.update();
@@ -168,13 +197,14 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
 
   // Rebuild the tables from every checkpoint, in planned order: one entry per game id, so no duplicates.
   const tables = new RunTables(outDir, config.games.map((g) => g.def), undefined, shard, options.writer);
-  for (const g of plannedGames(config, shard)) {
+  const planned = source ? [...source.chosen()] : null;
+  for (const g of planned ?? plannedGames(config, shard)) {
     const saved = checkpoints.read(g.game_id);
     if (saved) tables.add(saved);
   }
   const written = await tables.finish();
   const cost = budget ? {total: previousSpend(state), players: budget.players} : null;
-  return {planned, resumed, played: counts.finished, failed, ...written, cost, budgetStop};
+  return {planned: planned ? planned.length : counts.total, resumed, played: counts.finished, failed, ...written, cost, budgetStop};
 }
 
 /** Why the budget refused a call, or null when it has not. */

@@ -8,7 +8,8 @@
  * Hooks: `agentFactory` replaces how a player id becomes an Agent (LLM
  * players), `skip` leaves out games already written (resume), `onGame`
  * receives each result, `signal` stops scheduling new games, `shard` plays
- * one shard of the plan (run/shard.ts).
+ * one shard of the plan (run/shard.ts), `games` replaces the plan by games
+ * chosen as results come in (run/adaptive.ts).
  */
 import type {Agent, SeatContext} from "../contract/agent.js";
 import {agentDef} from "../registry/agents.js";
@@ -40,6 +41,12 @@ export interface TournamentOptions {
   admit?: (inFlight: number) => boolean | "wait";
   /** Play only this shard of the plan (run/shard.ts); default all games. */
   shard?: Shard | null;
+  /**
+   * The games to play, in order, instead of the plan: a source that may wait
+   * for results before it yields more (run/adaptive.ts). Asked for the next
+   * game whenever a place is free.
+   */
+  games?: AsyncIterable<PlannedGame>;
 }
 
 export {gameRow, playerRows};
@@ -61,18 +68,25 @@ export async function runTournament(config: RunConfig, options: TournamentOption
     await options.onGame?.({game: g.def.id, row: gameRow(g, config, result, seats.map((a) => a.traits)), players: playerRows(g, result), turns});
   };
   let scheduled = 0;
-  for (const g of plannedGames(config, options.shard)) {
+  /** Starts `g` unless it is skipped; false once no further game may start. */
+  const start = async (g: PlannedGame): Promise<boolean> => {
     if (options.signal) {
       // Built-in games never wait for I/O: yield now and then so that a signal handler can run at all.
       if (++scheduled % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
-      if (options.signal.aborted) break;
+      if (options.signal.aborted) return false;
     }
-    if (options.skip?.(g)) continue;
-    if (options.admit && !(await admitted(options.admit, running))) break;
+    if (options.skip?.(g)) return true;
+    if (options.admit && !(await admitted(options.admit, running))) return false;
     const onError = options.onError;
     const p: Promise<void> = (onError ? playOne(g).catch((error) => onError(g, error)) : playOne(g)).finally(() => running.delete(p));
     running.add(p);
     if (running.size >= limit) await Promise.race(running);
+    return true;
+  };
+  if (options.games) {
+    for await (const g of options.games) if (!(await start(g))) break;
+  } else {
+    for (const g of plannedGames(config, options.shard)) if (!(await start(g))) break;
   }
   await Promise.all(running);
   return played;

@@ -8,7 +8,9 @@ import {parseRunConfig, ConfigError, type RunConfig} from "../../runner/runConfi
 import {countGames} from "../../runner/grid.js";
 import {describePlan, LIMITS} from "../../runner/runConfigChecks.js";
 import {writeTournament} from "../../runner/tournament.js";
-import {runResumable} from "../../runner/resume.js";
+import {runResumable, type ResumableResult} from "../../runner/resume.js";
+import {adaptiveBrief, adaptiveFamilies, adaptiveOutcome, runAdaptive, type AdaptiveRunOptions, type AdaptiveSummary} from "../../runner/adaptive.js";
+import {AdaptiveFieldError, checkAdaptiveFamilies} from "../../../src/lib/adaptivePlan.js";
 import {llmStats} from "../../llm/stats.js";
 import {resolveApiKey} from "../../llm/secrets.js";
 import {CheckpointConflict, checkDirectory} from "../../runner/checkpoint.js";
@@ -63,12 +65,16 @@ export async function run(argv: string[]): Promise<number> {
     shard: {type: "string"},
     "max-cost": {type: "string"},
     replace: {type: "boolean"},
+    adaptive: {type: "boolean"},
+    "target-rank-width": {type: "string"},
+    "max-games": {type: "string"},
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const shard = values.shard === undefined ? null : shardUsage(() => parseShard(values.shard!));
   const config = readRunConfig(positionals[0], {dir: values.out, shard});
   const concurrency = intOption("run", "concurrency", values.concurrency, {min: 1, max: LIMITS.concurrency.max});
   const {prices, maxCost} = costOptions(values["max-cost"], config);
+  const adaptive = adaptiveOptions(values, positionals[0], config, shard, concurrency);
   // Say what the config asks for before playing any of it; a huge plan (a typo in games_per_lineup) needs --yes.
   const plan = describePlan(config);
   if (plan.games > CONFIRM_ABOVE && !values.yes) {
@@ -77,17 +83,17 @@ export async function run(argv: string[]): Promise<number> {
   outputDir("run", "--out", values.out);
   if (values.cache !== undefined) outputDir("run", "--cache", values.cache);
   const planned = countGames(config, shard);
-  if (!values.quiet) process.stderr.write(`parley run: ${positionals[0]}: ${plan.text}${shard ? `; shard ${shardLabel(shard)} plays ${planned.toLocaleString("en-US")} of them` : ""}\n`);
+  if (!values.quiet) process.stderr.write(`parley run: ${positionals[0]}: ${plan.text}${shard ? `; shard ${shardLabel(shard)} plays ${planned.toLocaleString("en-US")} of them` : ""}${adaptive ? `; adaptive: at most ${adaptive.maxGames.toLocaleString("en-US")} games, chosen as results come in, until every rank interval is at most ${adaptive.targetWidth} wide` : ""}\n`);
   const started = performance.now();
   const startedAt = new Date();
   const configText = readFileSync(positionals[0], "utf8");
   /** The manifest beside the tables (run/manifest.ts), with this invocation's counts. */
-  const manifest = (counts: Record<string, number>) =>
+  const manifest = (counts: Record<string, number>, adaptiveRecord?: unknown) =>
     writeManifest(values.out!, buildManifest({
-      kind: "run", config: JSON.parse(configText), configText, seed: config.seed, chance: config.chance, started: startedAt, counts, shard: shard ? shardLabel(shard) : null,
+      kind: "run", config: JSON.parse(configText), configText, seed: config.seed, chance: config.chance, started: startedAt, counts, shard: shard ? shardLabel(shard) : null, adaptive: adaptiveRecord,
       llmPlayers: config.llm_players.map((p) => ({id: p.id, provider: p.provider, model: p.model, base_url: p.base_url, harness: harnessOf(p, config.max_attempts)})),
     }), shard ? shard.index : null);
-  const resumable = config.llm_players.length > 0 || values.resume === true;
+  const resumable = config.llm_players.length > 0 || values.resume === true || adaptive !== null;
   if (resumable) {
     try {
       checkSharedLimits(config.llm_players);
@@ -139,17 +145,20 @@ export async function run(argv: string[]): Promise<number> {
   try {
     if (resumable) {
       // LLM runs: per-game checkpoints, response cache, progress line on stderr (run/resume.ts).
-      let r;
+      let r: ResumableResult & {adaptive?: AdaptiveSummary};
+      const options = {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal, shard, prices, maxCost, writer};
       try {
-        r = await runResumable(config, out, {concurrency, cacheDir: values.cache, progress: values.quiet ? null : process.stderr, signal: interrupts.signal, shard, prices, maxCost, writer});
+        r = adaptive ? await runAdaptive(config, out, {...options, adaptive}) : await runResumable(config, out, options);
       } catch (error) {
         if (error instanceof CheckpointConflict) throw new UsageError(`parley run: ${error.message}`);
         throw error;
       }
       const s = llmStats;
-      await manifest({planned, games: r.games, players: r.players, turns: r.turns, failed_games: r.failed.length, llm_requests: s.requests, llm_calls: s.completions, llm_cached_calls: s.cacheHits, llm_rule_breaks: s.ruleBreaks, input_tokens: s.inputTokens, output_tokens: s.outputTokens, ...(r.cost && {cost_usd: r.cost.total})});
+      const chosen = r.adaptive;
+      await manifest({planned, games: r.games, players: r.players, turns: r.turns, failed_games: r.failed.length, llm_requests: s.requests, llm_calls: s.completions, llm_cached_calls: s.cacheHits, llm_rule_breaks: s.ruleBreaks, input_tokens: s.inputTokens, output_tokens: s.outputTokens, ...(r.cost && {cost_usd: r.cost.total})}, chosen);
       printJson({
         run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
+        ...(chosen && {adaptive: adaptiveBrief(chosen)}),
         games: r.games, players: r.players, turns: r.turns,
         llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
         ...(r.cost && {cost_usd: {total: r.cost.total, players: r.cost.players, max: maxCost}}), ...(r.budgetStop && {stopped: "max-cost"}),
@@ -166,6 +175,7 @@ export async function run(argv: string[]): Promise<number> {
         process.stderr.write(`parley run: --max-cost $${maxCost} stopped the run: ${r.budgetStop}; $${r.cost!.total.toFixed(4)} spent in all; ${r.games} of ${planned} games finished and written to ${out} (games cut short are not); run again with a larger --max-cost to resume\n`);
         return 1;
       }
+      if (chosen && !values.quiet) process.stderr.write(`parley run: adaptive: ${adaptiveOutcome(chosen)}\n`);
       if (r.failed.length) {
         const first = r.failed[0];
         // first.error may quote an endpoint's reply: printable keeps its control characters off the terminal.
@@ -182,6 +192,27 @@ export async function run(argv: string[]): Promise<number> {
     interrupts.dispose();
     lock.release();
   }
+}
+
+/** --adaptive's options; null without --adaptive (whose flags then are refused). */
+function adaptiveOptions(values: {adaptive?: boolean; "target-rank-width"?: string; "max-games"?: string}, path: string, config: RunConfig, shard: Shard | null, concurrency: number | undefined): AdaptiveRunOptions | null {
+  if (!values.adaptive) {
+    const stray = (["target-rank-width", "max-games"] as const).find((flag) => values[flag] !== undefined);
+    if (stray) throw new UsageError(`parley run: --${stray} goes with --adaptive`);
+    return null;
+  }
+  if (shard) throw new UsageError("parley run: --adaptive chooses each batch of games from every result so far, so it cannot be split with --shard");
+  try {
+    checkAdaptiveFamilies(adaptiveFamilies(config));
+  } catch (error) {
+    if (error instanceof AdaptiveFieldError) throw new UsageError(`parley run: ${path}: --adaptive: ${error.message}`);
+    throw error;
+  }
+  return {
+    targetWidth: intOption("run", "target-rank-width", values["target-rank-width"], {min: 0, max: 10_000}, 0),
+    maxGames: intOption("run", "max-games", values["max-games"], {min: 1, max: Number.MAX_SAFE_INTEGER}, countGames(config)),
+    batchSize: concurrency ?? config.concurrency,
+  };
 }
 
 /** Runs `fn`, turning a bad --shard or shard layout into one usage line. */
