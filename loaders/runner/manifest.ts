@@ -9,7 +9,9 @@
  * system prompt sent (llm/promptLog.ts), so a changed prompt template shows
  * as a new hash, and its harness factors (llm/harness.ts: legal moves
  * listed, structured output, retries after a rule break, votes), every one
- * spelled out. No key or secret is ever part of it: players name the
+ * spelled out, and a run config's generalisation protocol resolved (its
+ * held-out configurations as configuration ids; runner/generalisationConfig.ts).
+ * No key or secret is ever part of it: players name the
  * environment variable of their key, never its value.
  */
 import {createHash} from "node:crypto";
@@ -21,6 +23,7 @@ import {redactUrl, redactUrls} from "../io/printable.js";
 import {readRunFile} from "../io/runFile.js";
 import {promptLog} from "../llm/promptLog.js";
 import type {Harness} from "../llm/harness.js";
+import type {GeneralisationProtocol} from "../../src/lib/generalisation.js";
 
 const PACKAGES = ["@observablehq/framework", "@duckdb/node-api", "@duckdb/duckdb-wasm", "openai", "@anthropic-ai/sdk", "@google/genai", "apache-arrow", "parquet-wasm"];
 
@@ -77,6 +80,8 @@ export interface ManifestInput {
   started: Date;
   counts: Record<string, number>;
   shard?: string | null;
+  /** The run config's generalisation protocol, as parsed (held-out configurations resolved to ids). */
+  generalisation?: GeneralisationProtocol;
 }
 
 export function buildManifest(input: ManifestInput): Record<string, unknown> {
@@ -106,6 +111,7 @@ export function buildManifest(input: ManifestInput): Record<string, unknown> {
         ...(p.harness && {harness: p.harness}),
       };
     }),
+    ...(input.generalisation && {generalisation: input.generalisation}),
   };
 }
 

@@ -78,7 +78,8 @@ export interface ResumableResult {
 
 /** What decides the games of a run and their answers; `concurrency` and LLM limits do not. */
 export function runFingerprint(config: RunConfig): string {
-  const {concurrency: _c, llm_players, games, description: _d, ...rest} = config;
+  // The generalisation protocol says how games are read, not which are played.
+  const {concurrency: _c, llm_players, games, description: _d, generalisation: _g, ...rest} = config;
   return fingerprint({...rest, games: games.map((g) => ({game: g.def.id, grid: g.grid, n_players: g.n_players})), llm_players: llm_players.map(answerDefining)});
 }
 

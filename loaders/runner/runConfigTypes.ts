@@ -6,6 +6,7 @@
  */
 import type {GameDef, ParamValue} from "../contract/game.js";
 import type {LlmPlayerSpec} from "../llm/playerSpec.js";
+import type {GeneralisationProtocol} from "../../src/lib/generalisation.js";
 
 export interface GameRunSpec {
   def: GameDef;
@@ -28,6 +29,8 @@ export interface RunConfig {
   seed: number;
   concurrency: number;
   max_attempts: number;
+  /** Focal agents, background co-players and held-out configurations (generalisationConfig.ts); absent when the config declares none. */
+  generalisation?: GeneralisationProtocol;
 }
 
 export type LineupsSpec = "all" | "self" | string[][];

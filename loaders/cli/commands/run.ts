@@ -77,6 +77,7 @@ export async function run(argv: string[]): Promise<number> {
     writeManifest(values.out!, buildManifest({
       kind: "run", config: JSON.parse(configText), configText, seed: config.seed, started: startedAt, counts, shard: shard ? shardLabel(shard) : null,
       llmPlayers: config.llm_players.map((p) => ({id: p.id, provider: p.provider, model: p.model, base_url: p.base_url, harness: harnessOf(p, config.max_attempts)})),
+      generalisation: config.generalisation,
     }), shard ? shard.index : null);
   const resumable = config.llm_players.length > 0 || values.resume === true;
   if (resumable) {
