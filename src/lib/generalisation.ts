@@ -211,39 +211,16 @@ export interface ReportOptions {
   draw?: (design: Design, games: number, rng: Rng) => Float64Array;
 }
 
-/** Sums of weight × value and of weight, per (scope, measure, group): a flat accumulator. */
-interface Slots {
-  /** Per seat, the slot indexes it adds to (one per scope, measure and group it counts in). */
-  of: Int32Array[];
-  /** Per seat, the value it adds to each of those slots (its return or its win share). */
-  value: Float64Array[];
-  count: number;
-}
-
 function quantile(sorted: readonly number[], p: number): number {
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);
   return sorted[lo] + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? sorted[lo]) - sorted[lo]);
 }
 
-/**
- * Focal performance by group with percentile intervals from
- * `options.resamples` two-stage draws (default 1,000; 0 gives estimates
- * only): for each focal agent (and all of them pooled, when there are
- * several), each game (and all games, win share only, when there are
- * several) and each measure, the three comparisons whose groups both have
- * seats. A comparison over all games averages, game by game, only the
- * games in which both of its groups have seats.
- */
-export function generalisationReport(seats: readonly FocalSeat[], options: ReportOptions = {}): GeneralisationReport {
-  const {resamples = 1000, seed = 1, level = 0.95, draw = twoStageDraw} = options;
-  const families = [...new Set(seats.map((s) => s.family))].sort();
-  const agents = [...new Set(seats.map((s) => s.agent))].sort();
-  const focalScopes = agents.length > 1 ? [...agents, "all focal agents"] : agents;
-  const measures: Measure[] = ["return", "win share"];
-  const value = (s: FocalSeat, m: number) => (m === 0 ? Number(s.score) : Number(s.win));
+const MEASURES: readonly Measure[] = ["return", "win share"];
 
-  // Games and the design: strata (family, held out) -> configurations -> games.
+/** The seats' sampling design: each seat's game (an index), and per stratum (`<family>\0<held out>`) its configurations' games. */
+function designOf(seats: readonly FocalSeat[]): {gameOfSeat: number[]; games: number; strata: Map<string, Map<string, Set<number>>>; design: Design} {
   const gameIndex = new Map<string, number>();
   const gameOfSeat = seats.map((s) => {
     let g = gameIndex.get(s.game_id);
@@ -259,115 +236,167 @@ export function generalisationReport(seats: readonly FocalSeat[], options: Repor
     configs.set(s.cluster, games);
     games.add(gameOfSeat[i]);
   });
-  const design: Design = [...strata.values()].map((configs) => [...configs.values()].map((games) => [...games]));
-  /** The configurations of each stratum of a row's games (seen and held out, per game). */
-  const stratumSizes = (fams: readonly number[]) => fams.flatMap((fam) => [false, true].flatMap((held) => strata.get(`${families[fam]}\u0000${held}`)?.size ?? []));
+  const design = [...strata.values()].map((configs) => [...configs.values()].map((games) => [...games]));
+  return {gameOfSeat, games: gameIndex.size, strata, design};
+}
 
-  // Slot (scope f, family fam, measure m, group g) = ((f * F + fam) * M + m) * G + g.
-  const F = families.length;
-  const M = measures.length;
-  const G = GROUPS.length;
-  const slot = (f: number, fam: number, m: number, g: number) => ((f * F + fam) * M + m) * G + g;
-  const slots: Slots = {of: [], value: [], count: focalScopes.length * F * M * G};
-  seats.forEach((s) => {
-    const scopes = [agents.indexOf(s.agent), ...(agents.length > 1 ? [agents.length] : [])];
-    const fam = families.indexOf(s.family);
-    const groups = groupsOf(s).map((g) => GROUPS.indexOf(g));
-    const at: number[] = [];
-    const values: number[] = [];
-    for (const f of scopes) for (let m = 0; m < M; m++) for (const g of groups) at.push(slot(f, fam, m, g)), values.push(value(s, m));
-    slots.of.push(Int32Array.from(at));
-    slots.value.push(Float64Array.from(values));
-  });
-  /** Weighted sums per slot: weight × value in `sum`, weight in `weight`. */
-  const accumulate = (times: Float64Array | null) => {
-    const sum = new Float64Array(slots.count);
-    const weight = new Float64Array(slots.count);
-    for (let i = 0; i < seats.length; i++) {
-      const w = times ? times[gameOfSeat[i]] : 1;
+/**
+ * Weighted sums of the seats' values per slot, a slot being (scope,
+ * family, measure, group): scopes are the focal agents in order, then all
+ * of them pooled when there are several. `sums(times)` weighs each seat by
+ * how often a draw took its game (every seat once without `times`).
+ */
+class Slots {
+  readonly F: number;
+  private readonly of: Int32Array[] = [];
+  private readonly value: Float64Array[] = [];
+  private readonly count: number;
+
+  constructor(seats: readonly FocalSeat[], readonly agents: readonly string[], readonly families: readonly string[], private readonly gameOfSeat: readonly number[]) {
+    this.F = families.length;
+    this.count = (agents.length > 1 ? agents.length + 1 : agents.length) * this.F * MEASURES.length * GROUPS.length;
+    for (const s of seats) {
+      const scopes = [agents.indexOf(s.agent), ...(agents.length > 1 ? [agents.length] : [])];
+      const family = families.indexOf(s.family);
+      const groups = groupsOf(s).map((g) => GROUPS.indexOf(g));
+      const at: number[] = [];
+      const values: number[] = [];
+      for (const scope of scopes) {
+        for (let m = 0; m < MEASURES.length; m++) for (const g of groups) at.push(this.slot(scope, family, m, g)), values.push(m === 0 ? Number(s.score) : Number(s.win));
+      }
+      this.of.push(Int32Array.from(at));
+      this.value.push(Float64Array.from(values));
+    }
+  }
+
+  slot(scope: number, family: number, measure: number, group: number): number {
+    return ((scope * this.F + family) * MEASURES.length + measure) * GROUPS.length + group;
+  }
+
+  sums(times: Float64Array | null = null): Sums {
+    const sum = new Float64Array(this.count);
+    const weight = new Float64Array(this.count);
+    for (let i = 0; i < this.of.length; i++) {
+      const w = times ? times[this.gameOfSeat[i]] : 1;
       if (w === 0) continue;
-      const at = slots.of[i];
-      const values = slots.value[i];
+      const at = this.of[i];
+      const values = this.value[i];
       for (let k = 0; k < at.length; k++) {
         sum[at[k]] += w * values[k];
         weight[at[k]] += w;
       }
     }
     return {sum, weight};
-  };
-
-  // The rows: one per (scope, game or all games, measure, comparison) whose two groups both have seats.
-  interface Plan {
-    focal: string;
-    game: string;
-    measure: Measure;
-    comparison: (typeof COMPARISONS)[number];
-    f: number;
-    m: number;
-    fams: number[];
   }
-  const point = accumulate(null);
+}
+
+interface Sums {
+  sum: Float64Array;
+  weight: Float64Array;
+}
+
+/** One row to report: a scope, one game (or all of `families`, averaged), a measure and a comparison. */
+interface Plan {
+  focal: string;
+  game: string;
+  scope: number;
+  measure: number;
+  families: number[];
+  comparison: (typeof COMPARISONS)[number];
+  a: number;
+  b: number;
+}
+
+/** Every row whose two groups both have seats: per scope, measure and comparison, each game, then all games (win share, several games). */
+function planRows(slots: Slots, point: Sums, scopes: readonly string[]): Plan[] {
   const plans: Plan[] = [];
-  for (let f = 0; f < focalScopes.length; f++) {
-    for (let m = 0; m < M; m++) {
+  const families = slots.families.map((_, family) => family);
+  scopes.forEach((focal, scope) => {
+    MEASURES.forEach((measureName, measure) => {
       for (const comparison of COMPARISONS) {
-        const [ga, gb] = [GROUPS.indexOf(comparison.a), GROUPS.indexOf(comparison.b)];
-        const both = families.map((_, fam) => fam).filter((fam) => point.weight[slot(f, fam, m, ga)] > 0 && point.weight[slot(f, fam, m, gb)] > 0);
-        for (const fam of both) plans.push({focal: focalScopes[f], game: families[fam], measure: measures[m], comparison, f, m, fams: [fam]});
-        if (F > 1 && measures[m] === "win share" && both.length) plans.push({focal: focalScopes[f], game: "all games", measure: measures[m], comparison, f, m, fams: both});
+        const [a, b] = [GROUPS.indexOf(comparison.a), GROUPS.indexOf(comparison.b)];
+        const both = families.filter((f) => point.weight[slots.slot(scope, f, measure, a)] > 0 && point.weight[slots.slot(scope, f, measure, b)] > 0);
+        for (const f of both) plans.push({focal, game: slots.families[f], scope, measure, families: [f], comparison, a, b});
+        if (families.length > 1 && measureName === "win share" && both.length) plans.push({focal, game: "all games", scope, measure, families: both, comparison, a, b});
       }
-    }
-  }
-  /** Mean of the plan's games' means of group `g` (NaN when a game has no weight there). */
-  const meanOf = (acc: {sum: Float64Array; weight: Float64Array}, p: Plan, g: number) => {
-    let total = 0;
-    for (const fam of p.fams) {
-      const at = slot(p.f, fam, p.m, g);
-      if (!(acc.weight[at] > 0)) return NaN;
-      total += acc.sum[at] / acc.weight[at];
-    }
-    return total / p.fams.length;
-  };
-  const groupIndex = (p: Plan) => [GROUPS.indexOf(p.comparison.a), GROUPS.indexOf(p.comparison.b)] as const;
+    });
+  });
+  return plans;
+}
 
-  const drawn = plans.map(() => ({a: [] as number[], b: [] as number[], gap: [] as number[]}));
-  if (resamples > 0 && plans.length) {
-    const rng = createRng(seed);
-    for (let r = 0; r < resamples; r++) {
-      const acc = accumulate(draw(design, gameIndex.size, rng));
-      plans.forEach((p, i) => {
-        const [ga, gb] = groupIndex(p);
-        const a = meanOf(acc, p, ga);
-        const b = meanOf(acc, p, gb);
-        if (Number.isNaN(a) || Number.isNaN(b)) return;
-        drawn[i].a.push(a);
-        drawn[i].b.push(b);
-        drawn[i].gap.push(a - b);
-      });
-    }
+/** The mean over the plan's games of each game's mean in `group` (NaN when a game has no weight there). */
+function planMean(slots: Slots, sums: Sums, p: Plan, group: number): number {
+  let total = 0;
+  for (const f of p.families) {
+    const at = slots.slot(p.scope, f, p.measure, group);
+    if (!(sums.weight[at] > 0)) return NaN;
+    total += sums.sum[at] / sums.weight[at];
   }
-  const interval = (values: number[], tail: number): [number | null, number | null] => {
-    if (!values.length) return [null, null];
-    const sorted = [...values].sort((x, y) => x - y);
-    return [quantile(sorted, tail), quantile(sorted, 1 - tail)];
-  };
-  const seatCount = (p: Plan, g: number) => p.fams.reduce((n, fam) => n + point.weight[slot(p.f, fam, p.m, g)], 0);
+  return total / p.families.length;
+}
+
+/** Per plan, its two groups' means and their gap in each bootstrap draw in which both groups had seats. */
+function drawPlans(slots: Slots, plans: readonly Plan[], design: Design, games: number, {resamples, seed, draw}: {resamples: number; seed: number; draw: NonNullable<ReportOptions["draw"]>}) {
+  const drawn = plans.map(() => ({a: [] as number[], b: [] as number[], gap: [] as number[]}));
+  if (!(resamples > 0) || !plans.length) return drawn;
+  const rng = createRng(seed);
+  for (let r = 0; r < resamples; r++) {
+    const sums = slots.sums(draw(design, games, rng));
+    plans.forEach((p, i) => {
+      const a = planMean(slots, sums, p, p.a);
+      const b = planMean(slots, sums, p, p.b);
+      if (Number.isNaN(a) || Number.isNaN(b)) return;
+      drawn[i].a.push(a);
+      drawn[i].b.push(b);
+      drawn[i].gap.push(a - b);
+    });
+  }
+  return drawn;
+}
+
+/** The interval of `values` read at lower tail probability `tail`; nulls without draws. */
+function interval(values: readonly number[], tail: number): [number | null, number | null] {
+  if (!values.length) return [null, null];
+  const sorted = [...values].sort((x, y) => x - y);
+  return [quantile(sorted, tail), quantile(sorted, 1 - tail)];
+}
+
+/**
+ * Focal performance by group with intervals from `options.resamples`
+ * draws of the design (default 1,000 `twoStageDraw`s; 0 gives estimates
+ * only), read as expanded percentile intervals (`expandedTail`): for each
+ * focal agent (and all of them pooled, when there are several), each game
+ * (and all games, win share only, when there are several) and each
+ * measure, the three comparisons whose groups both have seats. A
+ * comparison over all games averages, game by game, only the games in
+ * which both of its groups have seats.
+ */
+export function generalisationReport(seats: readonly FocalSeat[], options: ReportOptions = {}): GeneralisationReport {
+  const {resamples = 1000, seed = 1, level = 0.95, draw = twoStageDraw} = options;
+  const families = [...new Set(seats.map((s) => s.family))].sort();
+  const agents = [...new Set(seats.map((s) => s.agent))].sort();
+  const scopes = agents.length > 1 ? [...agents, "all focal agents"] : agents;
+  const {gameOfSeat, games, strata, design} = designOf(seats);
+  const slots = new Slots(seats, agents, families, gameOfSeat);
+  const point = slots.sums();
+  const plans = planRows(slots, point, scopes);
+  const drawn = drawPlans(slots, plans, design, games, {resamples, seed, draw});
   const rows: ComparisonRow[] = plans.map((p, i) => {
-    const [ga, gb] = groupIndex(p);
-    const [meanA, meanB] = [meanOf(point, p, ga), meanOf(point, p, gb)];
-    const sizes = stratumSizes(p.fams);
+    // Units for the interval: each stratum's configurations (seen and held out, per game of the row).
+    const sizes = p.families.flatMap((f) => [false, true].flatMap((held) => strata.get(`${families[f]}\u0000${held}`)?.size ?? []));
     const tail = expandedTail(level, sizes.reduce((df, n) => df + n - 1, 0), Math.min(...sizes));
+    const [meanA, meanB] = [planMean(slots, point, p, p.a), planMean(slots, point, p, p.b)];
+    const seatsIn = (group: number) => p.families.reduce((n, f) => n + point.weight[slots.slot(p.scope, f, p.measure, group)], 0);
     const [loA, hiA] = interval(drawn[i].a, tail);
     const [loB, hiB] = interval(drawn[i].b, tail);
     const [gapLo, gapHi] = interval(drawn[i].gap, tail);
     return {
-      focal: p.focal, game: p.game, measure: p.measure, comparison: p.comparison.name, a: p.comparison.a, b: p.comparison.b,
-      mean_a: meanA, lo_a: loA, hi_a: hiA, seats_a: seatCount(p, ga),
-      mean_b: meanB, lo_b: loB, hi_b: hiB, seats_b: seatCount(p, gb),
+      focal: p.focal, game: p.game, measure: MEASURES[p.measure], comparison: p.comparison.name, a: p.comparison.a, b: p.comparison.b,
+      mean_a: meanA, lo_a: loA, hi_a: hiA, seats_a: seatsIn(p.a),
+      mean_b: meanB, lo_b: loB, hi_b: hiB, seats_b: seatsIn(p.b),
       gap: meanA - meanB, gap_lo: gapLo, gap_hi: gapHi, draws: drawn[i].gap.length,
     };
   });
-
   const counts: Record<CoPlayers, number> = {"self-play": 0, seen: 0, unseen: 0, mixed: 0, other: 0};
   for (const s of seats) counts[s.co_players]++;
   const configsOf = (heldOut: boolean) => new Set(seats.filter((s) => s.held_out === heldOut).map((s) => `${s.family}\u0000${s.cluster}`)).size;
@@ -413,8 +442,22 @@ export function protocolOf(manifest: unknown): GeneralisationProtocol | null | {
   if (!isObject(g.held_out)) return {problem: "its manifest's generalisation.held_out is not an object"};
   const held_out: GeneralisationProtocol["held_out"] = {};
   for (const [game, h] of Object.entries(g.held_out)) {
-    if (!isObject(h) || !isObject(h.parameters) || !Array.isArray(h.config_ids) || !h.config_ids.every((c) => Number.isInteger(c))) return {problem: `its manifest's generalisation.held_out.${game} is not {parameters, config_ids}`};
+    const values = isObject(h) && isObject(h.parameters) ? Object.values(h.parameters) : [];
+    const valuesOk = values.every((vs) => Array.isArray(vs) && vs.every((v) => ["string", "number", "boolean"].includes(typeof v)));
+    if (!isObject(h) || !isObject(h.parameters) || !valuesOk || !Array.isArray(h.config_ids) || !h.config_ids.every((c) => Number.isInteger(c))) {
+      return {problem: `its manifest's generalisation.held_out.${game} is not {parameters: {<parameter>: [values]}, config_ids: [integers]}`};
+    }
     held_out[game] = {parameters: h.parameters as Record<string, ProtocolValue[]>, config_ids: h.config_ids as number[]};
   }
   return {focal: g.focal as string[], seen: g.seen as string[], unseen: g.unseen as string[], held_out};
+}
+
+/** The protocol in one sentence for a page or a report (plain text: ids come from the data). */
+export function protocolSummary(protocol: GeneralisationProtocol): string {
+  const ids = (list: readonly string[]) => (list.length ? list.join(", ") : "none");
+  const held = Object.entries(protocol.held_out).map(([game, h]) => {
+    const values = Object.entries(h.parameters).map(([param, vs]) => `${param} ${vs.map((v) => String(v)).join(" or ")}`).join(" and ");
+    return `${game} with ${values} (${h.config_ids.length} configuration${h.config_ids.length === 1 ? "" : "s"})`;
+  });
+  return `Focal: ${ids(protocol.focal)}. Seen co-players: ${ids(protocol.seen)}. Unseen co-players: ${ids(protocol.unseen)}. Held-out configurations: ${held.length ? held.join("; ") : "none"}.`;
 }

@@ -5,7 +5,7 @@
 // the 95 % intervals cover the constructed gaps in at least 90 % of 200 seeds.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {generalisationReport, twoStageDraw, type CoPlayers, type FocalSeat, type ComparisonRow} from "../../src/lib/generalisation.js";
+import {expandedTail, generalisationReport, protocolOf, protocolSummary, twoStageDraw, type CoPlayers, type FocalSeat, type ComparisonRow} from "../../src/lib/generalisation.js";
 import {createRng, hash32, type Rng} from "../../src/lib/rng.js";
 
 const seat = (game_id: string, cluster: string, agent: string, score: number, co_players: CoPlayers, held_out = false, family = "g", win = 0.5): FocalSeat => ({game_id, family, cluster, seat: 0, agent, score, win, co_players, held_out});
@@ -77,6 +77,35 @@ test("twoStageDraw: each stratum keeps its number of configurations, each drawn 
     const first = times[0] + times[1] + times[2] + times[3];
     assert.ok([2, 4, 6].includes(first), `the first stratum drew ${first} games`);
     assert.ok(times[3] === 0 || times[3] === 1 || times[3] === 2);
+  }
+});
+
+test("expandedTail: a t interval's width from the percentiles of few units; the plain percentile without two", () => {
+  // Eight units in one stratum: z = t(0.975, 7) · √(8/7) = 2.364624 · 1.069045 = 2.527893, so the tail is 1 − Φ(2.527893) ≈ 0.005737.
+  assert.ok(Math.abs(expandedTail(0.95, 7, 8) - 0.005737) < 2e-5, String(expandedTail(0.95, 7, 8)));
+  assert.ok(Math.abs(expandedTail(0.95, 0, 1) - 0.025) < 1e-12, "one unit: the plain percentile interval");
+  // Many units: close to the plain 2.5 %.
+  assert.ok(Math.abs(expandedTail(0.95, 10_000, 10_001) - 0.025) < 1e-4);
+});
+
+test("protocolOf reads a manifest's protocol as data: none, a problem sentence, or the protocol; protocolSummary says it as text", () => {
+  assert.equal(protocolOf({kind: "run"}), null);
+  assert.equal(protocolOf(null), null);
+  const good = {focal: ["F"], seen: ["S"], unseen: [], held_out: {"g/x": {parameters: {rounds: [4, 6]}, config_ids: [1, 3]}}};
+  assert.deepEqual(protocolOf({generalisation: good}), good);
+  assert.equal(protocolSummary(good), "Focal: F. Seen co-players: S. Unseen co-players: none. Held-out configurations: g/x with rounds 4 or 6 (2 configurations).");
+  const problems: [unknown, RegExp][] = [
+    ["everyone", /generalisation is not an object/],
+    [{...good, focal: "F"}, /generalisation\.focal is not a list of agent ids/],
+    [{...good, focal: []}, /generalisation\.focal is empty/],
+    [{...good, unseen: [1]}, /generalisation\.unseen is not a list/],
+    [{...good, held_out: []}, /generalisation\.held_out is not an object/],
+    [{...good, held_out: {"g/x": {parameters: {rounds: 4}, config_ids: [1]}}}, /held_out\.g\/x is not \{parameters/],
+    [{...good, held_out: {"g/x": {parameters: {}, config_ids: ["1; DROP"]}}}, /held_out\.g\/x is not \{parameters/],
+  ];
+  for (const [generalisation, pattern] of problems) {
+    const read = protocolOf({generalisation});
+    assert.ok(read && "problem" in read && pattern.test(read.problem), `${JSON.stringify(generalisation)}: ${JSON.stringify(read)}`);
   }
 });
 
