@@ -19,6 +19,10 @@ import {existsSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parley, scratch} from "../support/cli.js";
 import {ConfigError, parseRunConfig} from "../../loaders/runner/runConfig.js";
+import {heldOutConfigIds} from "../../loaders/runner/generalisationConfig.js";
+import {expandGrid} from "../../loaders/runner/grid.js";
+import {readStudyRuns} from "../../loaders/site/reportRuns.js";
+import {studySummary} from "../../loaders/site/reportSummary.js";
 
 
 const {dir: tempDir} = scratch("parley-generalisation-");
@@ -82,6 +86,14 @@ test("parley run + parley ratings --generalisation: the seen − unseen gap matc
   assert.ok(within(selfCross, 1 - 5 / 3), `self-play − cross-play: ${selfCross.gap} [${selfCross.gap_lo}, ${selfCross.gap_hi}] should hold −2/3`);
   assert.ok(report.notes.some((n: string) => /single seen or held-out configuration/.test(n)), "one configuration a side is said");
 
+  // A report's front page shows the same report (the command's defaults: 1,000 draws, seed 1).
+  const defaults = JSON.parse((await parley(["ratings", out, "--generalisation"])).stdout);
+  const summary = await studySummary("t", await readStudyRuns([out]), {}, []);
+  assert.equal(summary.generalisation!.length, 1);
+  assert.equal(summary.generalisation![0].protocol, "Focal: equilibrium. Seen co-players: random. Unseen co-players: workflow-ne, best-response. Held-out configurations: gtllm/prisoners_dilemma with negotiation_rounds 4 (1 configuration).");
+  const {runs: _runs, seed: _seed, ...fromCommand} = defaults;
+  assert.deepEqual(JSON.parse(JSON.stringify(summary.generalisation![0].report)), fromCommand);
+
   // A run whose config declares no protocol: one line naming it.
   const plain = join(dir, "plain.json");
   writeFileSync(plain, JSON.stringify({...config, generalisation: undefined, games_per_lineup: 1}));
@@ -111,4 +123,15 @@ test("a protocol's mistakes are one line naming the key, before any game", async
   assert.match(r.stderr, /^parley run: .*bad\.json: generalisation\.unseen\[0\]: "random" is listed twice/);
   assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
   assert.equal(existsSync(join(dir, "bad")), false);
+});
+
+test("held-out configuration ids are the grid's own order (expandGrid): every named parameter among its listed values", () => {
+  const grid = {a: [1, 2, 3], b: ["x", "y"], c: [true, false]};
+  const all = expandGrid(grid);
+  const held = {a: [2, 3], c: [false]};
+  assert.deepEqual(heldOutConfigIds(grid, held), all.flatMap((p, id) => (held.a.includes(p.a as number) && held.c.includes(p.c as boolean) ? [id] : [])));
+  assert.deepEqual(heldOutConfigIds(grid, held), [5, 7, 9, 11]);
+  // A multi-game config keyed by game id: each game's own ids.
+  const parsed = parseRunConfig({game: ["gtllm/prisoners_dilemma", "gtllm/stag_hunt"], grid: {negotiation_rounds: [0, 4], who_first: ["alice", "bob"]}, players: ["equilibrium", "random"], generalisation: {focal: ["equilibrium"], held_out: {"gtllm/stag_hunt": {who_first: ["bob"]}}}});
+  assert.deepEqual(parsed.generalisation!.held_out, {"gtllm/stag_hunt": {parameters: {who_first: ["bob"]}, config_ids: [1, 3]}});
 });

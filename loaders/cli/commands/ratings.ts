@@ -11,7 +11,7 @@ import {ratedGames, seatMetaGame, type SeatRow} from "../../../src/lib/ratingsDa
 import {seatRows} from "./seats.js";
 import {intOption, parse, printJson, UsageError} from "./args.js";
 import {usage} from "../../usage/ratings.usage.js";
-import {generalisationOfRuns} from "./generalisation.js";
+import {generalisation} from "./generalisation.js";
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ratings", argv, {
@@ -26,7 +26,7 @@ export async function run(argv: string[]): Promise<number> {
   const resamples = intOption("ratings", "resamples", values.resamples, {min: 0, max: 100_000}, 1000);
   const seed = intOption("ratings", "seed", values.seed, {min: 0, max: 2 ** 31 - 1}, 1);
   if (values.generalisation) {
-    printJson(await generalisationOfRuns(positionals, {resamples, seed}));
+    printJson(await generalisation(positionals, {resamples, seed}));
     return 0;
   }
   const rows: SeatRow[] = [];

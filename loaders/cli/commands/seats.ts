@@ -11,12 +11,8 @@ import {seatRuleBreaksSQL, withRuleBreaks, type SeatRowWithBreaks} from "../../.
 
 const HINT = 'expected a directory written by "parley run" or "parley ingest"';
 
-/**
- * The seat rows of one directory: the common players table, or the flat GLEE
- * games table of older runs and the GLEE ingests; with `wrap`, the rows of
- * the query it makes of the seat query (e.g. src/lib/generalisation.ts focalSeatsSQL).
- */
-export async function seatRows<T = SeatRow>(command: string, dir: string, prefix: string, wrap: (seats: string) => string = (seats) => seats): Promise<T[]> {
+/** The seat rows of one directory: the common players table, or the flat GLEE games table of older runs and the GLEE ingests. */
+export async function seatRows(command: string, dir: string, prefix: string): Promise<SeatRow[]> {
   const common = runTableFiles(dir, "players").files.length > 0;
   const tables = common ? ["games", "players"] : ["games"];
   return withRunInputs(command, dir, tables, undefined, HINT, async (db) => {
@@ -27,7 +23,7 @@ export async function seatRows<T = SeatRow>(command: string, dir: string, prefix
       sql = commonSeatsSQL("games", "players", family, columns, prefix);
     } else if (columns.has("alice_agent") && columns.has("alice_utility")) sql = gleeSeatsSQL("games", prefix);
     else throw new UsageError(`parley ${command}: ${dir} holds no players table and no GLEE games table; ${HINT}`);
-    return (await db.query(wrap(sql))) as unknown as T[];
+    return (await db.query(sql)) as unknown as SeatRow[];
   });
 }
 
