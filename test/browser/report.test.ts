@@ -74,6 +74,8 @@ before(async () => {
     players: [{id: "mini", provider: "openai", model: "fake-openai", base_url: llm.baseURL, api_key_env: "PARLEY_FAKE_KEY", timeout_ms: 5000, max_retries: 2}, "fair", "greedy"],
     pairs: [["mini", "fair"], ["fair", "mini"], ["mini", "greedy"], ["greedy", "mini"]],
     games_per_pair: 2, seed: 11, concurrency: 4, description: "A small GLEE study: one LLM against two built-in agents",
+    // The front page reports it (its Generalisation section); it changes no game.
+    generalisation: {focal: ["mini"], seen: ["fair"], unseen: ["greedy"], held_out: {bargaining: {delta_a: [0.95]}}},
   }));
   const played = await parley(["run", config, "--out", runDir, "--quiet"], {PARLEY_FAKE_KEY: KEY});
   assert.equal(played.code, 0, played.stderr);
@@ -182,6 +184,20 @@ test("the front page shows the study's game count, rule breaks and agents, as th
   assert.match(await people("completed"), /^2 completed/);
   assert.match(await people("excluded"), /^1 excluded from the analysis: 1 failed the comprehension quiz$/);
   assert.match(await people("time"), /^6\.0 min median time to complete .*fastest 4\.0 min, slowest 8\.0 min/);
+  // The generalisation report, as `parley ratings <run> --generalisation` gives it (three significant digits).
+  const generalisation = await parley(["ratings", runDir, "--generalisation"]);
+  assert.equal(generalisation.code, 0, generalisation.stderr);
+  const digits = (x: number | null) => (x === null ? "" : Number(x.toPrecision(3)).toString());
+  const expectedGaps = (JSON.parse(generalisation.stdout).rows as {focal: string; game: string; measure: string; mean_a: number; mean_b: number; gap: number; gap_lo: number | null; gap_hi: number | null}[])
+    .map((r) => [r.focal, r.game, r.measure, digits(r.mean_a), digits(r.mean_b), digits(r.gap), digits(r.gap_lo), digits(r.gap_hi)].join(" ")).sort();
+  assert.ok(expectedGaps.length >= 6, "co-players in both families, configurations in bargaining");
+  const section = page.locator("h2#generalisation ~ div").filter({has: page.locator("table")}).first();
+  const header = (await section.locator("table thead th").allTextContents()).map((t) => t.trim());
+  const cells = await section.locator("table tbody tr").evaluateAll((rows) => rows.map((r) => [...r.children].map((td) => td.textContent!.trim())));
+  const col = (name: string) => header.indexOf(name);
+  const shownGaps = cells.map((c) => [c[col("focal")], c[col("game")], c[col("measure")], c[col("mean A")], c[col("mean B")], c[col("A − B")], c[col("gap low")], c[col("gap high")]].join(" ")).sort();
+  assert.deepEqual(shownGaps, expectedGaps);
+  assert.match((await page.locator("h2#generalisation ~ p").allTextContents()).join("\n"), /Focal: mini\. Seen co-players: fair\. Unseen co-players: greedy\. Held-out configurations: glee\/bargaining with delta_a 0\.95 \(1 configuration\)\./);
   // Links into the analyses.
   const links = await page.locator("main a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   for (const p of ["./glee-bargaining", "./glee-regression", "./glee-pairs"]) assert.ok(links.includes(p), `a link to ${p}`);
