@@ -15,8 +15,9 @@
  * and, for LLM players the two runs share unchanged, the model the API
  * reported and the system-prompt hashes. Not compared: times, counts (they
  * are results), the shard, `run_id` and `description` (names, not causes),
- * and `config_sha256`, which differs whenever the config does and is
- * reported field by field instead.
+ * the generalisation protocol (how games are read, not played), and
+ * `config_sha256`, which differs whenever the config does and is reported
+ * field by field instead.
  */
 
 /** The parts of a manifest this module reads (all optional: older or foreign manifests lack some). */
@@ -47,6 +48,8 @@ export interface ManifestComparison {
 /** Config keys that name the players, and the run's own names (never a cause of a difference). */
 const PLAYER_KEYS = new Set(["players", "lineups", "pairs"]);
 const NAME_KEYS = new Set(["run_id", "description"]);
+/** Config keys that say how a run's games are read, not which are played (the generalisation protocol). */
+const READING_KEYS = new Set(["generalisation"]);
 
 type Player = {id: string; entry: unknown};
 
@@ -117,7 +120,7 @@ export function compareManifests(a: RunManifest, b: RunManifest, rename: Readonl
   diffJson(a.packages ?? {}, b.packages ?? {}, "packages", differences);
   push("seed", a.seed, b.seed);
   // The config, players apart; its seed is the manifest's seed, reported once above.
-  diffJson(a.config ?? {}, b.config ?? {}, "config", differences, (key) => PLAYER_KEYS.has(key) || NAME_KEYS.has(key) || key === "seed");
+  diffJson(a.config ?? {}, b.config ?? {}, "config", differences, (key) => PLAYER_KEYS.has(key) || NAME_KEYS.has(key) || READING_KEYS.has(key) || key === "seed");
   const pa = playersOf(a.config);
   const pb = playersOf(b.config);
   let map = new Map<string, string>();

@@ -89,6 +89,12 @@ test("anything else differing is one warning naming the field", () => {
   }
 });
 
+test("a generalisation protocol given or changed is no warning: it says how games are read, not which are played", () => {
+  const withProtocol = changed((m) => (m.config.generalisation = {focal: ["mini"], seen: ["fair"]}));
+  assert.deepEqual(compareManifests(base(), withProtocol).differences, []);
+  assert.deepEqual(compareManifests(withProtocol, changed((m) => (m.config.generalisation = {focal: ["fair"]}))).differences, []);
+});
+
 test("a shared LLM player's reported model or prompt hashes differing is a warning; the compared player's is not", () => {
   // Two LLM players; only the opponent "big" changes its model, so "mini" is shared unchanged.
   const two = (m: RunManifest & {config: Record<string, unknown>}) => {
