@@ -4,7 +4,10 @@
  * another process that answers every request after 100 ms. At concurrency c
  * the ideal throughput is c / 0.1 s; printed is the achieved share of it
  * (median of 3 trials after a warm-up, with the range) and the client's CPU
- * time per call. Target: ratio >= 0.9 at concurrency 32. The endpoint shares
+ * time per call. Target: ratio >= 0.9 at concurrency 32. "budget" is a
+ * priced run under --max-cost: every call also reserved, flushed to the
+ * spend journal before it is sent and settled after (runner/budget.ts),
+ * against the same line with the cache only. The endpoint shares
  * the machine's cores with the client, so a busy machine lowers the ratio;
  * the load average is printed first.
  */
@@ -22,6 +25,8 @@ import {Limiter} from "../loaders/llm/limiter.js";
 import {newStats} from "../loaders/llm/stats.js";
 import {httpFetch} from "../loaders/llm/httpFetch.js";
 import type {Provider} from "../loaders/llm/types.js";
+import {RunBudget} from "../loaders/runner/budget.js";
+import {SpendJournal} from "../loaders/runner/spendJournal.js";
 
 const LATENCY_MS = 100;
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -74,15 +79,18 @@ function bareHttp(url: string): Complete {
 }
 
 /** Median (by ratio) of `trials` timed runs at `concurrency`, after a warm-up at the same level. */
-async function measure(wire: Provider, url: string, concurrency: number, cacheDir: string | null, bare = false, trials = 3): Promise<Trial & {failed: number; spread: [number, number]}> {
+async function measure(wire: Provider, url: string, concurrency: number, cacheDir: string | null, bare = false, budgetDir: string | null = null, trials = 3): Promise<Trial & {failed: number; spread: [number, number]}> {
   const endpoint: Endpoint = {provider: wire, model: "bench", baseURL: url, timeoutMs: 10_000, maxRetries: 2};
   const stats = newStats();
+  const prices = new Map([[`${wire}/bench`, {input_per_million: 1, output_per_million: 1, as_of: null}]]);
+  const budget = budgetDir ? new RunBudget(prices, 1e9, new SpendJournal(budgetDir)) : null;
   const complete = bare
     ? bareHttp(url)
     : createCompleter(endpoint, providerCall(endpoint, "bench-key"), {
         cache: cacheDir ? new ResponseCache(cacheDir) : null,
         limiter: new Limiter({maxConcurrency: concurrency, requestsPerMinute: null}),
         stats,
+        budget,
       });
   await drive(complete, concurrency, Math.max(100, concurrency * 4)); // sockets, JIT
   const results: Trial[] = [];
@@ -96,6 +104,7 @@ async function measure(wire: Provider, url: string, concurrency: number, cacheDi
     const throughput = calls / seconds;
     results.push({throughput, ratio: throughput / (concurrency / (LATENCY_MS / 1000)), cpuMsPerCall: (cpu.user + cpu.system) / 1000 / calls});
   }
+  await budget?.close();
   results.sort((a, b) => a.ratio - b.ratio);
   return {...results[Math.floor(trials / 2)]!, failed: stats.failedCalls, spread: [results[0]!.ratio, results[trials - 1]!.ratio]};
 }
@@ -105,8 +114,9 @@ export default async function (): Promise<void> {
   // With the response cache (what a run does), at every level for OpenAI's protocol, at 32 for the
   // others; and once without the cache, to show what caching costs.
   // Last, bare HTTP at 32: what this machine allows right now, whatever the client does.
-  const plan: [Provider, number[], "cache" | "no cache" | "bare http"][] = [
+  const plan: [Provider, number[], "cache" | "no cache" | "budget" | "bare http"][] = [
     ["openai", [1, 8, 32, 64], "cache"],
+    ["openai", [8, 32], "budget"],
     ["openai", [32], "no cache"],
     ["anthropic", [32], "cache"],
     ["gemini", [32], "cache"],
@@ -118,9 +128,11 @@ export default async function (): Promise<void> {
       const {url, child} = await startServer(wire);
       try {
         for (const c of levels) {
-          const r = await measure(wire, url, c, mode === "cache" ? cacheDir : null, mode === "bare http");
+          const budgetDir = mode === "budget" ? mkdtempSync(join(tmpdir(), "parley-llm-bench-spend-")) : null;
+          const r = await measure(wire, url, c, mode === "cache" || mode === "budget" ? cacheDir : null, mode === "bare http", budgetDir);
+          if (budgetDir) rmSync(budgetDir, {recursive: true, force: true});
           console.log(
-            `${(mode === "bare http" ? "bare http" : wire).padEnd(9)} concurrency ${String(c).padStart(2)}${mode === "no cache" ? " (no cache)" : ""}: ${r.throughput.toFixed(1).padStart(6)} calls/s, ` +
+            `${(mode === "bare http" ? "bare http" : wire).padEnd(9)} concurrency ${String(c).padStart(2)}${mode === "no cache" ? " (no cache)" : mode === "budget" ? " (budget)" : ""}: ${r.throughput.toFixed(1).padStart(6)} calls/s, ` +
               `ratio ${r.ratio.toFixed(3)} of ideal ${(c / (LATENCY_MS / 1000)).toFixed(0)}/s (trials ${r.spread[0].toFixed(2)}-${r.spread[1].toFixed(2)}), CPU ${r.cpuMsPerCall.toFixed(2)} ms/call` +
               (r.failed ? `, ${r.failed} failed` : ""),
           );

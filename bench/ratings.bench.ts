@@ -1,13 +1,15 @@
 /**
- * Ratings speed (issue 16): Bradley–Terry with 1,000 bootstrap resamples over
- * the default GLEE tournament (data/runs/default.json, about 50,000 games)
- * plus the gamma-Bench raw results when the datasets directory has them.
- * Target: under 2 s, in Node and in the browser. Prints the time to read the
- * seats (native DuckDB), to group them, and to fit with 0 and 1,000
- * resamples; then builds the site (or takes PARLEY_BENCH_DIST) and opens
- * /ratings cold in headless Chromium (bench/pageTiming.ts), median of
- * PARLEY_BENCH_RUNS visits (default 3), with the page's own User Timing
- * measures (`ratings: ...`: loading its data, the fit with 1,000 resamples).
+ * Ratings speed (issues 16 and 37): Bradley–Terry with its cluster-robust
+ * intervals and 1,000 draws for the rank intervals (before issue 37, 1,000
+ * bootstrap refits) over the default GLEE tournament (data/runs/default.json,
+ * about 50,000 games) plus the gamma-Bench raw results when the datasets
+ * directory has them; and the clone-robust fit. Target: under 2 s, in Node
+ * and in the browser. Prints the time to read the seats (native DuckDB), to
+ * group them, and to fit with 0 and 1,000 draws; then builds the site (or
+ * takes PARLEY_BENCH_DIST) and opens /ratings cold in headless Chromium
+ * (bench/pageTiming.ts), median of PARLEY_BENCH_RUNS visits (default 3), with
+ * the page's own User Timing measures (`ratings: ...`: loading its data, the
+ * fit with 1,000 draws).
  * PARLEY_BENCH_BEFORE=<a dist built from an earlier commit> times that
  * build's page too, in turn with this one; PARLEY_BENCH_BROWSER_ONLY=1 skips
  * the Node part.
@@ -68,11 +70,14 @@ async function nodeBench(): Promise<void> {
     const bootMs = performance.now() - t0;
     const used = process.cpuUsage(cpu);
     const bootCpuMs = (used.user + used.system) / 1000;
+    const robustCpu = process.cpuUsage();
+    rateAgents(games, {resamples: 1000, clones: "robust"});
+    const robustUsed = process.cpuUsage(robustCpu);
     console.log(`seats: ${rows.length.toLocaleString("en-US")} in ${games.length.toLocaleString("en-US")} comparison games, ${result.agents.length} agents, ${result.families.length} families`);
     console.log(`read seats (native DuckDB): ${readMs.toFixed(0)} ms; group: ${groupMs.toFixed(0)} ms`);
-    console.log(`fit, no resamples: ${pointMs.toFixed(0)} ms; with 1,000 resamples: ${bootMs.toFixed(0)} ms wall, ${bootCpuMs.toFixed(0)} ms CPU (wall above CPU means a busy machine)`);
+    console.log(`fit, no draws: ${pointMs.toFixed(0)} ms; with 1,000 draws: ${bootMs.toFixed(0)} ms wall, ${bootCpuMs.toFixed(0)} ms CPU (wall above CPU means a busy machine); clone-robust with 1,000 draws: ${((robustUsed.user + robustUsed.system) / 1000).toFixed(0)} ms CPU`);
     const total = groupMs + bootMs;
-    console.log(`group + fit with 1,000 resamples: ${total.toFixed(0)} ms wall (target ${TARGET_MS} ms: ${(total / TARGET_MS).toFixed(2)}× the target), ${(groupCpuMs + bootCpuMs).toFixed(0)} ms CPU (${((groupCpuMs + bootCpuMs) / TARGET_MS).toFixed(2)}×); machine load average ${(await import("node:os")).loadavg()[0].toFixed(1)}`);
+    console.log(`group + fit with 1,000 draws: ${total.toFixed(0)} ms wall (target ${TARGET_MS} ms: ${(total / TARGET_MS).toFixed(2)}× the target), ${(groupCpuMs + bootCpuMs).toFixed(0)} ms CPU (${((groupCpuMs + bootCpuMs) / TARGET_MS).toFixed(2)}×); machine load average ${(await import("node:os")).loadavg()[0].toFixed(1)}`);
   } finally {
     rmSync(dir, {recursive: true, force: true});
   }
@@ -106,7 +111,7 @@ async function browserBench(): Promise<void> {
       const names = [...new Set(extras.flatMap((e) => Object.keys(e.measures)))];
       const phases = names.map((n) => `${n.replace("ratings: ", "")} ${s(median(extras.map((e) => e.measures[n] ?? NaN)))}`);
       const problems = [...new Set(all.flatMap((v) => v.cold.problems))];
-      console.log(`${label} in Chromium, cold, median of ${runs}: first view ${all.some((v) => v.cold.first === null) ? "–" : s(median(all.map((v) => v.cold.first!)))}, fully drawn ${s(full)} (target ${TARGET_MS / 1000} s: ${(full / TARGET_MS).toFixed(2)}×); fit with 1,000 resamples as the page printed it ${s(median(extras.map((e) => e.printed)))}${phases.length ? `; ${phases.join(", ")}` : ""}${problems.length ? ` | ${problems.join("; ")}` : ""}`);
+      console.log(`${label} in Chromium, cold, median of ${runs}: first view ${all.some((v) => v.cold.first === null) ? "–" : s(median(all.map((v) => v.cold.first!)))}, fully drawn ${s(full)} (target ${TARGET_MS / 1000} s: ${(full / TARGET_MS).toFixed(2)}×); fit with 1,000 draws as the page printed it ${s(median(extras.map((e) => e.printed)))}${phases.length ? `; ${phases.join(", ")}` : ""}${problems.length ? ` | ${problems.join("; ")}` : ""}`);
     }
   } finally {
     await browser.close();

@@ -6,10 +6,10 @@
  * `--append` also appends what they printed to bench/RESULTS.md as a new
  * section: the date, the commit, the machine and its load (bench/results.ts).
  */
-import {appendFileSync, readdirSync} from "node:fs";
+import {appendFileSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {dirname, join} from "node:path";
 import {fileURLToPath} from "node:url";
-import {currentCommit, load, resultsSection, thisMachine} from "./results.js";
+import {currentCommit, load, resultsSection, thisMachine, withHeadline} from "./results.js";
 
 const dir = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -32,17 +32,23 @@ if (append) {
 
 const started = new Date();
 const loadStart = load();
+// The code measured is the code at the start (files edited while the benches run do not change it).
+const commit = currentCommit(join(dir, ".."));
+const headlines: {bench: string; headline: string}[] = [];
 for (const file of files) {
-  console.log(`\n## ${file.replace(".bench.ts", "")}`);
+  const bench = file.replace(".bench.ts", "");
+  console.log(`\n## ${bench}`);
   const mod = await import(join(dir, file));
-  await mod.default();
+  const result = await mod.default();
+  if (result?.headline) headlines.push({bench, headline: result.headline});
 }
 
 if (append) {
   const results = join(dir, "RESULTS.md");
   const benches = files.map((f) => f.replace(".bench.ts", ""));
   const command = `npm run bench -- ${[...filters, "--append"].join(" ")}`;
-  const section = resultsSection({date: started, commit: currentCommit(join(dir, "..")), benches: filters.length ? benches : [], command, machine: thisMachine(), loadStart, loadEnd: load(), output: printed});
+  const section = resultsSection({date: started, commit, benches: filters.length ? benches : [], command, machine: thisMachine(), loadStart, loadEnd: load(), output: printed});
   appendFileSync(results, section);
-  process.stderr.write(`npm run bench: appended the figures to ${results}\n`);
+  for (const h of headlines) writeFileSync(results, withHeadline(readFileSync(results, "utf8"), {...h, date: started, commit}));
+  process.stderr.write(`npm run bench: appended the figures to ${results}${headlines.length ? `, and the headline of ${headlines.map((h) => h.bench).join(", ")} to its top` : ""}\n`);
 }

@@ -6,9 +6,11 @@
  * loaders/usage/ (listed, in `parley help`'s order, by loaders/usage/commands.ts,
  * which the site's Reference reads too); commands/index.ts adds how to load
  * each command, and a command's module is loaded only when it runs.
+ * `parley <command> --help` (or `-h`) and `parley help <command>` print that
+ * command's usage here, without loading it.
  */
 import {commands, isCommand} from "./commands/index.js";
-import {helpText, HELP_NAMES} from "../usage/commands.js";
+import {asksForHelp, commandHelpText, helpText, HELP_NAMES} from "../usage/commands.js";
 import {UsageError} from "./commands/args.js";
 import {DuplicateKeyError} from "../io/duplicateKey.js";
 import {printable} from "../io/printable.js";
@@ -16,13 +18,14 @@ import {printable} from "../io/printable.js";
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || HELP_NAMES.includes(name)) {
+    // `parley help <command>`: that command's usage; `parley help` alone: every command's.
+    if (name && rest.length) return commandHelp(rest[0]);
     process.stdout.write(helpText() + "\n");
     return name ? 0 : 2;
   }
-  if (!isCommand(name)) {
-    process.stderr.write(`${printable(`parley: unknown command "${name}"`)}\n\n${helpText()}\n`);
-    return 2;
-  }
+  if (!isCommand(name)) return unknownCommand(name);
+  // Asked for before the command is loaded or its arguments are parsed, so that every command answers it alike (and at once).
+  if (asksForHelp(rest)) return commandHelp(name);
   try {
     const run = await commands[name].load();
     return await run(rest);
@@ -31,6 +34,18 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(line + "\n");
     return code;
   }
+}
+
+/** Prints the usage of command `name` (exit 0), or says there is no such command (exit 2). */
+function commandHelp(name: string): number {
+  if (!isCommand(name)) return unknownCommand(name);
+  process.stdout.write(commandHelpText(name) + "\n");
+  return 0;
+}
+
+function unknownCommand(name: string): number {
+  process.stderr.write(`${printable(`parley: unknown command "${name}"`)}\n\n${helpText()}\n`);
+  return 2;
 }
 
 // File system mistakes of the user's that a command's own checks did not catch first (a path removed mid-run, say).

@@ -6,16 +6,16 @@
 import type {Rng} from "../../src/lib/rng.js";
 import type {GameObservation, GameResult, Params, Seat} from "./game.js";
 
-/** Token counts and latency of one model call; all optional. */
+/** Token counts and latency of one model call; all optional, and a count null when the endpoint sent one that is not a count (loaders/llm/usage.ts). */
 export interface Usage {
-  input_tokens?: number;
-  output_tokens?: number;
+  input_tokens?: number | null;
+  output_tokens?: number | null;
   /** Of input_tokens, those billed at the provider's cached-input rate. */
-  cached_input_tokens?: number;
+  cached_input_tokens?: number | null;
   /** Of input_tokens, those written to the provider's prompt cache (billed at its cache-write price). */
-  cache_write_tokens?: number;
+  cache_write_tokens?: number | null;
   /** Of output_tokens, the model's thinking. */
-  reasoning_tokens?: number;
+  reasoning_tokens?: number | null;
   latency_ms?: number;
 }
 
@@ -67,6 +67,25 @@ export interface Agent<V = unknown> {
   maxAttempts?: number;
   /** Called once when the game ends (e.g. to close a conversation). */
   finish?(result: GameResult): void | Promise<void>;
+}
+
+/**
+ * Every field of the agent contract, checked by the compiler against Agent:
+ * a field added there does not compile here until it is listed, and
+ * `withAct` then passes it through. (A wrapper that listed the fields it
+ * passed on once dropped `maxAttempts`, and runs ignored `retries`.)
+ */
+export const AGENT_FIELDS = {act: true, traits: true, maxAttempts: true, finish: true} as const satisfies Record<keyof Agent, true>;
+
+/** `agent` with its `act` replaced; every other field of the contract passes through (methods bound to `agent`). */
+export function withAct(agent: Agent, act: Agent["act"]): Agent {
+  const wrapped: Record<string, unknown> = {act};
+  for (const field of Object.keys(AGENT_FIELDS) as (keyof Agent)[]) {
+    const value = agent[field];
+    if (field === "act" || value === undefined) continue;
+    wrapped[field] = typeof value === "function" ? value.bind(agent) : value;
+  }
+  return wrapped as unknown as Agent;
 }
 
 /** Where an agent sits. */

@@ -20,7 +20,7 @@
  *
  * Games hold no prompt text: what a language model reads is written by a
  * narrator beside the LLM player (loaders/agents/llm/narrators/). Games know
- * nothing of agents or storage; the runner (loaders/run/) connects them.
+ * nothing of agents or storage; the runner (loaders/runner/) connects them.
  */
 import type {Rng} from "../../src/lib/rng.js";
 import type {ActionSpec} from "../../src/lib/actionSpec.js";
@@ -121,8 +121,8 @@ export interface GameState<V = unknown> {
   validate(seat: Seat, action: unknown): string | null;
   /** Applies one legal action for every seat `next()` named (in that order). */
   apply(actions: readonly Action[]): void;
-  /** Resolves a chance node (only when `next()` says chance). */
-  chance?(rng: Rng): void;
+  /** Resolves a chance node (only when `next()` says chance), drawing from `chance` by the node's key (see `Chance`). */
+  chance?(chance: Chance): void;
   observe(seat: Seat): GameObservation<V>;
   /** Hidden facts of this turn to record on `seat`'s turns row (e.g. its private valuation). */
   turnInfo?(seat: Seat): Record<string, unknown>;
@@ -169,11 +169,25 @@ export interface Settled {
   [column: string]: unknown;
 }
 
+/**
+ * The game's chance, by what is drawn: `chance("values/round-3")` is the
+ * stream of round 3's private values. A key names the draw by its place in
+ * the game (what is drawn, the round, the seat or shot), never by how many
+ * draws came before, so that games of one configuration that take different
+ * paths still draw the same numbers at the same place: under the run's
+ * common scheme (loaders/runner/chance.ts) every key has its own stream,
+ * derived from the run seed, the game, its configuration and repetition,
+ * never from who sits. Asking for a key again continues its stream. Under
+ * the per-game scheme (the built-in run configs) every key returns one
+ * stream of the game, taken in sequence, as before keys existed.
+ */
+export type Chance = (key: string) => Rng;
+
 export interface StartContext {
   gameId: string;
   nSeats: number;
-  /** Chance moves a game resolves internally draw from this (derived from the run seed and game id). */
-  rng: Rng;
+  /** What the game draws (values, qualities, costs, types, a round's draws), by key: see `Chance`. */
+  chance: Chance;
 }
 
 /** Game-specific columns of the three tables (the common ones are in loaders/contract/tables.ts). */

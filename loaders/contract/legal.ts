@@ -2,18 +2,20 @@
  * Checking an action against the legal-action specs a game publishes.
  * Returns null when legal, else a message naming the field and what was
  * expected (the runner stores it as turns.rule_break_reason and shows it to
- * a language agent when it asks again).
+ * a language agent when it asks again). A value is quoted as JSON, cut short
+ * (jsonPreview): a model's answer may hold megabytes, or nest thousands deep.
  */
 import type {ActionSpec} from "./game.js";
+import {jsonPreview} from "../../src/lib/untrustedJson.js";
 
 const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toPrecision(6));
 
 /** Why `action` matches none of `specs`, or null when it matches one. */
 export function checkAction(specs: readonly ActionSpec[], action: unknown): string | null {
-  if (action === null || typeof action !== "object" || Array.isArray(action)) return `expected an object, got ${JSON.stringify(action)}`;
+  if (action === null || typeof action !== "object" || Array.isArray(action)) return `expected an object, got ${jsonPreview(action)}`;
   const a = action as Record<string, unknown>;
   const spec = specs.find((s) => s.type === a.type);
-  if (!spec) return `action type ${JSON.stringify(a.type)} is not allowed now; expected ${specs.map((s) => JSON.stringify(s.type)).join(" or ")}`;
+  if (!spec) return `action type ${jsonPreview(a.type)} is not allowed now; expected ${specs.map((s) => JSON.stringify(s.type)).join(" or ")}`;
   return checkSpec(spec, a);
 }
 
@@ -36,7 +38,7 @@ function checkSpec(spec: ActionSpec, a: Record<string, unknown>): string | null 
       const {length, item} = lists[field];
       const v = a[field];
       if (v === undefined && optional?.includes(field)) continue;
-      if (!Array.isArray(v)) return `${field}: expected a list of ${length} numbers, got ${JSON.stringify(v)}`;
+      if (!Array.isArray(v)) return `${field}: expected a list of ${length} numbers, got ${jsonPreview(v)}`;
       if (v.length !== length) return `${field}: expected ${length} entries, got ${v.length}`;
       for (let i = 0; i < v.length; i++) {
         const error = checkNumber(`${field}[${i}]`, v[i], item);
@@ -50,7 +52,7 @@ function checkSpec(spec: ActionSpec, a: Record<string, unknown>): string | null 
       const values = choices[field];
       const v = a[field];
       if (v === undefined && optional?.includes(field)) continue;
-      if (!(typeof v === "string" || v === null) || !values.includes(v)) return `${field}: expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v)}`;
+      if (!(typeof v === "string" || v === null) || !values.includes(v)) return `${field}: expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}, got ${jsonPreview(v)}`;
     }
   }
   if (spec.sum) {
@@ -71,7 +73,7 @@ function checkSpec(spec: ActionSpec, a: Record<string, unknown>): string | null 
 }
 
 function checkNumber(field: string, v: unknown, range: {min?: number; max?: number; integer?: boolean}): string | null {
-  if (typeof v !== "number" || !Number.isFinite(v)) return `${field}: expected a number, got ${JSON.stringify(v)}`;
+  if (typeof v !== "number" || !Number.isFinite(v)) return `${field}: expected a number, got ${jsonPreview(v)}`;
   if (range.integer && !Number.isInteger(v)) return `${field}: expected a whole number, got ${fmt(v)}`;
   if (range.min !== undefined && v < range.min) return `${field}: ${fmt(v)} is below the minimum ${fmt(range.min)}`;
   if (range.max !== undefined && v > range.max) return `${field}: ${fmt(v)} is above the maximum ${fmt(range.max)}`;
@@ -83,7 +85,7 @@ function checkText(spec: ActionSpec, a: Record<string, unknown>, field: string):
   const allowed = spec.text?.field === field;
   if (v === undefined || v === null || v === "") return allowed && spec.text!.required ? `${field}: a non-empty text is required` : null;
   if (!allowed) return `${field}: no text may be sent in this game`;
-  if (typeof v !== "string") return `${field}: expected a string, got ${JSON.stringify(v)}`;
+  if (typeof v !== "string") return `${field}: expected a string, got ${jsonPreview(v)}`;
   return null;
 }
 

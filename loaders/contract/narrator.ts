@@ -9,7 +9,7 @@
  */
 import type {GameObservation} from "./game.js";
 import type {ChatMessage} from "../llm/types.js";
-import type {PersonaName, PromptSource} from "../llm/playerOptions.js";
+import type {PersonaName, PromptLayout, PromptSource} from "../llm/playerOptions.js";
 
 /** A reply read by a narrator that has its own format (NegotiationArena's tags rather than JSON). */
 export interface ParsedTurn {
@@ -44,6 +44,14 @@ export interface PlayerPrompt {
   prompts?: PromptSource | null;
   /** Whether the player plays with the game's workflow. */
   workflow?: boolean;
+  /**
+   * The conversation's layout (the run config's `prompt_layout`): absent or
+   * "authors", the paper's; "fixed-system", the same system message at
+   * every call of the game, what varies by turn (GLEE's answer format) at
+   * the end of the last user message only, the history as in "authors". A
+   * narrator whose system message never varies ignores it.
+   */
+  layout?: PromptLayout;
 }
 
 export interface Narrator<V = unknown> {
@@ -88,6 +96,13 @@ export interface Narrator<V = unknown> {
    * player with `prompts` set sits only at games whose narrator lists it).
    */
   prompts?: readonly PromptSource[];
+  /**
+   * One phrase per prompt source (playerOptions.ts PROMPT_SOURCES): for a
+   * source in `prompts`, what it changes in the game's words; for one not
+   * there, why the game does not offer it. A run config that asks a game
+   * for a source it lacks is refused with these (llmPlayer.ts promptsRefusal).
+   */
+  promptNotes?: Readonly<Record<PromptSource, string>>;
   /** The social behaviour's words for this game (default: the ultimatum wording of personas.ts). */
   persona?(name: PersonaName, observation: GameObservation<V>): string;
   /**

@@ -6,12 +6,12 @@
  * is made for each seat of each game, so it may keep state.
  */
 import type {GameObservation} from "./game.js";
-import type {SubCall} from "./agent.js";
+import type {SubCall, Usage} from "./agent.js";
 import type {ChatMessage} from "../llm/types.js";
 import type {PlayerPrompt} from "./narrator.js";
 
 /** One sub-call through the player's `complete`: the raw answer and its usage. */
-export type AskModel = (messages: ChatMessage[]) => Promise<{raw: string; usage: {input_tokens: number; output_tokens: number; latency_ms: number}}>;
+export type AskModel = (messages: ChatMessage[]) => Promise<{raw: string; usage: Usage}>;
 
 export interface Workflow<V = unknown> {
   /**

@@ -27,6 +27,7 @@ import {createHash} from "node:crypto";
 import {closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, writeSync} from "node:fs";
 import {join} from "node:path";
 import type {ChatMessage, Completion, Provider, Sampling} from "./types.js";
+import {checkedUsage} from "./usage.js";
 
 export interface CacheKeyParts {
   provider: Provider;
@@ -111,7 +112,8 @@ export class ResponseCache {
       readSync(fd, buffer, 0, at.length, at.offset);
       const e = JSON.parse(buffer.toString("utf8")) as Entry;
       if (e.key !== key || typeof e.text !== "string") return null;
-      return {text: e.text, ...(e.thinking && {thinking: e.thinking}), usage: e.usage, finish_reason: e.finish_reason, ...(e.reported_model && {model: e.reported_model}), latency_ms: e.latency_ms, cached: true, attempts: 0};
+      // Counts checked again: an entry written before usage was checked may hold "1000" or 1e30 (usage.ts).
+      return {text: e.text, ...(e.thinking && {thinking: e.thinking}), usage: checkedUsage(e.usage), finish_reason: e.finish_reason, ...(e.reported_model && {model: e.reported_model}), latency_ms: e.latency_ms, cached: true, attempts: 0};
     } catch {
       return null;
     }

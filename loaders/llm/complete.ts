@@ -6,7 +6,11 @@
  *   1. cache lookup (a hit returns at once, sends nothing);
  *   2. an identical call already in flight in this process is shared;
  *   3. per attempt: wait for the endpoint's limiter (concurrency, rate,
- *      Retry-After pause), send with a per-attempt timeout, release;
+ *      Retry-After pause), reserve the most the request can cost with the
+ *      run's budget (`budget`: runner/budget.ts; a refusal ends the call
+ *      unsent), send with a per-attempt timeout, release, and settle the
+ *      reservation with the usage (an answer lost on the way may have been
+ *      billed: its reservation stays spent; an HTTP error was not billed);
  *   4. on a retryable failure (429, 408/409, 5xx, timeout, dropped
  *      connection, unreadable or oversized body) back off exponentially with jitter,
  *      or for as long as Retry-After asks up to `maxRetryWaitMs` (an hour
@@ -20,9 +24,9 @@
  */
 import {recordCall} from "./promptLog.js";
 import {performance} from "node:perf_hooks";
-import type {ChatMessage, Completion, Provider, ProviderCall, ProviderReply, Sampling} from "./types.js";
+import type {CallBudget, ChatMessage, Completion, FailureKind, Provider, ProviderCall, ProviderReply, Sampling} from "./types.js";
 import {joinThinking, splitThink} from "./reasoning.js";
-import {LlmCallError} from "./types.js";
+import {BudgetExhausted, LlmCallError} from "./types.js";
 import {ResponseCache, cacheKey} from "./cache.js";
 import {Limiter, limiterFor} from "./limiter.js";
 import {backoffDelay, defaultBackoff, sleep, timerMs, type BackoffOptions} from "./backoff.js";
@@ -54,7 +58,14 @@ export interface CompleterOptions {
   backoff?: BackoffOptions;
   /** Told about each failed attempt (already key-free; a Retry-After wait is already in `stats.retryWait`), e.g. to redraw the progress line. */
   onFailure?: (failure: Failure, attempt: number) => void;
+  /** The run's budget, asked before every request sent (runner/budget.ts); none: calls are not counted. */
+  budget?: CallBudget | null;
+  /** Whose calls these are, for the budget's spend per player. */
+  player?: string;
 }
+
+/** Failures after which the endpoint may have answered, and billed, what was not read: their reservation stays spent. */
+const MAYBE_BILLED: ReadonlySet<FailureKind> = new Set(["timeout", "connection", "bad_response", "too_large"]);
 
 export type Complete = (messages: ChatMessage[], sampling: Sampling, sample: string) => Promise<Completion>;
 
@@ -75,12 +86,25 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
   const backoff = options.backoff ?? defaultBackoff;
   const inFlight = new Map<string, Promise<Completion>>();
   const maxRetryWaitMs = endpoint.maxRetryWaitMs ?? defaultMaxRetryWaitMs;
+  const budget = options.budget ?? null;
+
+  /** A limiter slot and, with a budget, the request's reservation (the slot is given back when the budget refuses). */
+  async function admitted(messages: ChatMessage[], sampling: Sampling): Promise<unknown> {
+    await options.limiter.acquire();
+    if (!budget) return null;
+    try {
+      return await budget.reserve({player: options.player ?? endpoint.model, provider: endpoint.provider, model: endpoint.model, messages, sampling});
+    } catch (error) {
+      options.limiter.release();
+      throw error;
+    }
+  }
 
   async function network(messages: ChatMessage[], sampling: Sampling): Promise<Completion> {
     for (let attempt = 1; ; attempt++) {
       const record = newAttempt(endpoint.maxResponseBytes);
       const controller = new AbortController();
-      await options.limiter.acquire();
+      const ticket = await admitted(messages, sampling);
       const timer = setTimeout(() => {
         record.timedOut = true;
         controller.abort();
@@ -90,9 +114,11 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
       try {
         stats.requests++;
         const reply = thinkingApart(await withAttempt(record, () => call(messages, sampling, controller.signal)));
+        budget?.settle(ticket, reply.usage);
         return scrubbed({...reply, latency_ms: Math.round(performance.now() - start), cached: false, attempts: attempt});
       } catch (error) {
         failure = classifyFailure(error, record);
+        budget?.settle(ticket, MAYBE_BILLED.has(failure.kind) ? null : {input_tokens: 0, output_tokens: 0});
       } finally {
         clearTimeout(timer);
         options.limiter.release();
@@ -129,13 +155,13 @@ export function createCompleter(endpoint: Endpoint, call: ProviderCall, options:
     const promise = (async () => {
       try {
         const completion = await network(messages, sampling);
-        stats.inputTokens += completion.usage.input_tokens;
-        stats.outputTokens += completion.usage.output_tokens;
+        stats.inputTokens += completion.usage.input_tokens ?? 0;
+        stats.outputTokens += completion.usage.output_tokens ?? 0;
         stats.completions++;
         if (options.cache) await options.cache.put(key, {provider: endpoint.provider, model: endpoint.model, sample}, completion);
         return completion;
       } catch (error) {
-        stats.failedCalls++;
+        if (!(error instanceof BudgetExhausted)) stats.failedCalls++;
         if (error instanceof LlmCallError) throw error;
         throw new LlmCallError(redactSecrets(String(error)), "client", null, 0);
       } finally {
@@ -177,7 +203,7 @@ export function completerForSpec(spec: LlmPlayerSpec, cache: ResponseCache | nul
     ...(spec.max_concurrency !== null && {maxConcurrency: spec.max_concurrency}),
     ...(spec.requests_per_minute !== null && {requestsPerMinute: spec.requests_per_minute}),
   });
-  const complete = createCompleter(endpoint, providerCall(endpoint, apiKey), {cache, limiter, ...extra});
+  const complete = createCompleter(endpoint, providerCall(endpoint, apiKey), {cache, limiter, player: spec.id, ...extra});
   return async (messages, sampling, sample) => {
     const completion = await complete(messages, sampling, sample);
     recordCall(spec.id, messages, completion);

@@ -32,7 +32,7 @@ import type {ChatMessage, Sampling} from "./types.js";
 import {legalActionsSchema, readStructuredAnswer} from "./structuredOutput.js";
 import {withLegalMoves} from "./legalMoves.js";
 import {majorityVote} from "./majorityVote.js";
-import {sumUsage, voteSample, voteSampling} from "./harness.js";
+import {attemptSample, sumUsage, voteSample, voteSampling} from "./harness.js";
 import {checkAction} from "../contract/legal.js";
 import type {PromptSource} from "./playerOptions.js";
 import {hasWorkflow, workflowFor} from "../registry/workflows.js";
@@ -116,16 +116,31 @@ export class LlmPlayer implements Agent {
   }
 
   /**
+   * `read`, never throwing: an answer a reader could not handle at all is a
+   * rule break like any unreadable answer, its raw text and usage kept.
+   */
+  private readSafely(raw: string, observation: GameObservation, structured: boolean): ReturnType<LlmPlayer["read"]> {
+    try {
+      return this.read(raw, observation, structured);
+    } catch (error) {
+      return {action: null, parse_error: `the reply could not be read: ${error instanceof Error ? error.message : String(error)}`};
+    }
+  }
+
+  /**
    * The decision's samples (one, or `votes` of them; harness.ts): each its
-   * own call and cache sample, read, and the majority vote's winner
-   * returned with the usage of all of them.
+   * own call and cache sample (a retry's apart from the first attempt's),
+   * read, and the majority vote's winner returned with the usage of all of
+   * them.
    */
   private async sampleDecision(messages: ChatMessage[], observation: GameObservation) {
     const schema = this.spec.structured_output ? legalActionsSchema(observation.legal, {reasoning: this.spec.chain_of_thought}) : null;
     const sampling: Sampling = {...samplingOf(this.spec), ...(schema && {response_schema: schema})};
     const k = this.spec.votes ?? 1;
-    const calls = await Promise.all(Array.from({length: k}, (_, i) => this.call(messages, voteSample(this.sample, i), voteSampling(sampling, i))));
-    const reads = calls.map((c) => this.read(c.raw, observation, schema !== null));
+    const attempt = observation.retry?.attempt ?? 1;
+    const sample = attemptSample(this.sample, attempt);
+    const calls = await Promise.all(Array.from({length: k}, (_, i) => this.call(messages, voteSample(sample, i), voteSampling(sampling, (attempt - 1) * k + i))));
+    const reads = calls.map((c) => this.readSafely(c.raw, observation, schema !== null));
     const winner = k === 1 ? 0 : majorityVote(reads.map((r) => ({action: r.action, legal: r.parse_error === undefined && checkAction(observation.legal, r.action) === null})), observation.legal).winner;
     return {raw: calls[winner].raw, thinking: calls[winner].thinking, usage: sumUsage(calls.map((c) => c.usage)), read: reads[winner]};
   }
@@ -155,13 +170,27 @@ export class LlmPlayer implements Agent {
 }
 
 /** The spec's own prompt settings, as narrators and workflows read them. */
-const playerPrompt = (spec: LlmPlayerSpec): PlayerPrompt => ({personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, prompts: spec.prompts ?? null, workflow: spec.workflow ?? false});
+const playerPrompt = (spec: LlmPlayerSpec): PlayerPrompt => ({personality: spec.personality ?? null, negotiation_suffix: spec.negotiation_suffix ?? null, prompts: spec.prompts ?? null, workflow: spec.workflow ?? false, layout: spec.prompt_layout ?? "authors"});
 
 /** Whether an LLM player can play `game`: the game has a narrator. */
 export const llmPlays = (game: string): boolean => narratorFor(game) !== null;
 
 /** True when the game's narrator can send the words of `source` (an LLM player's `prompts`). */
 export const offersPrompts = (game: string, source: PromptSource): boolean => (narratorFor(game)?.prompts ?? []).includes(source);
+
+/**
+ * Why `game` does not send `source`'s words and what it offers instead, in
+ * one line (the narrator's `promptNotes`), e.g. `glee/bargaining does not
+ * offer "code": <why>; it offers "paper" (<what it changes>)`.
+ */
+export function promptsRefusal(game: string, source: PromptSource): string {
+  const narrator = narratorFor(game);
+  const notes = narrator?.promptNotes;
+  const offered = narrator?.prompts ?? [];
+  const why = notes?.[source] ?? "its paper's Guide page, Prompts, lists the sources it offers";
+  const offers = offered.length ? `it offers ${offered.map((s) => `"${s}"${notes ? ` (${notes[s]})` : ""}`).join(" and ")}` : "it offers no other words than its default";
+  return `${game} does not offer "${source}": ${why}; ${offers}`;
+}
 
 /** Whether `spec` can play `game`: a narrator, and a workflow when it asks for one. */
 const specPlays = (spec: LlmPlayerSpec, game: string): boolean =>

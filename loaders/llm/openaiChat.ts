@@ -10,9 +10,10 @@
 import OpenAI from "openai";
 import type {ChatMessage, ProviderCall, Sampling, Usage} from "./types.js";
 import {EFFORT_BUDGET, thinkingBudgetOf} from "./reasoning.js";
-import {recordingFetch} from "./transport.js";
+import {bodyString, bodyText, recordingFetch} from "./transport.js";
 import {timerMs} from "./backoff.js";
 import {openaiResponseFormat} from "./structuredOutput.js";
+import {fieldsOf, tokenCount, usageWarner, type UsageReport} from "./usage.js";
 
 export interface ClientSettings {
   baseURL: string | null;
@@ -41,6 +42,7 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
     fetch: recordingFetch,
     logLevel: "off",
   });
+  const warn = usageWarner("openai", model);
   return async (messages: ChatMessage[], sampling: Sampling, signal: AbortSignal) => {
     const response = await client.chat.completions.create(
       {
@@ -55,11 +57,11 @@ export function openaiChat(model: string, settings: ClientSettings): ProviderCal
     const choice = response.choices?.[0];
     if (!choice) throw new Error(`openai ${model}: response has no choices`);
     return {
-      text: choice.message?.content ?? "",
+      text: bodyText(choice.message?.content, "message content"),
       thinking: reasoningContent(choice.message),
-      usage: openaiUsage(response.usage),
-      finish_reason: choice.finish_reason ?? null,
-      model: response.model ?? null,
+      usage: openaiUsage(response.usage, warn),
+      finish_reason: bodyString(choice.finish_reason),
+      model: bodyString(response.model),
     };
   };
 }
@@ -93,14 +95,18 @@ export function reasoningContent(message: unknown): string | null {
   return typeof v === "string" && v.trim() ? v : null;
 }
 
-/** OpenAI usage to ours: prompt_tokens include `prompt_tokens_details.cached_tokens`, completion_tokens include `completion_tokens_details.reasoning_tokens`. */
-export function openaiUsage(usage: OpenAI.CompletionUsage | undefined): Usage {
-  const cached = usage?.prompt_tokens_details?.cached_tokens;
-  const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
+/**
+ * OpenAI usage to ours: prompt_tokens include `prompt_tokens_details.cached_tokens`, completion_tokens include `completion_tokens_details.reasoning_tokens`.
+ * Every count is checked (usage.ts): one that is missing or not a count is unknown and reported.
+ */
+export function openaiUsage(usage: OpenAI.CompletionUsage | undefined, report: UsageReport = () => {}): Usage {
+  const u = fieldsOf(usage);
+  const cached = tokenCount(fieldsOf(u.prompt_tokens_details).cached_tokens, "usage.prompt_tokens_details.cached_tokens", report, "unsaid");
+  const reasoning = tokenCount(fieldsOf(u.completion_tokens_details).reasoning_tokens, "usage.completion_tokens_details.reasoning_tokens", report, "unsaid");
   return {
-    input_tokens: usage?.prompt_tokens ?? 0,
-    output_tokens: usage?.completion_tokens ?? 0,
-    ...(typeof cached === "number" && {cached_input_tokens: cached}),
-    ...(typeof reasoning === "number" && {reasoning_tokens: reasoning}),
+    input_tokens: tokenCount(u.prompt_tokens, "usage.prompt_tokens", report) ?? null,
+    output_tokens: tokenCount(u.completion_tokens, "usage.completion_tokens", report) ?? null,
+    ...(cached !== undefined && {cached_input_tokens: cached}),
+    ...(reasoning !== undefined && {reasoning_tokens: reasoning}),
   };
 }

@@ -23,3 +23,17 @@ export const NEGOTIATION_SUFFIX_COUNT = 6;
  */
 export const PROMPT_SOURCES = ["paper", "code"] as const;
 export type PromptSource = (typeof PROMPT_SOURCES)[number];
+
+/**
+ * How a conversation is laid out across a game's calls (an LLM player's
+ * `prompt_layout`): "authors", the papers' own layout, byte for byte (GLEE
+ * (Shapira et al. 2024) rewrites its system message every turn with that
+ * turn's answer format); "fixed-system", one system message for the whole
+ * game and the answer format of this turn at the end of the conversation,
+ * after this turn's user message, so that every call repeats the previous
+ * call's prompt (but that format) as its prefix and a provider's prompt
+ * cache can serve it. Games whose system message never changes are the
+ * same in both.
+ */
+export const PROMPT_LAYOUTS = ["authors", "fixed-system"] as const;
+export type PromptLayout = (typeof PROMPT_LAYOUTS)[number];

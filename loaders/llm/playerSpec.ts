@@ -24,9 +24,9 @@ import {defaultMaxResponseBytes} from "./httpFetch.js";
 import {defaultLimits} from "./limiter.js";
 import {keyNames, type ConfigKey} from "../io/configKeys.js";
 
-import {NEGOTIATION_SUFFIX_COUNT, PERSONALITIES, PROMPT_SOURCES, personaNames, type PersonaName, type Personality, type PromptSource} from "./playerOptions.js";
+import {NEGOTIATION_SUFFIX_COUNT, PERSONALITIES, PROMPT_LAYOUTS, PROMPT_SOURCES, personaNames, type PersonaName, type Personality, type PromptLayout, type PromptSource} from "./playerOptions.js";
 
-export {NEGOTIATION_SUFFIX_COUNT, PERSONALITIES, PROMPT_SOURCES, personaNames, type PersonaName, type Personality, type PromptSource};
+export {NEGOTIATION_SUFFIX_COUNT, PERSONALITIES, PROMPT_LAYOUTS, PROMPT_SOURCES, personaNames, type PersonaName, type Personality, type PromptLayout, type PromptSource};
 
 export interface LlmPlayerSpec {
   id: string;
@@ -62,6 +62,14 @@ export interface LlmPlayerSpec {
    * "code" = the authors' code. Present only when set.
    */
   prompts?: PromptSource;
+  /**
+   * A harness factor (harness.ts): the conversation's layout across a
+   * game's calls (playerOptions.ts): absent = "authors", the paper's;
+   * "fixed-system" keeps one system message for the game so a provider's
+   * prompt cache can serve every call's prefix. Present only when not the
+   * default, so older configs keep their fingerprints.
+   */
+  prompt_layout?: PromptLayout;
   /**
    * Reasoning models (reasoning.ts): OpenAI's `reasoning_effort`, mapped to
    * a thinking budget for Anthropic and Gemini; or the budget itself
@@ -161,6 +169,7 @@ export const LLM_PLAYER_FIELDS: readonly ConfigKey[] = [
   {key: "personality", type: `null or ${oneOf(PERSONALITIES)}`, default: 'null: "rational"', meaning: "matrix and tree games: the system prompt's personality (Hua et al. 2024 §6.3)"},
   {key: "negotiation_suffix", type: `null or an integer from 1 to ${NEGOTIATION_SUFFIX_COUNT}`, default: "null", meaning: "matrix and tree games: which of the prompts of Hua et al. 2024 §6.5 ends every action prompt"},
   {key: "prompts", type: `null or ${oneOf(PROMPT_SOURCES)}`, default: "null: the published runs' words where logged, else the authors' code (the paper's rule where that code breaks it)", meaning: "where the authors' logged runs, code and paper word a prompt differently: the paper's printed text or the authors' code instead (each paper's Guide page lists the differences)"},
+  {key: "prompt_layout", type: oneOf(PROMPT_LAYOUTS), default: '"authors"', meaning: 'harness factor: "authors" lays out each conversation as its paper does; "fixed-system" keeps one system message for the whole game and puts what varies by turn (GLEE\'s answer format) at the end of the last user message only, so every call repeats the previous one (but that format) as its prefix and a provider\'s prompt cache can serve it'},
   {key: "workflow", type: "true or false", default: "false", meaning: "play with the game's workflow (Hua et al. 2024 §4.4, §5.2), in games that have one"},
   {key: "reasoning_effort", type: `null or ${oneOf(REASONING_EFFORTS)}`, default: "null: not sent", meaning: "a reasoning model's effort: OpenAI's reasoning_effort; Anthropic's output_config.effort with adaptive thinking (Claude 4.6 and later); otherwise a thinking budget of 1024 (minimal, low), 8192 (medium) or 24576 (high) tokens"},
   {key: "thinking_budget", type: `null or ${rangeText("thinking_budget")}`, default: "null: no thinking asked for", meaning: "thinking tokens (Anthropic's budget_tokens, at least 1024, before Opus 4.7; Gemini's thinkingBudget, in the model's range); added to max_tokens for the output limit"},
@@ -264,6 +273,10 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
   if (prompts !== null && !(PROMPT_SOURCES as readonly unknown[]).includes(prompts)) {
     throw new Error(`${who}: "prompts" must be null or one of ${PROMPT_SOURCES.join(", ")}, got ${JSON.stringify(prompts)}`);
   }
+  const layout = o.prompt_layout ?? null;
+  if (layout !== null && !(PROMPT_LAYOUTS as readonly unknown[]).includes(layout)) {
+    throw new Error(`${who}: "prompt_layout" must be null or one of ${PROMPT_LAYOUTS.join(", ")}, got ${JSON.stringify(layout)}`);
+  }
   const effort = o.reasoning_effort ?? null;
   if (effort !== null && !(REASONING_EFFORTS as readonly unknown[]).includes(effort)) {
     throw new Error(`${who}: "reasoning_effort" must be null or one of ${REASONING_EFFORTS.join(", ")}, got ${JSON.stringify(effort)}`);
@@ -288,6 +301,7 @@ export function parseLlmPlayerSpec(value: unknown, where: string): LlmPlayerSpec
     ...(reasoningModel !== null && {reasoning_model: reasoningModel}),
     ...harness,
     ...(prompts !== null && {prompts: prompts as PromptSource}),
+    ...(layout !== null && layout !== "authors" && {prompt_layout: layout as PromptLayout}),
     ...(workflow && {workflow: true}),
     ...(personality !== null && {personality: personality as Personality}),
     ...(suffix !== null && {negotiation_suffix: suffix as number}),

@@ -170,29 +170,43 @@ export function reasoningProblem(s: ReasoningSettings): {key: string; message: s
  * limit (all of the rest is thinking, and there is no answer).
  */
 export function splitThink(text: string): {text: string; thinking: string | null} {
+  // One pass from left to right (each search starts where the last ended), so that any reply reads in linear time.
   const parts: string[] = [];
-  let rest = text;
-  const lone = /^\s*([\s\S]*?)<\/think>/i.exec(rest);
-  if (lone && !/<think>/i.test(lone[1]!)) {
-    parts.push(lone[1]!.trim());
-    rest = rest.slice(lone[0].length);
+  let from = 0;
+  const lone = tagAt(THINK_CLOSE, text, 0);
+  if (lone && !((tagAt(THINK_OPEN, text, 0)?.index ?? Infinity) < lone.index)) {
+    parts.push(text.slice(0, lone.index).trim());
+    from = lone.end;
   }
+  const kept: string[] = [];
   for (;;) {
-    const open = /<think>/i.exec(rest);
-    if (!open) break;
-    const after = rest.slice(open.index + open[0].length);
-    const close = /<\/think>/i.exec(after);
-    if (!close) {
-      parts.push(after.trim());
-      rest = rest.slice(0, open.index);
+    const open = tagAt(THINK_OPEN, text, from);
+    if (!open) {
+      kept.push(text.slice(from));
       break;
     }
-    parts.push(after.slice(0, close.index).trim());
-    rest = rest.slice(0, open.index) + after.slice(close.index + close[0].length);
+    kept.push(text.slice(from, open.index));
+    const close = tagAt(THINK_CLOSE, text, open.end);
+    if (!close) {
+      parts.push(text.slice(open.end).trim());
+      break;
+    }
+    parts.push(text.slice(open.end, close.index).trim());
+    from = close.end;
   }
   if (!parts.length) return {text, thinking: null};
   const thinking = parts.filter(Boolean).join("\n\n");
-  return {text: rest.trim(), thinking: thinking || null};
+  return {text: kept.join("").trim(), thinking: thinking || null};
+}
+
+const THINK_OPEN = /<think>/gi;
+const THINK_CLOSE = /<\/think>/gi;
+
+/** The first match of the tag `pattern` (a global regular expression) at or after `from`. */
+function tagAt(pattern: RegExp, text: string, from: number): {index: number; end: number} | null {
+  pattern.lastIndex = from;
+  const m = pattern.exec(text);
+  return m ? {index: m.index, end: m.index + m[0].length} : null;
 }
 
 /** Thinking from the API and from the text, joined (API first); null when there is none. */

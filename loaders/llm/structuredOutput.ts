@@ -30,6 +30,7 @@
  *   `additionalProperties`); the answer is JSON text.
  */
 import type {ActionSpec, NumberSpec} from "../../src/lib/actionSpec.js";
+import {MAX_ANSWER_DEPTH, deeperThan} from "../../src/lib/untrustedJson.js";
 
 /** A JSON schema as sent (plain data). */
 export type JsonSchema = Record<string, unknown>;
@@ -118,6 +119,8 @@ export function readStructuredAnswer(text: string): {action: Record<string, unkn
   } catch {
     return {error: "structured output: the answer is not JSON"};
   }
+  // n levels take at least 2n characters; deeper is no action, and whatever handles an action may walk it recursively.
+  if (text.length > 2 * MAX_ANSWER_DEPTH && deeperThan(value, MAX_ANSWER_DEPTH)) return {error: `structured output: the answer is nested more than ${MAX_ANSWER_DEPTH} levels deep`};
   const action = (value as {action?: unknown} | null)?.action;
   if (action === null || typeof action !== "object" || Array.isArray(action)) return {error: 'structured output: expected an object with an "action" object'};
   const reasoning = (value as {reasoning?: unknown}).reasoning;

@@ -78,6 +78,21 @@ export function parseRetryAfter(headers: Headers, now = Date.now()): number | nu
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
+/**
+ * A text field of a 2xx reply body (the answer, a thinking block): the
+ * string, or "" when the field is absent or null. Anything else (an array,
+ * an object nested thousands deep) is not the protocol's reply: thrown, so
+ * that the attempt is a bad_response and retried, never joined or walked.
+ */
+export function bodyText(value: unknown, field: string): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "";
+  throw new Error(`the reply's ${field} is not text (got ${Array.isArray(value) ? "an array" : typeof value})`);
+}
+
+/** A string field a reply may leave out (a stop reason, the model's name): the string, else null. */
+export const bodyString = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
 export interface Failure {
   kind: FailureKind;
   retryable: boolean;

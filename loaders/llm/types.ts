@@ -46,15 +46,17 @@ export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
  * promptTokenCount already are), of which `cached_input_tokens` were billed
  * at the cached rate; `output_tokens` is all output (Gemini's
  * candidatesTokenCount + thoughtsTokenCount), of which `reasoning_tokens`
- * were thinking. The two parts are absent when the API did not say.
+ * were thinking. The two parts are absent when the API did not say. A
+ * count the endpoint sent that is not one (negative, a string, a fraction,
+ * absurdly large) is null: unknown (usage.ts).
  */
 export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  cached_input_tokens?: number;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cached_input_tokens?: number | null;
   /** Of input_tokens, those written to the provider's cache (Anthropic's cache_creation_input_tokens), billed at its cache-write price. */
-  cache_write_tokens?: number;
-  reasoning_tokens?: number;
+  cache_write_tokens?: number | null;
+  reasoning_tokens?: number | null;
 }
 
 /** What a provider client returns for one successful HTTP exchange. */
@@ -99,5 +101,39 @@ export class LlmCallError extends Error {
   ) {
     super(message);
     this.name = "LlmCallError";
+  }
+}
+
+/** A request as a budget sees it before it is sent: who sends it, to which model, and what. */
+export interface BudgetedRequest {
+  player: string;
+  provider: Provider;
+  model: string;
+  messages: readonly ChatMessage[];
+  sampling: Sampling;
+}
+
+/**
+ * What `complete` asks before each request it sends and tells after it
+ * (runner/budget.ts: `--max-cost` and the run's spend record). A cached
+ * answer sends nothing and asks nothing.
+ */
+export interface CallBudget<Ticket = unknown> {
+  /**
+   * Resolves once the most the request can cost is recorded as reserved
+   * (durably: a kill after it cannot lose it); rejects with BudgetExhausted
+   * when that would take the spend past the budget, and then the request is
+   * not sent.
+   */
+  reserve(request: BudgetedRequest): Promise<Ticket>;
+  /** The request's real cost: its usage, or null when what it was billed is unknown (the reservation then stays spent). */
+  settle(ticket: Ticket, usage: Usage | null): void;
+}
+
+/** A call not sent because its reservation would take the run's spend past `--max-cost` (the game ends unrecorded; a rerun resumes it). */
+export class BudgetExhausted extends LlmCallError {
+  constructor(message: string) {
+    super(message, "client", null, 0);
+    this.name = "BudgetExhausted";
   }
 }

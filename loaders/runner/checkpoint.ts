@@ -57,6 +57,26 @@ function asRecord(saved: GameRecord | GleeCheckpoint): GameRecord {
   };
 }
 
+/** The turns columns that hold an endpoint's token counts. */
+const TOKEN_COLUMNS = ["input_tokens", "output_tokens", "cached_input_tokens", "cache_write_tokens", "reasoning_tokens"] as const;
+
+/**
+ * `record` with every token count that is not one made unknown (null), as
+ * llm/usage.ts reads an endpoint's counts now: a checkpoint written before
+ * they were checked may hold "1000", 1e30 or -1e9, which the turns table's
+ * INTEGER columns refuse, and would fail every rerun. (A row's count is a
+ * decision's sum over its votes, so the bound here is the column's, 2^31 - 1.)
+ */
+function withCheckedCounts(record: GameRecord): GameRecord {
+  for (const turn of record.turns) {
+    for (const column of TOKEN_COLUMNS) {
+      const v = turn[column];
+      if (v !== undefined && v !== null && !(typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 2 ** 31 - 1)) turn[column] = null;
+    }
+  }
+  return record;
+}
+
 /**
  * The checkpoint file name of a game id: a readable prefix (up to 64
  * characters of the id, anything but [A-Za-z0-9._-] and a leading dot as
@@ -103,7 +123,7 @@ export class Checkpoints {
     if (typeof idOf(saved) !== "string" || !Array.isArray(saved?.turns)) {
       throw new CheckpointConflict(`${path}: not a checkpoint (expected {"game": ..., "row": {"game_id": ...}, "players": [...], "turns": [...]}); delete it to replay that game`);
     }
-    return asRecord(saved);
+    return withCheckedCounts(asRecord(saved));
   }
 
   has(gameId: string): boolean {

@@ -2,11 +2,9 @@
  * What LLM calls cost: a price table in parley.config.json ("prices", per
  * provider and model as the run config requests it, US dollars per million
  * input, cached input and output tokens, with the date the prices were
- * read), the cost of this process's calls per player (llm/promptLog.ts
- * counts the tokens of requests actually sent; a cached answer costs
- * nothing), and the spend of earlier processes of the same run, kept in the
- * run's state directory so that `--max-cost` bounds the whole run across
- * resumes. The arithmetic is src/lib/agentCost.ts's `tokenCost`, the same
+ * read). What a run's calls cost and `--max-cost` are runner/budget.ts's,
+ * the spend record across processes runner/spendJournal.ts's. The
+ * arithmetic is src/lib/agentCost.ts's `tokenCost`, the same
  * for a call, a game, a run and the /ratings page: input tokens the provider
  * read from its prompt cache at the cached-input price, those it wrote to
  * the cache at the cache-write price, the rest at the input price, and
@@ -14,12 +12,7 @@
  *
  *   "prices": {"openai/gpt-4o-mini": {"input_per_million": 0.15, "cached_input_per_million": 0.075, "output_per_million": 0.6, "as_of": "2026-11-01"}}
  */
-import {readFileSync} from "node:fs";
-import {join} from "node:path";
 import {readConfigFile} from "../projectConfig.js";
-import {writeFileDurable} from "../io/atomic.js";
-import {CheckpointConflict} from "./checkpoint.js";
-import {promptLog} from "../llm/promptLog.js";
 import type {ConfigKey} from "../io/configKeys.js";
 import {tokenCost, type Price} from "../../src/lib/agentCost.js";
 
@@ -77,53 +70,7 @@ export interface CostedPlayer {
   model: string;
 }
 
-/** Dollars spent by this process's calls, per player (players without a price are left out). */
-export function spentNow(players: readonly CostedPlayer[], prices: PriceTable): {total: number; players: Record<string, number>} {
-  const out: Record<string, number> = {};
-  let total = 0;
-  for (const p of players) {
-    const price = prices.get(priceKey(p.provider, p.model));
-    const log = promptLog.get(p.id);
-    if (!price || !log) continue;
-    const usd = tokenCost(price, {input_tokens: log.inputTokens, output_tokens: log.outputTokens, cached_input_tokens: log.cachedInputTokens, cache_write_tokens: log.cacheWriteTokens});
-    out[p.id] = usd;
-    total += usd;
-  }
-  return {total, players: out};
-}
-
 /** Players of `players` with no price in the table. */
 export function unpriced(players: readonly CostedPlayer[], prices: PriceTable): CostedPlayer[] {
   return players.filter((p) => !prices.has(priceKey(p.provider, p.model)));
-}
-
-/**
- * Spend of earlier processes of this run (its state directory): 0 when none
- * was recorded. A record that exists but cannot be read is not taken as 0
- * (that would hand --max-cost a fresh budget): CheckpointConflict naming it.
- */
-export function previousSpend(stateDir: string): number {
-  const path = join(stateDir, "spend.json");
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
-    throw error;
-  }
-  let usd: unknown;
-  let reason = 'expected {"usd": <dollars>}';
-  try {
-    usd = (JSON.parse(text) as {usd?: unknown})?.usd;
-  } catch (error) {
-    reason = (error as Error).message;
-  }
-  if (typeof usd === "number" && Number.isFinite(usd) && usd >= 0) return usd;
-  throw new CheckpointConflict(`${path}: not a readable spend record (${reason}); the run's earlier spend is unknown, so --max-cost cannot be kept: write {"usd": <dollars spent>} into it, or delete it to count from zero`);
-}
-
-/** Records the run's spend durably (fsync): a crash leaves the previous record or this one, never an empty file. */
-export function saveSpend(stateDir: string, usd: number): Promise<void> {
-  writeFileDurable(join(stateDir, "spend.json"), JSON.stringify({usd}) + "\n");
-  return Promise.resolve();
 }

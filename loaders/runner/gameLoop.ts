@@ -9,19 +9,23 @@
  * gamma-Bench: the game ends after the rounds completed), or, in a game with
  * `forfeit`, the seat sits that decision out and the game goes on.
  *
- * Randomness is derived from the run seed and the game id: the game's chance
- * stream (`<game_id>/chance`) and one stream per seat (`<game_id>/<seat
- * name>`), so a game replays identically however the run is scheduled.
+ * Randomness comes from the game's streams (runner/chance.ts): what the game
+ * draws, by key, and one stream per seat, derived from the run seed and
+ * either the game id (per-game) or the game's configuration and repetition
+ * (common), so a game replays identically however the run is scheduled.
  */
-import {deriveRng, type Rng} from "../../src/lib/rng.js";
+import type {Rng} from "../../src/lib/rng.js";
 import type {Action, GameDef, GameObservation, GameResult, GameState, Params, Seat} from "../contract/game.js";
 import {seatName} from "../contract/game.js";
 import type {Agent, AgentReply, SubCall} from "../contract/agent.js";
 import {LlmCallError} from "../llm/types.js";
 import {valueFits, type ColumnType} from "../io/schema.js";
+import {perGameStreams, type GameStreams} from "./chance.js";
 
 export interface PlayOptions {
   seed: number;
+  /** The game's random streams (runner/chance.ts `gameStreams`); default the per-game ones of (seed, game id). */
+  streams?: GameStreams;
   maxAttempts?: number;
   /**
    * Called once with the game's state as soon as it starts, before any seat
@@ -38,16 +42,16 @@ export interface PlayedGame {
   turns: TurnRow[];
 }
 
-/** Plays one game to the end; deterministic for (seed, gameId) when the agents are. */
-export async function playGame(def: GameDef, params: Params, gameId: string, agents: readonly Agent[], {seed, maxAttempts = 3, onState}: PlayOptions): Promise<PlayedGame> {
-  const game = new GameInPlay(def, params, gameId, agents, seed, maxAttempts);
+/** Plays one game to the end; deterministic for its streams (by default those of (seed, gameId)) when the agents are. */
+export async function playGame(def: GameDef, params: Params, gameId: string, agents: readonly Agent[], {seed, streams, maxAttempts = 3, onState}: PlayOptions): Promise<PlayedGame> {
+  const game = new GameInPlay(def, params, gameId, agents, streams ?? perGameStreams(seed, gameId, agents.map((_, s) => seatName(def, s))), maxAttempts);
   const {state, turns} = game;
   onState?.(state);
   for (;;) {
     const mover = state.next();
     if (mover.kind === "terminal") break;
     if (mover.kind === "chance") {
-      state.chance!(game.chanceRng);
+      state.chance!(game.chanceNodes);
       continue;
     }
     const seats = mover.seats;
@@ -93,7 +97,7 @@ interface Decision {
  */
 class GameInPlay {
   readonly state: GameState;
-  readonly chanceRng: Rng;
+  readonly chanceNodes: GameStreams["chanceNodes"];
   readonly turns: TurnRow[] = [];
   private readonly rngs: Rng[];
 
@@ -102,12 +106,12 @@ class GameInPlay {
     params: Params,
     readonly gameId: string,
     private readonly agents: readonly Agent[],
-    seed: number,
+    streams: GameStreams,
     private readonly maxAttempts: number,
   ) {
-    this.state = def.start(params, {gameId, nSeats: agents.length, rng: deriveRng(seed, `${gameId}/chance`)});
-    this.chanceRng = deriveRng(seed, `${gameId}/chance-nodes`);
-    this.rngs = agents.map((_, s) => deriveRng(seed, `${gameId}/${seatName(def, s)}`));
+    this.state = def.start(params, {gameId, nSeats: agents.length, chance: streams.chance});
+    this.chanceNodes = streams.chanceNodes;
+    this.rngs = streams.seats;
     this.recordGameMoves();
   }
 

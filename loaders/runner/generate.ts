@@ -19,8 +19,27 @@ import {GLEE_GAMES, GLEE_TURNS} from "../papers/glee/tables.js";
 import type {TableSchema} from "../io/schema.js";
 import {GLEE_LOOKUPS, indexName, type Lookup} from "../../src/lib/lookups.js";
 
-/** Source that decides a generated run's tables. */
-const INPUTS = ["loaders/games", "loaders/agents", "loaders/run", "loaders/io", "src/lib", "data/games", "data/dond", "package-lock.json"];
+/**
+ * Source that decides a generated run's tables: every folder the runner's
+ * code imports from (test/unit/generateInputs.test.ts follows the imports
+ * of this file and checks that each one is in a folder listed here), the
+ * data games and Deal or No Deal points, and the locked dependencies.
+ */
+export const INPUTS = [
+  "loaders/papers",
+  "loaders/runner",
+  "loaders/contract",
+  "loaders/registry",
+  "loaders/io",
+  "loaders/llm",
+  "loaders/ingest",
+  "loaders/projectConfig.ts",
+  "src/lib",
+  "src/analyses",
+  "data/games",
+  "data/dond",
+  "package-lock.json",
+];
 /** What a generated dataset writes: the flat tables (GLEE's two by default), optionally only some rows of each. */
 export interface GeneratedTables {
   schemas: readonly TableSchema[];

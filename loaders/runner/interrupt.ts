@@ -14,7 +14,7 @@
  * tables are on disk whatever moment it comes at.
  */
 import {LlmCallError} from "../llm/types.js";
-import type {Agent, SeatContext} from "../contract/agent.js";
+import {withAct, type Agent, type SeatContext} from "../contract/agent.js";
 
 /** Exit status of a process stopped by `signal`, as shells report it (128 + signal number). */
 export function signalExitCode(signal: NodeJS.Signals): number {
@@ -67,18 +67,14 @@ export class RunInterrupted extends LlmCallError {
   }
 }
 
-/** Wraps an agent factory so that, once `signal` is aborted, agents refuse to act (no new model call). */
+/** Wraps an agent factory so that, once `signal` is aborted, agents refuse to act (no new model call); the rest of each agent (its traits, its own max attempts, finish) passes through. */
 export function stopAgentsOnAbort(factory: (id: string, context: SeatContext) => Agent, signal: AbortSignal) {
   return (id: string, context: SeatContext): Agent => {
     const agent = factory(id, context);
-    return {
-      act(observation, rng) {
-        if (signal.aborted) throw new RunInterrupted();
-        return agent.act(observation, rng);
-      },
-      finish: agent.finish?.bind(agent),
-      traits: agent.traits,
-    };
+    return withAct(agent, (observation, rng) => {
+      if (signal.aborted) throw new RunInterrupted();
+      return agent.act(observation, rng);
+    });
   };
 }
 

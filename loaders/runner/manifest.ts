@@ -3,7 +3,8 @@
  * tables (`<out>/manifest.json`; a shard writes `manifest.shard-<i>.json`):
  * what produced them, so a number can be traced back. It holds the config
  * as given and its sha256, Parley's version and git commit, the versions of
- * the SDKs and engines, the seed, start and end times, counts of games,
+ * the SDKs and engines, the seed, the chance scheme of a run (runner/chance.ts),
+ * start and end times, counts of games,
  * calls, cached calls and rule breaks, and per LLM player the model as
  * requested and as the API reported it with the sha256 of every distinct
  * system prompt sent (llm/promptLog.ts), so a changed prompt template shows
@@ -75,6 +76,8 @@ export interface ManifestInput {
   config: unknown;
   configText?: string;
   seed?: number | null;
+  /** A run's chance scheme (runner/chance.ts); src/lib/sharedChance.ts reads a run manifest without one as per-game. */
+  chance?: string | null;
   /** LLM players; `harness` their harness factors (llm/harness.ts), recorded when given. */
   llmPlayers?: {id: string; provider: string; model: string; base_url?: string | null; harness?: Harness}[];
   started: Date;
@@ -94,6 +97,7 @@ export function buildManifest(input: ManifestInput): Record<string, unknown> {
     config_sha256: sha256(configText),
     ...(input.shard && {shard: input.shard}),
     seed: input.seed ?? null,
+    ...(input.chance && {chance: input.chance}),
     started: input.started.toISOString(),
     finished: new Date().toISOString(),
     node: process.version,

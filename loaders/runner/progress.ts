@@ -91,6 +91,16 @@ export class ProgressLine {
     else this.out.write(line + "\n");
   }
 
+  /** Prints a line of its own (a warning) above the progress line, which is drawn again below it on a terminal. */
+  note(line: string): void {
+    if (!this.out.isTTY) {
+      this.out.write(line + "\n");
+      return;
+    }
+    this.out.write(`\r\x1b[2K${line}\n`);
+    this.draw();
+  }
+
   finish(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

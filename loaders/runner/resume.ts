@@ -16,8 +16,19 @@
  * A game whose LLM call failed for good (endpoint down after all retries)
  * is reported, counted as an error and not checkpointed, so the next run
  * plays it again; the other games go on.
+ *
+ * With prices, every call's cost is reserved before it is sent and recorded
+ * in the run's spend journal (runner/budget.ts, runner/spendJournal.ts). A
+ * game whose next call `--max-cost` cannot afford ends there, unrecorded
+ * like an interrupted one (its answered calls are in the response cache),
+ * and no new game starts: a rerun with a larger budget plays it again from
+ * the cache and goes on.
  */
-import {previousSpend, saveSpend, spentNow, unpriced, type PriceTable} from "./cost.js";
+import {unpriced, type PriceTable} from "./cost.js";
+import {dollars, RunBudget} from "./budget.js";
+import {previousSpend, SpendJournal} from "./spendJournal.js";
+import {BudgetExhausted} from "../llm/types.js";
+import {setUsageWarnings} from "../llm/usage.js";
 import {join} from "node:path";
 import {llmStats} from "../llm/stats.js";
 import {redactSecrets} from "../llm/secrets.js";
@@ -49,8 +60,10 @@ export interface ResumableOptions {
   prices?: PriceTable;
   /**
    * Budget in US dollars for the whole run (earlier processes' spend
-   * included): no new game starts when the spend plus the projected cost of
-   * the games in flight and the new one would exceed it.
+   * included): no call is sent whose reservation would take the spend past
+   * it (runner/budget.ts), and no new game starts once one was refused or
+   * when the spend plus the projected cost of the games in flight and the
+   * new one would exceed it.
    */
   maxCost?: number | null;
   /** Recorded with the tables (io/tableSet.ts). */
@@ -70,17 +83,22 @@ export interface ResumableResult {
   turns: number;
   /** The partition directories written, by game id. */
   partitions: Record<string, string>;
-  /** Dollars spent on the run so far (all processes), null without prices; per player for this process. */
+  /** Dollars spent on the run so far (all processes; calls whose usage is unknown at their reservation), null without prices; per player for this process. */
   cost: {total: number; players: Record<string, number>} | null;
-  /** True when --max-cost stopped scheduling before every game was played. */
-  budgetStopped: boolean;
+  /** Why --max-cost stopped the run before every game was played (one clause), or null. */
+  budgetStop: string | null;
 }
 
-/** What decides the games of a run and their answers; `concurrency` and LLM limits do not. */
+/**
+ * What decides the games of a run and their answers; `concurrency` and LLM
+ * limits do not. The chance scheme counts only when it is "common": a
+ * per-game run has the fingerprint runs had before the scheme existed, so
+ * their directories resume as they are (runner/keptChance.ts).
+ */
 export function runFingerprint(config: RunConfig): string {
   // The generalisation protocol says how games are read, not which are played.
-  const {concurrency: _c, llm_players, games, description: _d, generalisation: _g, ...rest} = config;
-  return fingerprint({...rest, games: games.map((g) => ({game: g.def.id, grid: g.grid, n_players: g.n_players})), llm_players: llm_players.map(answerDefining)});
+  const {concurrency: _c, llm_players, games, description: _d, generalisation: _g, chance, ...rest} = config;
+  return fingerprint({...rest, ...(chance !== "per-game" && {chance}), games: games.map((g) => ({game: g.def.id, grid: g.grid, n_players: g.n_players})), llm_players: llm_players.map(answerDefining)});
 }
 
 export async function runResumable(config: RunConfig, outDir: string, options: ResumableOptions = {}): Promise<ResumableResult> {
@@ -95,22 +113,21 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
   const counts = {total: planned, skipped: resumed, finished: 0, failed: 0, ruleBreaks: 0};
   const prices = options.prices ?? new Map();
   const priced = config.llm_players.length > 0 && prices.size > 0 && unpriced(config.llm_players, prices).length < config.llm_players.length;
-  const earlier = previousSpend(state);
-  const spend = () => earlier + spentNow(config.llm_players, prices).total;
-  const progress = options.progress === null ? null : new ProgressLine(counts, llmStats, options.progress ?? process.stderr, undefined, priced ? () => `cost $${spend().toFixed(2)}` : null);
-  let budgetStopped = false;
   const maxCost = options.maxCost ?? null;
-  // Projected cost of a game: this process's spend per finished game (spend of games still in flight included, so it errs high).
-  const admit = (inFlight: number): boolean => {
-    if (maxCost === null) return true;
-    const spentHere = spentNow(config.llm_players, prices).total;
-    const perGame = counts.finished > 0 ? spentHere / counts.finished : 0;
-    const ok = earlier + spentHere + perGame * (inFlight + 1) <= maxCost && earlier + spentHere < maxCost;
-    if (!ok) budgetStopped = true;
-    return ok;
+  const budget = priced ? new RunBudget(prices, maxCost, new SpendJournal(state)) : null;
+  const progress = options.progress === null ? null : new ProgressLine(counts, llmStats, options.progress ?? process.stderr, undefined, budget ? () => `cost $${budget.committed.toFixed(2)}` : null);
+  let budgetStop: string | null = null;
+  const admit = (inFlight: number): boolean | "wait" => {
+    if (!budget || maxCost === null) return true;
+    const verdict = budgetStop ?? budgetAdmits(budget, maxCost, counts.finished, inFlight);
+    if (verdict === false) return "wait";
+    budgetStop = verdict;
+    return verdict === null;
   };
   // A failed attempt may have started a Retry-After wait, which the progress line shows at once.
-  const seats = llmSeats(config.llm_players, options.cacheDir ?? join(state, "llm-cache"), config.seed, {onFailure: () => progress?.update()});
+  const seats = llmSeats(config.llm_players, options.cacheDir ?? join(state, "llm-cache"), config.seed, {onFailure: () => progress?.update(), budget});
+  // An endpoint's unusable token counts: one line each, above the progress line (llm/usage.ts).
+  const warnings = setUsageWarnings((line) => (progress ? progress.note(line) : process.stderr.write(line + "\n")));
   const failed: ResumableResult["failed"] = [];
 
   const signal = options.signal;
@@ -132,6 +149,11 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
       },
       onError: (g, error) => {
         if (error instanceof RunInterrupted) return; // not failed: replayed on resume
+        if (error instanceof BudgetExhausted) {
+          // Not failed either: a rerun with a larger --max-cost replays it from the cache.
+          budgetStop ??= refusal(budget!);
+          return;
+        }
         counts.failed++;
         failed.push({game_id: g.game_id, error: redactSecrets((error as Error).message ?? String(error))});
         progress?.update();
@@ -141,6 +163,8 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
     closed = true;
   } finally {
     progress?.finish();
+    setUsageWarnings(warnings);
+    await budget?.close();
   }
 
   // Rebuild the tables from every checkpoint, in planned order: one entry per game id, so no duplicates.
@@ -150,7 +174,33 @@ export async function runResumable(config: RunConfig, outDir: string, options: R
     if (saved) tables.add(saved);
   }
   const written = await tables.finish();
-  if (priced) await saveSpend(state, spend());
-  const cost = priced ? {total: spend(), players: spentNow(config.llm_players, prices).players} : null;
-  return {planned, resumed, played: counts.finished, failed, ...written, cost, budgetStopped};
+  const cost = budget ? {total: previousSpend(state), players: budget.players} : null;
+  return {planned, resumed, played: counts.finished, failed, ...written, cost, budgetStop};
+}
+
+/** Why the budget refused a call, or null when it has not. */
+const refusal = (budget: RunBudget): string | null =>
+  budget.refused && `a call that may cost up to ${dollars(budget.refused.usd)} was not sent with ${dollars(budget.refused.committed)} spent or reserved`;
+
+/**
+ * Whether `--max-cost` lets a new game start now: null to start it, false
+ * to wait for a game in flight to finish, or why the run stops: a call was
+ * refused, nothing is left, or the next game's projected cost would pass
+ * the budget with no game in flight left to wait for. The projection is
+ * this process's settled spend per finished game (the spend of games still
+ * in flight included, so it errs high) for the new game and each one in
+ * flight, on top of what is spent or reserved. Until a game has finished
+ * there is none, so games start one at a time: starting many with none to
+ * go by would spend the budget on games cut short (the reservations keep
+ * the budget either way).
+ */
+function budgetAdmits(budget: RunBudget, maxCost: number, finished: number, inFlight: number): string | false | null {
+  const committed = budget.committed;
+  const refused = refusal(budget);
+  if (refused) return refused;
+  if (committed >= maxCost) return `${dollars(committed)} is spent`;
+  if (finished === 0) return inFlight === 0 ? null : false;
+  const perGame = budget.settledHere / finished;
+  if (committed + perGame * (inFlight + 1) <= maxCost) return null;
+  return inFlight > 0 ? false : `${dollars(committed)} is spent and the next game's projected cost, ${dollars(perGame)}, would pass it`;
 }

@@ -25,6 +25,8 @@
  *   alias. Default: "all" for two-seat games, "self" otherwise.
  *   With several games, `lineups` may be an object keyed by game id (games
  *   left out take the default).
+ * - chance: "common" (default) or "per-game", how games draw chance
+ *   (runner/chance.ts); the built-in configs name "per-game".
  * - games_per_lineup (alias games_per_pair; default 1), seed (default 0),
  *   concurrency (default 8), max_attempts (default 3: answers per decision
  *   before the game's rule-break fallback), run_id (default: the file name),
@@ -40,7 +42,7 @@ import {gameDef, games, leftOut, matchGames} from "../registry/games.js";
 import {FAMILIES, type Family} from "../papers/glee/types.js";
 import {agentDef, agents, canSit} from "../registry/agents.js";
 import {expandGrid} from "./grid.js";
-import {llmPlays, offersPrompts} from "../llm/llmPlayer.js";
+import {llmPlays, offersPrompts, promptsRefusal} from "../llm/llmPlayer.js";
 import {hasWorkflow, workflowGames} from "../registry/workflows.js";
 import {LIMITS} from "./runConfigChecks.js";
 import {paramValueError} from "../contract/params.js";
@@ -51,6 +53,7 @@ import {RUN_CONFIG_KEYS, RUN_DEFAULTS} from "./runConfigKeys.js";
 import {keyNames} from "../io/configKeys.js";
 import {idProblem} from "../io/ids.js";
 import {parseGeneralisation} from "./generalisationConfig.js";
+import {CHANCE_SCHEMES, type ChanceScheme} from "../../src/lib/sharedChance.js";
 
 export {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
 
@@ -266,7 +269,7 @@ function checkGames(config: RunConfig, lineupKey: string, gridKey: (spec: GameRu
     const noWorkflow = llm_players.find((l) => l.workflow && !hasWorkflow(spec.def.id));
     if (noWorkflow) fail("players", `${noWorkflow.id} asks for "workflow": true, but ${spec.def.id} has no workflow (games with one: ${workflowGames.join(", ")})`);
     const noWords = llm_players.find((l) => l.prompts && !offersPrompts(spec.def.id, l.prompts));
-    if (noWords) fail("players", `${noWords.id} asks for "prompts": "${noWords.prompts}", but ${spec.def.id} has only the words of the published runs (its paper's Guide page, Prompts, lists the sources it offers)`);
+    if (noWords) fail("players", `${noWords.id} asks for "prompts": "${noWords.prompts}", but ${promptsRefusal(spec.def.id, noWords.prompts!)}`);
     const own = lineupsOf(config, spec.def.id);
     const ownKey = config.lineups_by_game?.[spec.def.id] ? `lineups.${spec.def.id}` : lineupKey;
     if (Array.isArray(own)) {
@@ -323,6 +326,8 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
   // Copied into every manifest: a note, not a document.
   if (description !== null && description.length > MAX_DESCRIPTION) fail("description", `expected at most ${MAX_DESCRIPTION.toLocaleString("en-US")} characters, got ${description.length.toLocaleString("en-US")}`);
   const perKey = raw.games_per_pair !== undefined ? "games_per_pair" : "games_per_lineup";
+  const chance = raw.chance ?? RUN_DEFAULTS.chance;
+  if (!CHANCE_SCHEMES.includes(chance as ChanceScheme)) fail("chance", `expected ${CHANCE_SCHEMES.map((c) => JSON.stringify(c)).join(" or ")}, got ${JSON.stringify(chance)}`);
 
   const config: RunConfig = {
     run_id: runId as string,
@@ -334,6 +339,7 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     ...(lineupsByGame && {lineups_by_game: lineupsByGame}),
     games_per_lineup: integer(raw, perKey, RUN_DEFAULTS.games_per_lineup, 1, LIMITS.games_per_lineup.max),
     seed,
+    chance: chance as ChanceScheme,
     concurrency: integer(raw, "concurrency", RUN_DEFAULTS.concurrency, 1, LIMITS.concurrency.max),
     max_attempts: integer(raw, "max_attempts", RUN_DEFAULTS.max_attempts, 1, LIMITS.max_attempts.max),
   };

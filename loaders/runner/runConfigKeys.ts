@@ -7,9 +7,10 @@
 import type {ConfigKey} from "../io/configKeys.js";
 import {FAMILIES} from "../papers/glee/types.js";
 import {LIMITS} from "./runConfigChecks.js";
+import {CHANCE_SCHEMES} from "../../src/lib/sharedChance.js";
 
 /** The defaults of the numeric settings, as the validator fills them in. */
-export const RUN_DEFAULTS = {games_per_lineup: 1, seed: 0, concurrency: 8, max_attempts: 3} as const;
+export const RUN_DEFAULTS = {games_per_lineup: 1, seed: 0, chance: "common", concurrency: 8, max_attempts: 3} as const;
 
 const quoted = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(", ");
 
@@ -23,7 +24,14 @@ export const RUN_CONFIG_KEYS: readonly ConfigKey[] = [
   {key: "pairs", type: "a list of [alice_agent, bob_agent]", default: '"all"', meaning: "lineups under its two-seat name", aliasOf: "lineups"},
   {key: "games_per_lineup", type: `an integer in [1, ${LIMITS.games_per_lineup.max}]`, default: String(RUN_DEFAULTS.games_per_lineup), meaning: "games played per parameter combination and lineup (repetitions)"},
   {key: "games_per_pair", type: `an integer in [1, ${LIMITS.games_per_lineup.max}]`, default: String(RUN_DEFAULTS.games_per_lineup), meaning: "games_per_lineup under its two-seat name", aliasOf: "games_per_lineup"},
-  {key: "seed", type: `an integer in [${LIMITS.seed.min}, ${LIMITS.seed.max}]`, default: String(RUN_DEFAULTS.seed), meaning: "the run's seed: each game draws from its own random streams derived from (seed, game id, seat)"},
+  {key: "seed", type: `an integer in [${LIMITS.seed.min}, ${LIMITS.seed.max}]`, default: String(RUN_DEFAULTS.seed), meaning: "the run's seed: every random stream of a game is derived from it (see chance)"},
+  {
+    key: "chance",
+    type: quoted(CHANCE_SCHEMES),
+    default: `"${RUN_DEFAULTS.chance}"; a run resumed in a directory holding this run played before the key existed keeps "per-game"`,
+    meaning:
+      '"common": a game\'s chance (private values, qualities, costs, shots\' luck) is derived from (seed, game, configuration, repetition) and each draw from its place in the game, never from who sits, so agents and runs with the same seed compared on a configuration face the same draws; each seat\'s own randomness from (seed, game, configuration, repetition, seat). "per-game": every stream from (seed, game id), whose lineup makes matched games draw differently (the built-in run configs name it so that their numbers stay as published)',
+  },
   {key: "concurrency", type: `an integer in [1, ${LIMITS.concurrency.max}]`, default: String(RUN_DEFAULTS.concurrency), meaning: "games in flight at once (`parley run --concurrency` overrides it)"},
   {key: "max_attempts", type: `an integer in [1, ${LIMITS.max_attempts.max}]`, default: String(RUN_DEFAULTS.max_attempts), meaning: "answers to one decision before the game's rule-break fallback"},
   {key: "run_id", type: "an id: 1 to 256 characters, no control, line-separator or bidirectional-format characters", default: "the config file's name", meaning: "the run's name, in the games table's run_id column"},

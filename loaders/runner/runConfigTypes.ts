@@ -7,6 +7,7 @@
 import type {GameDef, ParamValue} from "../contract/game.js";
 import type {LlmPlayerSpec} from "../llm/playerSpec.js";
 import type {GeneralisationProtocol} from "../../src/lib/generalisation.js";
+import type {ChanceScheme} from "../../src/lib/sharedChance.js";
 
 export interface GameRunSpec {
   def: GameDef;
@@ -27,6 +28,8 @@ export interface RunConfig {
   lineups_by_game?: Record<string, LineupsSpec>;
   games_per_lineup: number;
   seed: number;
+  /** How games draw chance (runner/chance.ts): "common" random numbers, or today's "per-game" streams. */
+  chance: ChanceScheme;
   concurrency: number;
   max_attempts: number;
   /** Focal agents, background co-players and held-out configurations (generalisationConfig.ts); absent when the config declares none. */

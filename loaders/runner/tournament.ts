@@ -14,6 +14,7 @@ import type {Agent, SeatContext} from "../contract/agent.js";
 import {agentDef} from "../registry/agents.js";
 import {plannedGames, plannedPerGame, type PlannedGame} from "./grid.js";
 import {playGame} from "./gameLoop.js";
+import {gameStreams} from "./chance.js";
 import {gameRow, playerRows, type GameRecord} from "./rows.js";
 import {RunTables} from "./write.js";
 import type {RunConfig} from "./runConfigTypes.js";
@@ -35,8 +36,8 @@ export interface TournamentOptions {
   concurrency?: number;
   /** Once aborted, no further game is started (games in flight go on); see run/interrupt.ts. */
   signal?: AbortSignal;
-  /** Asked before each game starts, with the number of games in flight; false stops scheduling (games in flight finish). */
-  admit?: (inFlight: number) => boolean;
+  /** Asked before each game starts, with the number of games in flight; false stops scheduling (games in flight finish), "wait" asks again when one of them ends. */
+  admit?: (inFlight: number) => boolean | "wait";
   /** Play only this shard of the plan (run/shard.ts); default all games. */
   shard?: Shard | null;
 }
@@ -54,7 +55,8 @@ export async function runTournament(config: RunConfig, options: TournamentOption
   const playOne = async (g: PlannedGame) => {
     const n = g.lineup.length;
     const seats = g.lineup.map((id, seat) => factory(id, {game: g.def.id, gameId: g.game_id, seat, seatName: g.def.seats.names?.[seat] ?? null, nSeats: n, params: g.params}));
-    const {result, turns} = await playGame(g.def, g.params, g.game_id, seats, {seed: config.seed, maxAttempts: config.max_attempts});
+    const streams = gameStreams(config.chance, config.seed, g);
+    const {result, turns} = await playGame(g.def, g.params, g.game_id, seats, {seed: config.seed, streams, maxAttempts: config.max_attempts});
     played++;
     await options.onGame?.({game: g.def.id, row: gameRow(g, config, result, seats.map((a) => a.traits)), players: playerRows(g, result), turns});
   };
@@ -66,7 +68,7 @@ export async function runTournament(config: RunConfig, options: TournamentOption
       if (options.signal.aborted) break;
     }
     if (options.skip?.(g)) continue;
-    if (options.admit && !options.admit(running.size)) break;
+    if (options.admit && !(await admitted(options.admit, running))) break;
     const onError = options.onError;
     const p: Promise<void> = (onError ? playOne(g).catch((error) => onError(g, error)) : playOne(g)).finally(() => running.delete(p));
     running.add(p);
@@ -74,6 +76,16 @@ export async function runTournament(config: RunConfig, options: TournamentOption
   }
   await Promise.all(running);
   return played;
+}
+
+/** Asks `admit` until it decides, waiting for a game in flight to end after each "wait". */
+async function admitted(admit: NonNullable<TournamentOptions["admit"]>, running: Set<Promise<void>>): Promise<boolean> {
+  let verdict = admit(running.size);
+  while (verdict === "wait" && running.size) {
+    await Promise.race(running);
+    verdict = admit(running.size);
+  }
+  return verdict === true;
 }
 
 export interface TournamentFiles {

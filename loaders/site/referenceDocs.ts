@@ -21,7 +21,7 @@
 import type {ConfigKey} from "../io/configKeys.js";
 import type {Column, TableSchema} from "../io/schema.js";
 import type {GameDef, ParamSpec} from "../contract/game.js";
-import {commandUsage, HELP_NAMES, type CommandUsage} from "../usage/commands.js";
+import {COMMAND_HELP_FLAGS, commandUsage, HELP_NAMES, type CommandUsage} from "../usage/commands.js";
 import {RUN_CONFIG_KEYS} from "../runner/runConfigKeys.js";
 import {GENERALISATION_KEYS} from "../runner/generalisationConfig.js";
 import {LLM_PLAYER_FIELDS} from "../llm/playerSpec.js";
@@ -144,7 +144,7 @@ export function cliReference(): string {
   const entries = Object.entries(commandUsage) as [string, CommandUsage][];
   const intro = [
     `<p>Generated when the site is built from each command's usage text (${code("loaders/usage/<command>.usage.ts")}, listed in order by ${code("loaders/usage/commands.ts")}): the same text ${code("parley help")} prints, shown verbatim under each command. The synopsis, description and options above it are read off that text.</p>`,
-    `<p>${code("parley help")} lists every command; ${HELP_NAMES.filter((n) => n !== "help").map(code).join(" and ")} are other names for it, and ${code("parley")} with no command prints the same list and exits with code 2.</p>`,
+    `<p>${code("parley help")} lists every command; ${HELP_NAMES.filter((n) => n !== "help").map(code).join(" and ")} are other names for it, and ${code("parley")} with no command prints the same list and exits with code 2. ${code("parley <command> --help")} (or ${COMMAND_HELP_FLAGS.filter((f) => f !== "--help").map(code).join(", ")}, anywhere before a ${code("--")}) and ${code("parley help <command>")} print that command's usage block below and exit 0, without running it.</p>`,
     contents("Commands", entries.map(([name]) => [anchor("cmd", name), name])),
   ].join("\n\n");
   return `${front(pageNamed("/reference/cli"), intro)}\n${entries.map(([name, c]) => commandSection(name, c)).join("\n\n")}\n`;

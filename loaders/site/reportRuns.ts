@@ -6,7 +6,7 @@
 import {existsSync, readdirSync, statSync} from "node:fs";
 import {basename, join, resolve} from "node:path";
 import {isRunDirectory} from "../io/runTables.js";
-import {previousSpend} from "../runner/cost.js";
+import {hasSpendRecord, previousSpend} from "../runner/spendJournal.js";
 import {runState, tableContents, type RunManifestInfo} from "../ownRuns/describe.js";
 
 export interface StudyRun {
@@ -49,7 +49,7 @@ export async function readStudyRuns(dirs: readonly string[]): Promise<StudyRun[]
 function spend(dir: string): number | null {
   const state = join(dir, ".parley");
   if (!existsSync(state)) return null;
-  const dirs = [state, ...readdirSync(state).filter((n) => n.startsWith("shard=")).map((n) => join(state, n))].filter((d) => existsSync(join(d, "spend.json")));
+  const dirs = [state, ...readdirSync(state).filter((n) => n.startsWith("shard=")).map((n) => join(state, n))].filter(hasSpendRecord);
   if (!dirs.length) return null;
   try {
     return dirs.reduce((sum, d) => sum + previousSpend(d), 0);

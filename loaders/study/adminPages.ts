@@ -2,7 +2,8 @@
  * The experimenter's pages of a `parley play` server (studyServer.ts serves
  * them behind the admin token): progress per condition, the list of
  * participants (condition, step, time on the step, time since they were
- * last active, completion code, exclusion and why, panel id), refreshed
+ * last active, completion code, exclusion and why, panel id, where it came
+ * from and the panel ids later links brought, refused), refreshed
  * every few seconds by a small script of its own (/admin/admin.js, allowed
  * by the page's content security policy as the server's own script), CSV
  * downloads of every table, and one participant's game: their moves and,
@@ -72,7 +73,29 @@ export interface ParticipantLine {
   excluded: boolean;
   exclusion_reason: string;
   panel_id: string;
+  /** Where the panel id came from: "PROLIFIC_PID at first arrival, <time> UTC", or "none". */
+  panel_id_from: string;
+  /** Panel ids later links brought and that were refused (never attached), as text; "" when none. */
+  panel_refused: string;
   assigned_at: string;
+}
+
+/** An ISO time as the admin reads it: "2026-01-01 10:00:00 UTC". */
+const utc = (iso: string) => `${iso.slice(0, 19).replace("T", " ")} UTC`;
+
+/** Where `p`'s panel id came from: the link parameter and the time of the first arrival, or "none". */
+export function panelIdFrom(p: Participant): string {
+  if (!p.panel_id) return "none";
+  // Records written before the parameter was kept: the id may even have come from a later link.
+  if (!p.panel_id_param) return "not recorded (a record from an older version)";
+  return `${p.panel_id_param} at first arrival, ${utc(p.assigned_at)}`;
+}
+
+/** The panel ids later links brought to `p`, refused: "X (PROLIFIC_PID, <time> UTC); …; and 3 more", or "". */
+export function refusedPanelIds(p: Participant): string {
+  const kept = p.panel_refused ?? [];
+  const more = Math.max(0, (p.panel_refused_count ?? kept.length) - kept.length);
+  return [...kept.map((r) => `${r.id} (${r.param}, ${utc(r.at)})`), ...(more ? [`and ${more} more`] : [])].join("; ");
 }
 
 /** One line per participant, newest first, as the admin page lists them at time `now`. */
@@ -92,6 +115,8 @@ export function participantLines(participants: readonly Participant[], now: numb
         excluded: p.excluded,
         exclusion_reason: p.exclusion_reason ?? "",
         panel_id: p.panel_id ?? "",
+        panel_id_from: panelIdFrom(p),
+        panel_refused: refusedPanelIds(p),
         assigned_at: p.assigned_at,
       };
     });
@@ -116,9 +141,9 @@ export function adminLive(rows: readonly ConditionProgress[], lines: readonly Pa
   const cells = (r: ConditionProgress) => [r.condition, r.game, r.opponent, r.assigned, r.started, r.playing, r.finished, r.completed, r.excluded, r.declined];
   const tryIt = (r: ConditionProgress) => `<td><a class="parley-try" href="/admin/new?condition=${encodeURIComponent(r.condition)}">play it</a></td>`;
   const progressTable = `<table class="parley-progress"><caption>Progress per condition</caption><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${cells(r).map(cell).join("")}${tryIt(r)}</tr>`).join("")}</tbody></table>`;
-  const people = ["participant", "condition", "step", "moves", "time on step", "idle", "completion code", "excluded", "reason", "panel id"];
+  const people = ["participant", "condition", "step", "moves", "time on step", "idle", "completion code", "excluded", "reason", "panel id", "panel id from", "refused panel ids"];
   const line = (l: ParticipantLine) =>
-    `<tr data-participant="${escapeHtml(l.id)}"><td><a href="/admin/p/${encodeURIComponent(l.id)}"><code>${escapeHtml(l.id)}</code></a></td>${[l.condition, l.step, l.moves, l.time_on_step, l.idle, l.code, l.excluded ? "yes" : "", l.exclusion_reason, l.panel_id].map(cell).join("")}</tr>`;
+    `<tr data-participant="${escapeHtml(l.id)}"><td><a href="/admin/p/${encodeURIComponent(l.id)}"><code>${escapeHtml(l.id)}</code></a></td>${[l.condition, l.step, l.moves, l.time_on_step, l.idle, l.code, l.excluded ? "yes" : "", l.exclusion_reason, l.panel_id, l.panel_id_from, l.panel_refused].map(cell).join("")}</tr>`;
   const list = lines.length
     ? `<table class="parley-participants"><caption>Participants (${lines.length}), newest first</caption><thead><tr>${people.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${lines.map(line).join("")}</tbody></table>`
     : `<p>No participants yet.</p>`;
@@ -166,7 +191,7 @@ export function participantPage(experiment: Experiment, p: Participant, line: Pa
     ["attention answer", p.attention ? `${p.attention.answer} (${p.attention.passed ? "passed" : "failed"})` : null],
     ["quiz", p.quiz ? `${JSON.stringify(p.quiz.answers)} (${p.quiz.passed ? "passed" : "failed"})` : null],
     ["completion code", p.completion_code], ["excluded", p.excluded ? `yes: ${p.exclusion_reason}` : "no"],
-    ["panel id", p.panel_id], ["panel parameters", p.panel ? JSON.stringify(p.panel) : null], ["game id", p.game_id],
+    ["panel id", p.panel_id], ["panel id from", panelIdFrom(p)], ["refused panel ids", refusedPanelIds(p) || "none"], ["panel parameters", p.panel ? JSON.stringify(p.panel) : null], ["game id", p.game_id],
   ];
   const factList = `<table class="parley-facts"><tbody>${facts.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th>${cell(v ?? "")}</tr>`).join("")}</tbody></table>`;
   const moves = p.moves.length ? `<ol class="parley-moves">${p.moves.map((m) => `<li>${escapeHtml(actionText(m))}</li>`).join("")}</ol>` : "<p>No moves yet.</p>";

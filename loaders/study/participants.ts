@@ -50,18 +50,50 @@ export interface Participant {
   excluded: boolean;
   /** Why: "attention_check", "quiz" (both when both failed, comma separated). */
   exclusion_reason: string | null;
-  /** The recruiting panel's id of the person (experiment.ts Panel: PROLIFIC_PID, workerId, …), null when the link named none; absent in older files. */
+  /** The recruiting panel's id of the person (experiment.ts Panel: PROLIFIC_PID, workerId, …), null when the link named none; absent in older files. Taken only at the first arrival (when the record is made). */
   panel_id?: string | null;
+  /** The link parameter `panel_id` came from at the first arrival (PROLIFIC_PID, workerId, …); null: none; absent in older files (not recorded). */
+  panel_id_param?: string | null;
   /** The panel's link parameters kept with it (name → value). */
   panel?: Record<string, string> | null;
+  /** Panel ids a later link brought to this participant, refused (never attached): the first MAX_REFUSED_PANEL_IDS, for the admin. */
+  panel_refused?: RefusedPanelId[];
+  /** How many later links brought a panel id, in all (the list above keeps the first few). */
+  panel_refused_count?: number;
   /** The tokens of the accepted moves (one per move the page sent): a move sent twice with its token is played once. */
   move_tokens?: string[];
 }
 
-/** What a study's link said about the person: their panel id and the parameters kept. */
+/** What a study's link said about the person: their panel id, the parameter it came from, and the parameters kept. */
 export interface PanelInfo {
   id: string | null;
+  /** The link parameter that gave `id` (the first of the panel's `id_params` present); null with `id`. */
+  param: string | null;
   params: Record<string, string>;
+}
+
+/** A panel id that a later link brought to an existing participant: refused, kept for the admin to see. */
+export interface RefusedPanelId {
+  param: string;
+  id: string;
+  /** ISO time of the link. */
+  at: string;
+}
+
+/** How many refused panel ids a participant keeps (the count goes on): a link opened again and again cannot grow the file without bound. */
+export const MAX_REFUSED_PANEL_IDS = 10;
+
+/**
+ * Records that a later link brought panel id `panel.id` to `p`, who came
+ * without one: a panel id is taken only at a participant's first arrival,
+ * since a link from another site can carry any id, and payments matched on
+ * it would go to whoever chose it. `p` keeps no panel id; the caller saves.
+ */
+export function refusePanelId(p: Participant, panel: PanelInfo, now: number): void {
+  if (panel.id === null || panel.param === null) return;
+  p.panel_refused ??= [];
+  if (p.panel_refused.length < MAX_REFUSED_PANEL_IDS) p.panel_refused.push({param: panel.param, id: panel.id, at: new Date(now).toISOString()});
+  p.panel_refused_count = (p.panel_refused_count ?? 0) + 1;
 }
 
 /** A panel id or parameter as kept: at most 128 characters of printable ASCII (anything else in the link is not kept). */
@@ -75,17 +107,18 @@ export function panelInfo(query: URLSearchParams, panel: {id_params: readonly st
   };
   const params: Record<string, string> = {};
   let id: string | null = null;
+  let param: string | null = null;
   for (const name of panel.id_params) {
     const v = value(name);
     if (v === null) continue;
     params[name] = v;
-    id ??= v;
+    if (id === null) [id, param] = [v, name];
   }
   for (const name of panel.params) {
     const v = value(name);
     if (v !== null) params[name] = v;
   }
-  return {id, params};
+  return {id, param, params};
 }
 
 /** A participant id: 22 characters of base64url (128 random bits). */
@@ -136,6 +169,9 @@ function notAParticipant(value: unknown, name: string): string | null {
   if (!STEPS.includes(p.step as Step)) return `step: expected one of ${STEPS.join(", ")}`;
   if (!Number.isSafeInteger(p.seed)) return "seed: expected an integer";
   if (!Array.isArray(p.moves)) return "moves: expected a list";
+  const refused = (r: unknown) => typeof r === "object" && r !== null && ["param", "id", "at"].every((k) => typeof (r as Record<string, unknown>)[k] === "string");
+  if (p.panel_refused !== undefined && !(Array.isArray(p.panel_refused) && p.panel_refused.every(refused))) return "panel_refused: expected a list of {param, id, at} (text)";
+  if (p.panel_refused_count !== undefined && !(Number.isSafeInteger(p.panel_refused_count) && (p.panel_refused_count as number) >= 0)) return "panel_refused_count: expected a whole number";
   return null;
 }
 
@@ -212,7 +248,8 @@ export class ParticipantStore {
       id, experiment: this.experiment.id, condition: condition.id, step: "consent", seed: randomInt(2 ** 31 - 1),
       assigned_at: new Date(now).toISOString(), consented_at: null, game_started_at: null, game_finished_at: null, completed_at: null,
       attention: null, moves: [], quiz: null, completion_code: null, game_id: null, excluded: false, exclusion_reason: null,
-      panel_id: panel?.id ?? null, panel: panel && Object.keys(panel.params).length ? panel.params : null, move_tokens: [],
+      panel_id: panel?.id ?? null, panel_id_param: panel?.param ?? null, panel: panel && Object.keys(panel.params).length ? panel.params : null,
+      panel_refused: [], panel_refused_count: 0, move_tokens: [],
     };
     this.save(p);
     return p;

@@ -21,6 +21,9 @@
  * cookie (set by `/p/new`), or a link whose panel id (PROLIFIC_PID, workerId,
  * the experiment's `panel`) a participant already has, goes back to that
  * participant; the panel's parameters in the link are kept with a new one.
+ * A panel id is taken only when the participant is made: one that a later
+ * link brings to a participant without one is refused (kept as a refused
+ * attempt, shown on the admin page), never attached.
  * Admin (token): GET /admin (adminPages.ts), /admin/live (its live part),
  *   /admin/admin.js, /admin/progress.json, /admin/participants.json,
  *   /admin/csv/<table>.csv, /admin/p/<id> (one participant's game),
@@ -34,7 +37,7 @@ import {readdirSync, readFileSync, realpathSync} from "node:fs";
 import {join} from "node:path";
 import {tar} from "../io/tar.js";
 import {bearer, cookie, FailureThrottle, isLoopbackAddress, isLoopbackHost, isLoopbackHostHeader, notAPersonOpeningTheLink, peerOf, RateLimit, sameToken, setCookie} from "./access.js";
-import {PARTICIPANT_ID, panelInfo, type Participant} from "./participants.js";
+import {PARTICIPANT_ID, panelInfo, refusePanelId, type Participant} from "./participants.js";
 import {StepError, type Study} from "./study.js";
 import {progress} from "./progress.js";
 import {ADMIN_SCRIPT, adminLive, adminPage, CSV_TABLES, escapeHtml, participantLines, participantPage, spreadsheetCsv, type CsvTable} from "./adminPages.js";
@@ -296,11 +299,13 @@ export function startStudyServer(options: StudyServerOptions): Promise<StudyServ
       const panel = panelInfo(url.searchParams, experiment.panel);
       const kept = store.get(cookie(req, PARTICIPANT_COOKIE) ?? "");
       let p = panel.id !== null ? store.byPanelId(panel.id) : kept;
-      // This browser's participant came without a panel id and now brings one: it is theirs (another id on this browser is another person).
+      // This browser's participant came without a panel id and a link now brings one. Another site can send a browser to any
+      // link, so the id is not attached (payments matched on it would go to whoever chose it): a panel id is taken only at a
+      // participant's first arrival. The browser goes back to its participant; the id is kept as refused, for the admin.
+      // (Another id on a browser whose participant has one is another person: a shared computer, a new participant.)
       if (!p && kept && panel.id !== null && !kept.panel_id) {
         p = kept;
-        p.panel_id = panel.id;
-        p.panel = Object.keys(panel.params).length ? panel.params : null;
+        refusePanelId(p, panel, Date.now());
         store.save(p);
       }
       if (!p) {

@@ -72,3 +72,17 @@ export const HELP_NAMES: readonly string[] = ["help", "--help", "-h"];
 export function helpText(): string {
   return ["usage: parley <command> [options]", "", ...Object.values(commandUsage).map((c) => `  parley ${c.usage}`)].join("\n");
 }
+
+/** The flags that ask a command for its usage instead of running it (`parley ratings --help`). */
+export const COMMAND_HELP_FLAGS: readonly string[] = ["--help", "-h"];
+
+/** What `parley <command> --help` and `parley help <command>` print: that command's usage, as `parley help` lists it. */
+export function commandHelpText(name: CommandName): string {
+  return `usage: parley ${commandUsage[name].usage}`;
+}
+
+/** Whether a command's arguments ask for its usage: `--help` or `-h` anywhere before a `--` (after it they are positionals). */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => COMMAND_HELP_FLAGS.includes(a));
+}

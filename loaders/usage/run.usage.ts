@@ -12,5 +12,5 @@ export const usage =
   "        --shard i/n plays shard i (from 0) of n into <dir>/game=<id>/shard=<i>/, the union of all n being the whole run;\n" +
   `        prints how many games it plans; more than ${CONFIRM_ABOVE.toLocaleString("en-US")} need --yes;\n` +
   "        runs with LLM players (or --resume) checkpoint each game and resume when run again; --cache moves the LLM response cache;\n" +
-  "        --max-cost stops starting games before the spend (prices in parley.config.json) would pass the budget;\n" +
+  "        --max-cost reserves each call's most possible cost (prices in parley.config.json) before sending it and sends none that would pass the budget;\n" +
   "        a <dir> holding tables of another config, an ingest or a study is refused unless --replace (files and folders parley did not link are never replaced)";

@@ -7,7 +7,7 @@
  * is src/lib/gtllm.ts's and src/lib/dond.ts's; this file names it.
  */
 import {duopolyParetoSQL, gtllmGridSQL, gtllmStatsSQL, metaGameSQL, GTLLM_GAMES} from "../lib/gtllm.js";
-import {DOND_SELECTIONS, dondBeliefSQL, dondGamesSQL, dondPairingSQL, dondStatsSQL, sourceTable, type DondSelection} from "../lib/dond.js";
+import {DOND_SELECTIONS, dondBeliefSQL, dondBeliefTurns, dondGamesSQL, dondPairingSQL, dondStatsSQL, sourceTable, type DondSelection} from "../lib/dond.js";
 import {valuationSummary, type BeliefRow, type ValuationSummary} from "../lib/dondBelief.js";
 import {bestRow, humanRowChecks, PAPER_ROWS, type PointRow} from "../lib/dondPaper.js";
 import {analyseMetaGame, metaMatrix, type MetaAnalysis, type MetaTable} from "../lib/metaGame.js";
@@ -70,7 +70,7 @@ export function runMetaGames(rows: readonly Row[]): RunMetaGame[] {
 export const valuationSummaries: Computation<Record<string, never>, {last: ValuationSummary[]; byRound: ValuationSummary[]}> = {
   name: "dond-valuation-summaries",
   async compute(query) {
-    const beliefs = (await query(dondBeliefSQL("games", "turns"))) as unknown as BeliefRow[];
+    const beliefs = (await query(dondBeliefSQL("games", await dondBeliefTurns(query)))) as unknown as BeliefRow[];
     return {last: valuationSummary(beliefs), byRound: valuationSummary(beliefs, {byRound: true})};
   },
 };

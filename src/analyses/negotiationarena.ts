@@ -8,7 +8,7 @@
  * declares the pages' first views.
  */
 import {acceptanceCurveSQL, anchoring, badCounterOffers, buyerPayoffSQL, NA_PREFIX, NA_SCENARIOS, pairStatsSQL, priceSequencesSQL, splitTheDifference, stakeShareSQL, type NaScenario} from "../lib/negotiationArena.js";
-import {ARENA_TURNS_SQL, NA_PAGES, prepareArena, scenarioPairsSQL, tradesSQL, transcriptChoicesSQL} from "../lib/pages/negotiationArena.js";
+import {ARENA_TURNS_SQL, NA_PAGES, prepareArena, prepareArenaWithTurns, scenarioPairsSQL, tradesSQL, transcriptChoicesSQL} from "../lib/pages/negotiationArena.js";
 import type {FirstView, Query} from "../lib/snapshot.js";
 import {measureSQL, sqlMeasure, type Analysis, type Measure, type Parameter, type Params} from "./analysis.js";
 
@@ -30,8 +30,8 @@ interface PriceSequence {
  */
 function sequenceMeasures(): Measure[] {
   const sequences = async (query: Query): Promise<PriceSequence[]> => {
-    await prepareArena(query);
-    return (await query(priceSequencesSQL("arena", "turns"))) as unknown as PriceSequence[];
+    await prepareArenaWithTurns(query);
+    return (await query(priceSequencesSQL("arena", "arena_turns"))) as unknown as PriceSequence[];
   };
   const base = {tables: ["games", "turns"] as const, format: "json" as const, dataset: "negotiationarena"};
   return [
@@ -119,8 +119,8 @@ const measures: Measure[] = [
     tables: ["games", "turns"],
     format: "jsonl",
     dataset: "negotiationarena",
-    prepare: prepareArena,
-    sql: () => priceSequencesSQL("arena", "turns"),
+    prepare: prepareArenaWithTurns,
+    sql: () => priceSequencesSQL("arena", "arena_turns"),
   }),
   ...sequenceMeasures(),
   sqlMeasure({
@@ -160,7 +160,7 @@ const firstViews: FirstView[] = [
     page: `negotiationarena-${slug}`,
     dataset: "negotiationarena",
     tables: ["games", "turns"],
-    prepare: prepareArena,
+    prepare: prepareArenaWithTurns,
     script: ({query}) => scenarioScript(query, scenario),
   })),
 ];

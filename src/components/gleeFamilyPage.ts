@@ -73,11 +73,14 @@ export function FamilyIntro(family: GleeFamily): HTMLElement {
 
 const METRIC_COLUMNS = ["efficiency", "fairness", "alice_self_gain", "bob_self_gain"];
 
-/** The columns of each family's games table (the rows of pairGamesSQL, src/lib/pages/gleeFamily.ts): the outcome first, the parameters that tell the games apart last (the widest). */
+/**
+ * The columns of each family's games table (the rows of pairGamesSQL, src/lib/pages/gleeFamily.ts): the parameters that
+ * tell the games apart first (one column each, GameFinder), as they are what tells the rows apart, then the outcome.
+ */
 export const GAME_COLUMNS: Record<GleeFamily, string[]> = {
-  bargaining: ["rounds", "ended_by", "agreement", "alice_gain", "bob_gain", ...METRIC_COLUMNS, "parameters"],
-  negotiation: ["rounds", "ended_by", "agreement", "price", ...METRIC_COLUMNS, "parameters"],
-  persuasion: ["sales", ...METRIC_COLUMNS, "parameters"],
+  bargaining: ["parameters", "rounds", "ended_by", "agreement", "alice_gain", "bob_gain", ...METRIC_COLUMNS],
+  negotiation: ["parameters", "rounds", "ended_by", "agreement", "price", ...METRIC_COLUMNS],
+  persuasion: ["parameters", "sales", ...METRIC_COLUMNS],
 };
 
 export const GAME_HEADERS: Record<string, string> = {

@@ -48,9 +48,13 @@ export {fitOneHot, fitOneHotCells, type OlsFit, type CoefRow} from "../lib/olsOn
 export {fitGlee, fitGleeCells, pairEffects, metaGame, METRIC_LABELS, type GleeRow, type PairEffect} from "../lib/gleeDesign.js";
 /** The regression from one GROUP BY: `gleeCellsSQL(rows, metric)` then `fitGleeCells`. */
 export {gleeCellsSQL, cellsFromColumns} from "../lib/gleeCells.js";
-/** Bradley–Terry ratings with bootstrap intervals, and α-Rank. */
+/** Bradley–Terry ratings with cluster-robust intervals, tiers and settledness (on a margin outcome too), and α-Rank. */
 export {rateAgents, type RatedGame, type RatingsResult} from "../lib/ratings.js";
 export {alphaRank} from "../lib/alphaRank.js";
+/** Beside them: Davidson's ties model and Nash averaging on rated games, the ranking controlled for covariates, and `nashAverage(A)` of any antisymmetric matrix. */
+export {davidsonRatings, nashRatings} from "../lib/ratingModels.js";
+export {controlledRatings} from "../lib/controlledRatings.js";
+export {nashAverage} from "../lib/nashAveraging.js";
 /** Paired comparison of two agents (or runs): mean difference, t interval, t and sign-flip tests, Holm. */
 export {compareAgents, compareRuns, pairedTest} from "../lib/compare.js";
 

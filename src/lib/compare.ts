@@ -20,6 +20,24 @@
  * - Two agents: a game where agent A holds seat s matches the game where B
  *   holds seat s with the same family, configuration, repetition and the
  *   same agents in every other seat; the metric is that seat's return.
+ *
+ * Design. Matching on the repetition is a matched design only when the
+ * paired games drew the same chance (src/lib/sharedChance.ts: runs with the
+ * common scheme, loaders/runner/chance.ts): then each pair differs only in
+ * the compared factor, and the paired t interval over pairs is the matched
+ * design's, narrower by as much as the pair's shared draws explain. When
+ * they did not (runs seeded per game, ingests, or unknown), the repetition
+ * number is an arbitrary label: pairing repetition r of A with repetition r
+ * of B would let that labelling pick the pairs (and the Monte Carlo signs),
+ * and would present independent draws as matched. So the unit becomes the
+ * cell (family, configuration, the seat's or seats' agents, everything but
+ * the repetition): each side's returns are averaged over its repetitions in
+ * the cell, and the statistics are taken over the cells' differences. Cells
+ * are independent and each difference is unbiased for that cell's effect,
+ * so the t interval and the sign-flip test over cells are valid without any
+ * assumption about chance; with one repetition per cell it is the pair
+ * design itself. Its price is fewer units (cells, not games): one cell gives
+ * a difference but no interval.
  */
 import {createRng} from "./rng.js";
 import {meanInterval, studentTCdf} from "./studentT.js";
@@ -45,7 +63,11 @@ export interface ComparisonRow extends PairedStats {
   p_perm_holm: number | null;
 }
 
+/** "matched": games paired by configuration and repetition (shared chance); "configurations": repetitions averaged within each cell (module comment). */
+export type PairDesign = "matched" | "configurations";
+
 export interface Comparison {
+  design: PairDesign;
   rows: ComparisonRow[];
   /** Games of each side with no partner, and up to 20 of their ids. */
   unmatched: {a: number; b: number; a_games: string[]; b_games: string[]};
@@ -139,13 +161,13 @@ function byGame(rows: readonly SeatRow[]): Games {
  * copy order them differently): the Monte Carlo sign flips and the float
  * sums then see the same sequence.
  */
-function finish(diffs: Map<string, {family: string; metric: string; values: number[]}>, onlyA: string[], onlyB: string[], options: {permutations?: number; seed?: number}): Comparison {
+function finish(design: PairDesign, diffs: Map<string, {family: string; metric: string; values: number[]}>, onlyA: string[], onlyB: string[], options: {permutations?: number; seed?: number}): Comparison {
   const groups = [...diffs.values()].sort((x, y) => (x.family < y.family ? -1 : x.family > y.family ? 1 : x.metric < y.metric ? -1 : x.metric > y.metric ? 1 : 0));
   const stats = groups.map((g) => ({family: g.family, metric: g.metric, ...pairedTest([...g.values].sort((x, y) => x - y), options)}));
   const pT = holm(stats.map((s) => s.p_t));
   const pPerm = holm(stats.map((s) => s.p_perm));
   const first = (ids: string[]) => [...ids].sort().slice(0, 20);
-  return {rows: stats.map((s, i) => ({...s, p_t_holm: pT[i], p_perm_holm: pPerm[i]})), unmatched: {a: onlyA.length, b: onlyB.length, a_games: first(onlyA), b_games: first(onlyB)}};
+  return {design, rows: stats.map((s, i) => ({...s, p_t_holm: pT[i], p_perm_holm: pPerm[i]})), unmatched: {a: onlyA.length, b: onlyB.length, a_games: first(onlyA), b_games: first(onlyB)}};
 }
 
 function push(diffs: Map<string, {family: string; metric: string; values: number[]}>, family: string, metric: string, value: number): void {
@@ -194,59 +216,101 @@ export function runRenaming(a: readonly SeatRow[], b: readonly SeatRow[], rename
   throw new Error(`the runs differ in more than one agent (only in A: ${onlyA.join(", ") || "none"}; only in B: ${onlyB.join(", ") || "none"}); name the pairs to compare with --rename A=B`);
 }
 
-/** Run B minus run A on matched games (module comment); `rename` maps run A's agents to run B's. */
-export function compareRuns(a: readonly SeatRowWithBreaks[], b: readonly SeatRowWithBreaks[], options: {permutations?: number; seed?: number; rename?: ReadonlyMap<string, string>} = {}): Comparison {
+/** Options of a comparison: `sharedChance` says whether paired games drew the same chance (default false: the cell design, module comment). */
+export interface CompareOptions {
+  permutations?: number;
+  seed?: number;
+  sharedChance?: boolean;
+}
+
+const designOf = (options: CompareOptions): PairDesign => (options.sharedChance ? "matched" : "configurations");
+
+const mean = (values: readonly number[]): number => values.reduce((t, v) => t + v, 0) / values.length;
+
+/** Each seat's mean return over `games` (games of one unit: the same seats), and its mean rule-break rate over the games that have one (null: none has). */
+function seatMeans(games: readonly SeatRowWithBreaks[][]): {seat: SeatRow; score: number; rate: number | null}[] {
+  return games[0].map((seat, i) => {
+    const rates = games.map((g) => rate(g[i])).filter((r): r is number => r !== null);
+    return {seat, score: mean(games.map((g) => g[i].score)), rate: rates.length ? mean(rates) : null};
+  });
+}
+
+/** Games grouped by `key` (in game id order). */
+function groupGames(games: Games, key: (seats: SeatRow[]) => string): Map<string, SeatRowWithBreaks[][]> {
+  const units = new Map<string, SeatRowWithBreaks[][]>();
+  for (const seats of games.values()) {
+    const k = key(seats);
+    const unit = units.get(k);
+    if (unit) unit.push(seats);
+    else units.set(k, [seats]);
+  }
+  return units;
+}
+
+/** Run B minus run A on matched games, or on matched cells when they did not share chance (module comment); `rename` maps run A's agents to run B's. */
+export function compareRuns(a: readonly SeatRowWithBreaks[], b: readonly SeatRowWithBreaks[], options: CompareOptions & {rename?: ReadonlyMap<string, string>} = {}): Comparison {
   const rename = runRenaming(a, b, options.rename);
-  const key = (seats: SeatRow[], names: (agent: string) => string) => [seats[0].family, seats[0].config ?? seats[0].game_id, seats[0].repetition ?? "", ...seats.map((s) => names(s.agent))].join("\u0000");
-  const ga = new Map([...byGame(a).values()].map((seats) => [key(seats, (x) => rename.get(x) ?? x), seats]));
-  const gb = new Map([...byGame(b).values()].map((seats) => [key(seats, (x) => x), seats]));
+  const design = designOf(options);
+  const key = (seats: SeatRow[], names: (agent: string) => string) =>
+    [seats[0].family, seats[0].config ?? seats[0].game_id, design === "matched" ? (seats[0].repetition ?? "") : "", ...seats.map((s) => names(s.agent))].join("\u0000");
+  const ua = groupGames(byGame(a), (seats) => key(seats, (x) => rename.get(x) ?? x));
+  const ub = groupGames(byGame(b), (seats) => key(seats, (x) => x));
   const diffs = new Map<string, {family: string; metric: string; values: number[]}>();
   const rates = new Map<string, {family: string; metric: string; values: number[]}>();
   const broke = new Set<string>();
   const onlyA: string[] = [];
-  for (const [k, seatsA] of ga) {
-    const seatsB = gb.get(k);
-    if (!seatsB || seatsB.length !== seatsA.length) {
-      onlyA.push(seatsA[0].game_id);
+  const partnered = (gamesA: SeatRow[][] | undefined, gamesB: SeatRow[][] | undefined) => !!gamesA && !!gamesB && gamesB[0].length === gamesA[0].length;
+  for (const [k, gamesA] of ua) {
+    const gamesB = ub.get(k);
+    if (!partnered(gamesA, gamesB)) {
+      onlyA.push(...gamesA.map((g) => g[0].game_id));
       continue;
     }
-    const family = seatsA[0].family;
-    seatsA.forEach((s, i) => push(diffs, family, seatLabel(s), seatsB[i].score - s.score));
-    if (seatsA.length > 1) push(diffs, family, "total return", seatsB.reduce((t, s) => t + s.score, 0) - seatsA.reduce((t, s) => t + s.score, 0));
-    seatsA.forEach((s, i) => {
-      const [ra, rb] = [rate(s), rate(seatsB[i])];
+    const family = gamesA[0][0].family;
+    const [ma, mb] = [seatMeans(gamesA), seatMeans(gamesB!)];
+    ma.forEach((s, i) => push(diffs, family, seatLabel(s.seat), mb[i].score - s.score));
+    if (ma.length > 1) push(diffs, family, "total return", mb.reduce((t, s) => t + s.score, 0) - ma.reduce((t, s) => t + s.score, 0));
+    ma.forEach((s, i) => {
+      const [ra, rb] = [s.rate, mb[i].rate];
       if (ra === null || rb === null) return;
-      push(rates, family, rateLabel(s), rb - ra);
-      if (ra > 0 || rb > 0) broke.add(`${family}\u0000${rateLabel(s)}`);
+      push(rates, family, rateLabel(s.seat), rb - ra);
+      if (ra > 0 || rb > 0) broke.add(`${family}\u0000${rateLabel(s.seat)}`);
     });
   }
   // Rule-break rates only of seats that broke a rule in some game of either run (a built-in agent's zeros say nothing).
   for (const [key, group] of rates) if (broke.has(key)) diffs.set(key, group);
-  const onlyB = [...gb].filter(([k, seats]) => ga.get(k)?.length !== seats.length).map(([, seats]) => seats[0].game_id);
-  return finish(diffs, onlyA, onlyB, options);
+  const onlyB = [...ub].filter(([k, games]) => !partnered(ua.get(k), games)).flatMap(([, games]) => games.map((g) => g[0].game_id));
+  return finish(design, diffs, onlyA, onlyB, options);
 }
 
-/** Agent B minus agent A in the same seat, with everything else about the game the same. */
-export function compareAgents(rows: readonly SeatRow[], agentA: string, agentB: string, options: {permutations?: number; seed?: number} = {}): Comparison {
-  const slots = {a: new Map<string, SeatRow>(), b: new Map<string, SeatRow>()};
+/**
+ * Agent B minus agent A in the same seat, with everything else about the
+ * game the same: matched on the repetition when the games shared chance,
+ * else on the cell with each side's repetitions averaged (module comment).
+ */
+export function compareAgents(rows: readonly SeatRow[], agentA: string, agentB: string, options: CompareOptions = {}): Comparison {
+  const design = designOf(options);
+  const slots = {a: new Map<string, SeatRow[]>(), b: new Map<string, SeatRow[]>()};
   for (const seats of byGame(rows).values()) {
     seats.forEach((s, i) => {
       const side = s.agent === agentA ? "a" : s.agent === agentB ? "b" : null;
       if (!side) return;
       const others = seats.map((o, j) => (j === i ? "·" : o.agent)).join("\u0001");
-      const key = [s.family, s.config ?? "", s.repetition ?? "", s.seat, others].join("\u0000");
-      // One game per slot: a duplicate slot (the same configuration played twice with one repetition number) keeps the game with the first id, whatever the row order.
+      const key = [s.family, s.config ?? "", design === "matched" ? (s.repetition ?? "") : "", s.seat, others].join("\u0000");
       const had = slots[side].get(key);
-      if (!had || s.game_id < had.game_id) slots[side].set(key, s);
+      if (!had) slots[side].set(key, [s]);
+      // Matched: one game per slot; a duplicate slot (the same configuration played twice with one repetition number) keeps the game with the first id, whatever the row order.
+      else if (design === "configurations") had.push(s);
+      else if (s.game_id < had[0].game_id) had[0] = s;
     });
   }
   const diffs = new Map<string, {family: string; metric: string; values: number[]}>();
   const onlyA: string[] = [];
   for (const [key, sa] of slots.a) {
     const sb = slots.b.get(key);
-    if (!sb) onlyA.push(sa.game_id);
-    else push(diffs, sa.family, seatLabel(sa), sb.score - sa.score);
+    if (!sb) onlyA.push(...sa.map((s) => s.game_id));
+    else push(diffs, sa[0].family, seatLabel(sa[0]), mean(sb.map((s) => s.score)) - mean(sa.map((s) => s.score)));
   }
-  const onlyB = [...slots.b].filter(([key]) => !slots.a.has(key)).map(([, s]) => s.game_id);
-  return finish(diffs, onlyA, onlyB, options);
+  const onlyB = [...slots.b].filter(([key]) => !slots.a.has(key)).flatMap(([, s]) => s.map((x) => x.game_id));
+  return finish(design, diffs, onlyA, onlyB, options);
 }

@@ -22,6 +22,7 @@
 
 import {sqlString} from "./sqlText.js";
 import {dondPaperSelectionSQL} from "./dondPaperSelection.js";
+import {columnsOf, type Query} from "./projectView.js";
 
 /**
  * Which dialogues a measure reads: "all", each game once (Parley's own), or
@@ -163,6 +164,21 @@ SELECT g.game_id, g.source, g.alice_agent, g.bob_agent, g.point, t.player, t.tur
 FROM ${turns} t JOIN ${games} g USING (game_id)
 WHERE t.belief IS NOT NULL AND NOT coalesce(t.rule_break, false) AND g.ef_feasible
 ORDER BY g.game_id, t.player, t.turn`;
+}
+
+/**
+ * The turns as dondBeliefSQL reads them, from either shape: the dialogues'
+ * turns (the site's archive and ingests) name the speaker `player` (alice,
+ * bob), a played run's turns give the `seat` (0 is Alice, who speaks first);
+ * a run without the belief workflow has no `belief` column (no beliefs).
+ */
+export async function dondBeliefTurns(query: Query, turns = "turns"): Promise<string> {
+  const have = await columnsOf(query, turns);
+  const added = [
+    ...(have.has("player") ? [] : [`${have.has("seat") ? "CASE seat WHEN 0 THEN 'alice' WHEN 1 THEN 'bob' END" : "NULL::VARCHAR"} AS player`]),
+    ...(have.has("belief") ? [] : ["NULL::VARCHAR[] AS belief"]),
+  ];
+  return added.length ? `(SELECT *, ${added.join(", ")} FROM ${turns})` : turns;
 }
 
 /** One source's games, as a subquery the shared SQL reads like a table. */

@@ -11,6 +11,7 @@
  * their system prompts — and the lineups naming them (compared after A's
  * players are renamed to B's). Everything else that differs is a warning:
  * any other config field (grid, game, repetitions, rounds, ...), the seed,
+ * the chance scheme (src/lib/sharedChance.ts),
  * Parley's version and commit, Node's and every SDK's and engine's version,
  * and, for LLM players the two runs share unchanged, the model the API
  * reported and the system-prompt hashes. Not compared: times, counts (they
@@ -20,12 +21,16 @@
  * field by field instead.
  */
 
+import {manifestChance} from "./sharedChance.js";
+
 /** The parts of a manifest this module reads (all optional: older or foreign manifests lack some). */
 export interface RunManifest {
   kind?: string;
   parley?: {version?: string | null; commit?: string | null};
   config?: unknown;
   seed?: number | null;
+  /** The run's chance scheme (src/lib/sharedChance.ts); absent in manifests written before it existed. */
+  chance?: string;
   node?: string;
   packages?: Record<string, string | null>;
   llm_players?: {id: string; models_reported?: string[]; system_prompts?: {sha256: string}[]}[];
@@ -119,8 +124,10 @@ export function compareManifests(a: RunManifest, b: RunManifest, rename: Readonl
   push("node", a.node, b.node);
   diffJson(a.packages ?? {}, b.packages ?? {}, "packages", differences);
   push("seed", a.seed, b.seed);
-  // The config, players apart; its seed is the manifest's seed, reported once above.
-  diffJson(a.config ?? {}, b.config ?? {}, "config", differences, (key) => PLAYER_KEYS.has(key) || NAME_KEYS.has(key) || READING_KEYS.has(key) || key === "seed");
+  // The scheme each run drew chance by (a run manifest without one: per-game), so a config that names the default differs from none that leaves it out.
+  push("chance", manifestChance(a), manifestChance(b));
+  // The config, players apart; its seed and chance are the manifest's, reported once above.
+  diffJson(a.config ?? {}, b.config ?? {}, "config", differences, (key) => PLAYER_KEYS.has(key) || NAME_KEYS.has(key) || READING_KEYS.has(key) || key === "seed" || key === "chance");
   const pa = playersOf(a.config);
   const pb = playersOf(b.config);
   let map = new Map<string, string>();

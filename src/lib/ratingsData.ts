@@ -19,6 +19,9 @@ export interface SeatRow {
   seat: number;
   agent: string;
   score: number;
+  /** The seat's covariates and entrant, when the controlled ranking is asked for (ratingCovariates.ts). */
+  x?: readonly number[];
+  entrant?: string;
 }
 
 /**
@@ -64,17 +67,17 @@ const prefixed = (sql: string, prefix: string) => (prefix ? `${quote(prefix + "/
  * agent, as in gamma-Bench's own runs) compares no one by itself; such games
  * are compared on matched configurations instead: per family and cluster,
  * one comparison game whose seats are the agents that played it, each
- * scored by its mean return there.
+ * scored by its mean return there (and, with covariates, their means).
  */
 export function ratedGames(rows: readonly SeatRow[]): RatedGame[] {
   const games = new Map<string, RatedGame>();
   for (const r of rows) {
     let g = games.get(r.game_id);
     if (!g) games.set(r.game_id, (g = {family: r.family, cluster: r.cluster, seats: []}));
-    g.seats.push({agent: r.agent, seat: Number(r.seat), score: Number(r.score)});
+    g.seats.push({agent: r.agent, seat: Number(r.seat), score: Number(r.score), ...(r.x && {x: r.x}), ...(r.entrant !== undefined && {entrant: r.entrant})});
   }
   const mixed: RatedGame[] = [];
-  const matched = new Map<string, {family: string; cluster: string; agents: Map<string, {sum: number; n: number}>}>();
+  const matched = new Map<string, {family: string; cluster: string; agents: Map<string, {sum: number; n: number; x?: number[]; entrant?: string}>}>();
   for (const g of games.values()) {
     if (new Set(g.seats.map((s) => s.agent)).size > 1) {
       mixed.push(g);
@@ -86,11 +89,15 @@ export function ratedGames(rows: readonly SeatRow[]): RatedGame[] {
     const a = m.agents.get(g.seats[0].agent) ?? {sum: 0, n: 0};
     a.sum += g.seats.reduce((t, s) => t + s.score, 0) / g.seats.length;
     a.n++;
+    for (const s of g.seats) {
+      if (s.x) a.x = s.x.map((v, c) => (a.x?.[c] ?? 0) + v / g.seats.length);
+      if (s.entrant !== undefined) a.entrant = s.entrant;
+    }
     m.agents.set(g.seats[0].agent, a);
   }
   for (const m of matched.values()) {
     if (m.agents.size < 2) continue;
-    const seats = [...m.agents].sort(([x], [y]) => (x < y ? -1 : 1)).map(([agent, a], seat) => ({agent, seat, score: a.sum / a.n}));
+    const seats = [...m.agents].sort(([x], [y]) => (x < y ? -1 : 1)).map(([agent, a], seat) => ({agent, seat, score: a.sum / a.n, ...(a.x && {x: a.x.map((v) => v / a.n)}), ...(a.entrant !== undefined && {entrant: a.entrant})}));
     mixed.push({family: m.family, cluster: m.cluster, seats});
   }
   return mixed;

@@ -3,8 +3,10 @@
 // in one player (fair → rubinstein) and in the seed: a copied URL restores
 // each page's view; charts download as SVG and PNG and tables as CSV; a
 // section waiting for data says so and a missing file gives an error that
-// names it; and /compare's two-run mode shows the numbers and the warning
-// line `parley compare A B` gives.
+// names it; /compare's two-run mode shows the numbers, the warning line
+// and the design (chance not shared) `parley compare A B` gives; and
+// /ratings' controlled ranking, ties parameter, Nash averaging and margin
+// outcome are `parley ratings`' on a configured run.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser, Page} from "playwright-core";
@@ -59,15 +61,17 @@ test("/compare's first view needs no DuckDB, and a copied URL restores another p
   );
 });
 
-test("a copied URL restores /ratings' pool, weighting and draws", async () => {
+test("a copied URL restores /ratings' pool, weighting, draws, ties and controlled ranking", async () => {
   await restoresView({browser, server},
     "/ratings",
     async (page) => {
       await page.getByRole("checkbox", {name: /^gamma-Bench \(models and/}).uncheck();
       await page.getByLabel(RUN_B).check();
       await page.getByLabel("Every comparison once").check();
+      await page.getByLabel("Davidson's ties parameter").check();
+      await page.getByLabel("Models (an LLM player's provider/model)").check();
     },
-    [/pool=GLEE[+ ]simulated[+ ]tournament,Small[+ ]B/, /weighting=games/],
+    [/pool=GLEE[+ ]simulated[+ ]tournament,Small[+ ]B/, /weighting=games/, /ties=davidson/, /control_by=model/],
     async (page) => ({
       pool: await page.locator("input[type=checkbox]:checked").evaluateAll((boxes) => boxes.map((b) => b.parentElement!.textContent)),
       cards: await page.locator(".parley-run-headline").allTextContents(),
@@ -75,6 +79,44 @@ test("a copied URL restores /ratings' pool, weighting and draws", async () => {
       agents: (await rowsOf(page)).map((r) => r[0]).sort(),
     }),
   );
+});
+
+test("/ratings beside the ratings: the controlled ranking, Davidson's ν and Nash averaging are parley ratings' on a configured run; so is a margin outcome", async () => {
+  const study = site.fixture.runs.study;
+  const cli = JSON.parse(ok(await parley(["ratings", study, "--resamples", "0", "--ties", "davidson"])).stdout);
+  const margin = JSON.parse(ok(await parley(["ratings", study, "--resamples", "0", "--outcome", "surplus-share", "--controls", "none"])).stdout);
+  const {page, problems} = await visit(browser, server, `/ratings?${new URLSearchParams({pool: `${FIXTURE_RUNS.study.name} — ${FIXTURE_RUNS.study.description}`, draws: "0", ties: "davidson"})}`);
+  await settle(page);
+  await screenshot(page, "ratings-v2");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  const tableRows = async (name: string) => {
+    const table = page.locator(".parley-exportable", {has: page.locator(`button[title="${name} as CSV"]`)}).locator("table");
+    return Promise.all((await table.locator("tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim())));
+  };
+  const elo = (v: number) => (1500 + (400 / Math.LN10) * v).toFixed(0);
+  const text = (await page.locator("main").textContent())!;
+  // The LLM player's tokens vary game by game: a controlled ranking, its raw ranking beside it, the same as the command's.
+  assert.ok(cli.controlled.coefficients.length > 0, `the run has something to control for (${JSON.stringify(cli.controlled.left_out)})`);
+  const controlled = await tableRows("controlled-ranking");
+  // Cluster-robust intervals need no draws: the page's with none are the command's.
+  for (const e of cli.controlled.entrants) assert.ok(controlled.some((r) => r.includes(e.entrant) && r.includes(elo(e.rating)) && r.includes(elo(e.raw_rating)) && (e.rating_lo === null || (r.includes(elo(e.rating_lo)) && r.includes(elo(e.rating_hi)))) && r.includes(e.settled)), `${e.entrant}: ${JSON.stringify(controlled)}`);
+  const effects = await tableRows("covariate-effects");
+  for (const c of cli.controlled.coefficients) assert.ok(effects.some((r) => r.includes(c.name) && r.includes(c.coefficient.toFixed(3))), `${c.name}: ${JSON.stringify(effects)}`);
+  const t = cli.ties;
+  const between = (lo: number, hi: number) => `\\(95% interval ${lo.toFixed(3)} to ${hi.toFixed(3)}\\)`;
+  assert.match(text, new RegExp(`ν = ${t.nu.toFixed(3)} ${between(t.nu_lo, t.nu_hi)}: two equally strong agents tie with probability ${t.tie_probability.toFixed(3)} ${between(t.tie_probability_lo, t.tie_probability_hi)}`));
+  const nash = await tableRows("nash-averaging");
+  for (const a of cli.nash_averaging.agents) assert.ok(nash.some((r) => r.includes(a.agent) && r.includes(a.mass.toFixed(3)) && r.includes(a.skill.toFixed(3))), `${a.agent}: ${JSON.stringify(nash)}`);
+  // A margin outcome: the run's games again, by DuckDB-WASM, compacted to their shares.
+  await page.getByLabel("Share of the surplus (x / (x + y))").check();
+  await settle(page);
+  assert.match(decodeURIComponent(page.url()), /outcome=surplus-share/);
+  assert.deepEqual(await errorsOf(page), []);
+  const ratings = await tableRows("ratings");
+  for (const a of margin.agents) assert.ok(ratings.some((r) => r.includes(a.agent) && r.includes(a.elo.toFixed(0))), `${a.agent} ${a.elo}: ${JSON.stringify(ratings)}`);
+  assert.match((await page.locator("main").textContent())!, /Davidson's model is for wins, ties and losses/);
+  await closePage(page);
 });
 
 test("charts download as valid SVG and PNG and tables as CSV on /compare and /ratings", async () => {
@@ -129,7 +171,9 @@ test("sections waiting for data say so; a missing file gives an error naming it"
 
 test("/compare two runs: n, mean differences, p-values and the seed warning are parley compare A B's", async () => {
   const cli = ok(await parley(["compare", dirA, dirB]));
-  const json = JSON.parse(cli.stdout) as {rows: {family: string; metric: string; n: number; mean_diff: number; p_t: number | null; p_perm: number}[]};
+  const json = JSON.parse(cli.stdout) as {chance: {shared: boolean; why: string}; design: string; rows: {family: string; metric: string; n: number; mean_diff: number; p_t: number | null; p_perm: number}[]};
+  // Different seeds: the games did not share chance, so both pair configurations.
+  assert.deepEqual([json.chance.shared, json.design], [false, "configurations"]);
   const warnings = cli.stderr.trim().split("\n");
   assert.deepEqual(warnings, ["warning: the runs differ in seed (A 3, B 4), not only in the compared players (fair → rubinstein)"]);
   const {page, problems} = await visit(browser, server, `/compare?${new URLSearchParams({mode: "runs", run_a: RUN_A, run_b: RUN_B})}`);
@@ -137,6 +181,8 @@ test("/compare two runs: n, mean differences, p-values and the seed warning are 
   assert.deepEqual(problems, []);
   assert.deepEqual(await errorsOf(page), []);
   assert.deepEqual(await page.locator(".parley-warnings p").allTextContents(), warnings, "the same lines as stderr");
+  const design = await page.locator(".parley-design").textContent();
+  assert.ok(design!.includes(`did not share their chance (${json.chance.why})`), `the page says what parley compare says: ${design}`);
   // Each run's manifest, one click away.
   const cards = page.locator(".parley-run");
   assert.equal(await cards.count(), 2);

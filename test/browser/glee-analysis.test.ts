@@ -129,7 +129,10 @@ test("/ratings: Bradley–Terry ratings with intervals and tiers pooled over GLE
   const rows = tableAfter(page, "Ratings").locator("tbody tr");
   assert.ok((await rows.count()) >= 10, "one row per rated agent");
   assert.ok((await page.locator("h2:has-text('Ratings') ~ div svg [aria-label='rule'] line").count()) >= 10, "an interval per agent");
-  assert.match((await page.textContent("main"))!, /agents rated from [\d,]+ seats in \d+ game families \(1000 bootstrap draws/);
+  assert.match((await page.textContent("main"))!, /agents rated from [\d,]+ seats in \d+ game families \(1000 draws for the rank intervals/);
+  const header = (await tableAfter(page, "Ratings").locator("thead th").allTextContents()).map((t) => t.trim());
+  assert.ok(header.includes("settled"), `a settledness column: ${header.join(", ")}`);
+  assert.ok((await tableAfter(page, "Ratings").locator("tbody td", {hasText: /^(preliminary|usable|established)$/}).count()) >= 10, "a label per agent");
   assert.ok((await page.locator("h2:has-text('α-Rank') ~ div svg [aria-label='bar'] rect").count()) >= 4, "α-Rank bars");
   // Only GLEE, every comparison once: still rated, still no error.
   await page.getByLabel("gamma-Bench (models and Parley's strategies)").uncheck();
@@ -137,6 +140,14 @@ test("/ratings: Bradley–Terry ratings with intervals and tiers pooled over GLE
   await settle(page);
   assert.deepEqual(await errorsOf(page), []);
   assert.match((await page.textContent("main"))!, /in 3 game families/);
+  // Every family equal and clone-robust: the control is there, and one game per lineup and configuration finds no clones.
+  await page.getByLabel("Every family equal").check();
+  await page.getByLabel("Near-identical agents as one (clone-robust)").check();
+  await settle(page);
+  assert.deepEqual(await errorsOf(page), []);
+  assert.match((await page.textContent("main"))!, /No near-identical agents: every agent counts as an entrant/);
+  assert.match(page.url(), /weighting=equal/);
+  assert.match(page.url(), /clones=robust/);
   await closePage(page);
 });
 

@@ -154,7 +154,7 @@ test("finding one's way: the sidebar groups pages by paper and by task, search f
   assert.deepEqual(problems, []);
 });
 
-test("finding one game: /glee-bargaining's games table filters games without an agreement, and a row's link opens its transcript with its outcome", async () => {
+test("finding one game: /glee-bargaining's games table has a column and a filter per parameter, names the chosen game above its transcript and clears it when a filter hides it; no agreement, a row's link, a range filter", async () => {
   const {readdirSync} = await import("node:fs");
   const {join} = await import("node:path");
   const {queryParquet} = await import("../../loaders/io/parquet.js");
@@ -169,15 +169,55 @@ test("finding one game: /glee-bargaining's games table filters games without an 
   const count = async () => (await finder.locator(".parley-game-count").textContent())!;
   await page.waitForFunction((n) => document.querySelector(".parley-game-count")?.textContent === `${n.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} games`, pair.n, {timeout: 60_000});
   const all = pair.n.toLocaleString("en-US");
+  const headers = async () => (await finder.locator("thead th").allTextContents()).map((h) => h.trim());
   const column = async (name: string) => {
-    const headers = (await finder.locator("thead th").allTextContents()).map((h) => h.trim());
-    const i = headers.indexOf(name);
-    assert.ok(i >= 0, `${name} in ${headers}`);
+    const i = (await headers()).indexOf(name);
+    assert.ok(i >= 0, `${name} in ${await headers()}`);
     return finder.locator(`tbody tr td:nth-child(${i + 1})`).allTextContents();
   };
+  const heading = page.locator(".parley-chosen-game h3");
+  const transcriptTurns = page.locator(".parley-transcript .parley-turn");
+
+  // The first game is chosen and named above its transcript: its id in the heading, its parameters beside it, as text.
+  await heading.waitFor();
+  const first = (await heading.textContent())!.replace(/^Game /, "");
+  const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const [firstGame] = await queryParquet<{delta_a: number}>({games}, `SELECT delta_a FROM games WHERE game_id = ${quoted(first)}`);
+  assert.ok(firstGame, `the heading names a game of the table: ${first}`);
+  assert.match((await page.locator(".parley-chosen-parameters").textContent())!, new RegExp(`^δ_A = ${firstGame.delta_a}, δ_B = `));
+  await transcriptTurns.first().waitFor();
+
+  // One column per parameter that tells the pair's games apart (no parameter string to read), none cut off.
+  const heads = await headers();
+  assert.ok(!heads.includes("parameters"), heads.join(","));
+  assert.ok(heads.includes("δ_A"), heads.join(","));
+  const cut = await finder.locator("tbody td").evaluateAll((tds) => tds.filter((td) => td.scrollWidth > td.clientWidth + 1).map((td) => td.textContent));
+  assert.deepEqual(cut, [], "no cell is cut off");
+
+  // A filter per parameter: δ_A's select, set to a value the chosen game does not have, keeps the games with it (counted here)
+  // and clears the choice: the transcript area says no game is chosen, and the address names none.
+  const [other] = await queryParquet<{delta_a: number; n: number}>({games}, `SELECT delta_a, count(*)::INTEGER AS n FROM games
+    WHERE family = 'bargaining' AND alice_agent = ${quoted(pair.alice)} AND bob_agent = ${quoted(pair.bob)} AND delta_a <> ${firstGame.delta_a} GROUP BY ALL ORDER BY delta_a LIMIT 1`);
+  assert.ok(other, "the pair's games differ in δ_A");
+  const select = finder.getByLabel("δ_A", {exact: true});
+  const option = (await select.locator("option").allTextContents()).find((o) => Number(o) === other.delta_a);
+  assert.ok(option, `δ_A's select offers ${other.delta_a}`);
+  await select.selectOption({label: option});
+  await page.waitForFunction(() => document.querySelector(".parley-no-game") !== null, null, {timeout: 30_000});
+  assert.equal(await count(), `${other.n.toLocaleString("en-US")} of ${all} games; no game chosen`);
+  assert.deepEqual([...new Set((await column("δ_A")).map(Number))], [other.delta_a]);
+  assert.equal(await heading.count(), 0, "no game is named");
+  assert.match((await page.locator(".parley-no-game").textContent())!, /^No game is chosen: pick one in the table above/);
+  assert.equal(await transcriptTurns.count(), 0, "no transcript of a game the table hides");
+  assert.equal(new URL(page.url()).searchParams.get("game"), null);
+  await screenshot(page, "glee-bargaining-no-game-chosen");
+  await select.selectOption({label: "any"});
+  await page.waitForFunction((n) => document.querySelector(".parley-game-count")?.textContent?.startsWith(`${n} of ${n} games`), all);
+
+  // No agreement, then a row's link: the game is named, its outcome and transcript shown.
   assert.ok((await column("agreement")).includes("yes"));
   await finder.getByLabel("no agreement").check();
-  assert.equal(await count(), `${pair.no_deal.toLocaleString("en-US")} of ${all} games`);
+  assert.match(await count(), new RegExp(`^${pair.no_deal.toLocaleString("en-US")} of ${all} games`));
   const agreements = await column("agreement");
   assert.ok(agreements.length > 0 && agreements.every((a) => a === "no"), agreements.join(","));
   // Whole numbers as written by the column's format: the same decimals all the way down.
@@ -188,13 +228,39 @@ test("finding one game: /glee-bargaining's games table filters games without an 
   const endedBy = (await column("ended by"))[0];
   await link.click();
   await page.waitForFunction((want) => new URL(location.href).searchParams.get("game") === want, id);
+  await page.waitForFunction((want) => document.querySelector(".parley-chosen-game h3")?.textContent === `Game ${want}`, id, {timeout: 30_000});
+  assert.doesNotMatch(await count(), /no game chosen/);
   const outcome = page.locator(".parley-game-outcome");
   await outcome.waitFor();
-  const heads = await outcome.locator("th").allTextContents();
+  const outcomeHeads = await outcome.locator("th").allTextContents();
   const cells = await outcome.locator("td").allTextContents();
-  assert.equal(cells[heads.indexOf("ended by")], endedBy);
-  for (const h of ["Alice's payoff", "Bob's payoff", "efficiency", "fairness"]) assert.ok(heads.includes(h), h);
-  assert.ok((await page.locator(".parley-transcript .parley-turn").count()) > 0, "its transcript is shown");
+  assert.equal(cells[outcomeHeads.indexOf("ended by")], endedBy);
+  for (const h of ["Alice's payoff", "Bob's payoff", "efficiency", "fairness"]) assert.ok(outcomeHeads.includes(h), h);
+  await transcriptTurns.first().waitFor();
+  await screenshot(page, "glee-bargaining-game-chosen");
+
+  // A parameter of many numbers gets a from–to range: the site's own GameFinder module, given 30 games priced 0, 10, …, 290.
+  await page.evaluate(async () => {
+    const src = [...document.querySelectorAll<HTMLLinkElement>("link[rel=modulepreload]")].map((l) => l.href).find((h) => /\/components\/gameFinder\.[^/]*js$/.test(h));
+    if (!src) throw new Error("the page does not load src/components/gameFinder.ts");
+    const {GameFinder} = await import(src);
+    const rows = Array.from({length: 30}, (_, i) => ({game_id: `g${i}`, parameters: `price=${i * 10}.0, kind=k${i % 2}`}));
+    const box = Object.assign(document.createElement("div"), {id: "range-check"});
+    const made = GameFinder(rows, {columns: ["parameters"], parameterLabels: {price: "price"}});
+    made.addEventListener("input", () => box.setAttribute("data-value", String(made.value)));
+    box.append(made);
+    document.querySelector("main")!.append(box);
+  });
+  const ranged = page.locator("#range-check");
+  assert.equal(await ranged.getByRole("group", {name: "price range"}).count(), 1);
+  await ranged.getByLabel("price from").fill("50");
+  await ranged.getByLabel("price to").fill("120");
+  assert.equal(await ranged.locator(".parley-game-count").textContent(), "8 of 30 games; no game chosen");
+  assert.equal(await ranged.getAttribute("data-value"), "null", "the chosen game g0 (price 0) is hidden: none is chosen");
+  const priceAt = (await ranged.locator("thead th").allTextContents()).map((h) => h.trim()).indexOf("price");
+  assert.deepEqual(await ranged.locator(`tbody tr td:nth-child(${priceAt + 1})`).allTextContents(), ["50", "60", "70", "80", "90", "100", "110", "120"]);
+  await ranged.getByLabel("kind").selectOption({label: "k1"});
+  assert.equal(await ranged.locator(".parley-game-count").textContent(), "4 of 30 games; no game chosen");
   await closePage(page);
   assert.deepEqual(problems, []);
 });

@@ -34,7 +34,8 @@ test("three sessions, one per scale: one row per scale and agent, each measure a
     grid: {environment: ["senior"], runs: [1], pricing: ["second"], scale: ["L", "M", "H"]},
     players: ["rational", "shade-25", "random"],
     lineups: [["rational", "shade-25", "random", "rational", "shade-25"]],
-    games_per_lineup: 1, seed: 3,
+    // Per game, the draws the worked example below spells out were made with.
+    games_per_lineup: 1, seed: 3, chance: "per-game",
   }));
   const out = join(dir, "out");
   const run = await parley(["run", join(dir, "three.json"), "--out", out, "--quiet"]);

@@ -11,6 +11,7 @@ import {ingestGleeHuman, GLEE_HUMAN_LLM} from "../../loaders/papers/glee/ingest.
 import {gameDef} from "../../loaders/registry/games.js";
 import {createRng} from "../../src/lib/rng.js";
 import type {Action, Params} from "../../loaders/contract/game.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const real = datasetsConfig().dir ? join(datasetsConfig().dir!, "glee-human") : null;
 const skipReal = !real || !existsSync(real) ? `GLEE human-vs-LLM sample not found (${real ?? "no datasets directory configured"}); set PARLEY_DATASETS` : false;
@@ -119,7 +120,7 @@ test("bargaining and negotiation outcomes equal the engine's when the logged mov
         ? {delta_a: g.delta_a, delta_b: g.delta_b, money: g.money, horizon: g.horizon ?? "inf", complete_information: g.complete_information, messages: g.messages}
         : {factor_a: g.factor_a, factor_b: g.factor_b, money: g.money, horizon: g.horizon ?? "inf", complete_information: g.complete_information, messages: g.messages}
     ) as unknown as Params;
-    const state = gameDef(`glee/${g.family}`).start(params, {gameId: String(g.game_id), nSeats: 2, rng: createRng(1)});
+    const state = gameDef(`glee/${g.family}`).start(params, {gameId: String(g.game_id), nSeats: 2, chance: inSequence(createRng(1))});
     for (const t of turns.filter((x) => x.game_id === g.game_id)) {
       const action = (t.action === "decision"
         ? {type: "decision", decision: t.decision}

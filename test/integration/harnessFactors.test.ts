@@ -165,7 +165,7 @@ test("every harness setting plays GLEE bargaining, gamma-Bench guessing and Nego
 
   const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
   const harness = Object.fromEntries(manifest.llm_players.map((p: {id: string; harness: unknown}) => [p.id, p.harness]));
-  const none = {legal_moves: false, structured_output: false, retries: 2, votes: 1};
+  const none = {legal_moves: false, structured_output: false, retries: 2, votes: 1, prompt_layout: "authors"};
   assert.deepEqual(harness, {
     listed: {...none, legal_moves: true},
     "so-openai": {...none, structured_output: true},

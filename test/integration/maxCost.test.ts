@@ -6,9 +6,10 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync, writeFileSync} from "node:fs";
+import {readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
-import {parley, scratch} from "../support/cli.js";
+import {parley, scratch, startParley} from "../support/cli.js";
+import {pricedGlee} from "../support/pricedGlee.js";
 import {startFakeLlm, type FakeLlmServer} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {queryRun} from "../../loaders/io/parquet.js";
@@ -54,7 +55,7 @@ test("--max-cost stops starting games before the budget would be passed, and a l
   const out = join(dir, "budget");
   const stopped = await parley(["run", config, "--out", out, "--max-cost", String(2.5 * perGame)], env);
   assert.equal(stopped.code, 1);
-  assert.match(stopped.stderr, /stopped scheduling games: \$[\d.]+ spent and the next game's projected cost would pass --max-cost \$[\d.]+; 2 of 6 games finished/);
+  assert.match(stopped.stderr, /--max-cost \$[\d.]+ stopped the run: \$2\.00 is spent and the next game's projected cost, \$1\.00, would pass it; \$[\d.]+ spent in all; 2 of 6 games finished/);
   assert.match(stopped.stderr, / · cost \$\d+\.\d\d/, "cost on the progress line");
   const partial = JSON.parse(stopped.stdout);
   assert.equal(partial.games, 2);
@@ -107,4 +108,60 @@ test("a spend record that cannot be read stops a resumed run with one line, rath
   assert.equal(resumed.code, 2, resumed.stderr);
   assert.match(resumed.stderr.trim(), /^parley run: .*spend\.json: not a readable spend record \(.*\); the run's earlier spend is unknown, so --max-cost cannot be kept: write \{"usd": <dollars spent>\} into it, or delete it to count from zero$/);
   assert.equal(server.answered.length, calls, "no call was made");
+});
+
+/** The summary line --max-cost ends a run with. */
+const BUDGET_LINE = /^parley run: --max-cost \$[\d.]+ stopped the run: [^\n]+; [\d.$]+ spent in all; \d+ of \d+ games finished and written to [^\n]+; run again with a larger --max-cost to resume$/m;
+
+test("issue 38, case 1: --max-cost 5 at concurrency 8 never lets the endpoint bill more than $5", async () => {
+  const run = await pricedGlee(tempDir(), keep, {games: 20, delayMs: 20});
+  const out = join(run.dir, "out");
+  const r = await parley(["run", run.config, "--out", out, "--max-cost", "5", "--concurrency", "8"], run.env);
+  assert.ok(run.billedCents() <= 500, `the endpoint billed $${run.billedCents() / 100} under --max-cost 5`);
+  assert.ok(run.server.answered.length > 0, "some calls were affordable");
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, BUDGET_LINE);
+  const summary = JSON.parse(r.stdout);
+  assert.equal(summary.stopped, "max-cost");
+  // What the run records covers what the endpoint billed (unsettled or unknown calls at their reservation) and stays within the budget.
+  assert.ok(summary.cost_usd.total * 100 >= run.billedCents() - 1e-6 && summary.cost_usd.total <= 5, `recorded $${summary.cost_usd.total}`);
+  const [{n}] = await queryRun<{n: number}>(out, ["games"], "SELECT count(*)::INTEGER AS n FROM games");
+  assert.equal(n, summary.games, "the finished games are written");
+});
+
+test("issue 38, case 1: --max-cost 1 with 6 games planned sends no call it cannot afford and exits 1 with one line saying so", async () => {
+  const run = await pricedGlee(tempDir(), keep, {games: 6});
+  const r = await parley(["run", run.config, "--out", join(run.dir, "out"), "--max-cost", "1", "--quiet"], run.env);
+  assert.equal(run.server.requests.length, 0, `the endpoint billed $${run.billedCents() / 100} under --max-cost 1`);
+  assert.equal(r.code, 1, r.stderr);
+  // The first call may cost up to its 1,003-token bound and 100 output tokens, $1.103: more than the budget.
+  assert.equal(r.stderr, r.stderr.match(BUDGET_LINE)![0] + "\n");
+  assert.match(r.stderr, /stopped the run: a call that may cost up to \$1\.10 was not sent with \$0\.00 spent or reserved; \$0\.0000 spent in all; 0 of 6 games finished/);
+});
+
+test("issue 38, case 4: kill -9 in mid-run, then the same --max-cost 30: both processes together get at most $30 billed, and the finished games stay", async () => {
+  const run = await pricedGlee(tempDir(), keep, {games: 40, delayMs: 40});
+  const out = join(run.dir, "out");
+  const first = startParley(["run", run.config, "--out", out, "--max-cost", "30", "--quiet"], run.env);
+  // Kill it with calls in flight, once it has been billed about $11.
+  while (run.server.answered.length < 10) {
+    if (first.child.exitCode !== null) assert.fail(`the first run ended before it was killed: ${(await first.done).stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  first.child.kill("SIGKILL");
+  const killed = await first.done;
+  assert.equal(killed.signal, "SIGKILL");
+  const billedByFirst = run.billedCents();
+  const finishedByFirst = readdirSync(join(out, ".parley", "checkpoints")).filter((n) => n.endsWith(".json")).length;
+
+  const second = await parley(["run", run.config, "--out", out, "--max-cost", "30", "--quiet"], run.env);
+  assert.ok(run.billedCents() <= 3000, `the endpoint billed $${run.billedCents() / 100} across both processes ($${billedByFirst / 100} before the kill) under --max-cost 30`);
+  assert.equal(second.code, 1, second.stderr);
+  assert.match(second.stderr, BUDGET_LINE);
+  const summary = JSON.parse(second.stdout);
+  assert.equal(summary.resumed, finishedByFirst, "the games the killed process finished are kept");
+  assert.ok(summary.cost_usd.total * 100 >= run.billedCents() - 1e-6 && summary.cost_usd.total <= 30, `recorded $${summary.cost_usd.total}`);
+  const [{n}] = await queryRun<{n: number}>(out, ["games"], "SELECT count(*)::INTEGER AS n FROM games");
+  assert.equal(n, summary.games);
+  assert.ok(n >= finishedByFirst);
 });

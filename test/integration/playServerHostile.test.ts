@@ -3,7 +3,8 @@
  * process on loopback driven over real HTTP: a second move while the LLM is
  * answering (every request answered, the game-ending move saved at once),
  * weak or printed tokens, guessing (slowed per peer), a malformed cookie,
- * `/p/new` from other sites and in floods, and a state folder holding an
+ * `/p/new` from other sites and in floods, a panel id chosen by another site's
+ * link (never attached to a participant), and a state folder holding an
  * unreadable record (named, set aside, the game rebuilt, the rest served).
  */
 import {test} from "node:test";
@@ -219,6 +220,65 @@ test("/p/new: a link opened from an email or this site makes a participant; a re
   assert.equal(await assigned(), made + served);
   // The admin's own link for a condition is not limited (it needs the token).
   assert.equal((await call(`${server.url}/admin/new?condition=alice`, {headers: {authorization: `Bearer ${ADMIN_TOKEN}`}})).status, 303);
+  server.child.kill("SIGTERM");
+  await server.done;
+});
+
+test("a panel id is taken only at a participant's first arrival: a later link from another site cannot attach one; the admin sees where each id came from and the refused ones, as text", async () => {
+  const llm = await fakeModel();
+  const {server} = await startStudyIn(tempDir(), {...experimentConfig(llm), panel: "prolific"});
+  const admin = {authorization: `Bearer ${ADMIN_TOKEN}`};
+  const lines = async () => (await call(`${server.url}/admin/participants.json`, {headers: admin})).json.participants as Record<string, unknown>[];
+  const line = async (id: string) => (await lines()).find((l) => l.id === id)!;
+  // A link clicked on another site: a top-level navigation, which carries this browser's SameSite=Lax cookie.
+  const crossSite = {"sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", "sec-fetch-user": "?1", referer: "https://evil.example/"};
+  const redirectedTo = (r: Answer) => /^\/p\/([^?]+)/.exec(String(r.headers.location))?.[1];
+
+  // A person opens the study's bare link (no panel id): their browser gets the participant's cookie.
+  const first = await call(`${server.url}/p/new`);
+  const mine = redirectedTo(first)!;
+  const cookie = String(first.headers["set-cookie"]).split(";")[0];
+  assert.match(cookie, /^parley_participant=/);
+
+  // Another site sends that browser to the link with an id of its choosing (markup in it, to check it stays text).
+  const chosen = "<img/src=x/onerror=alert(1)>";
+  const attack = await call(`${server.url}/p/new?PROLIFIC_PID=${encodeURIComponent(chosen)}&STUDY_ID=s-1&SESSION_ID=evil`, {headers: {...crossSite, cookie}});
+  assert.equal(attack.status, 303, attack.body);
+  assert.equal(redirectedTo(attack), mine, "the browser goes back to its own participant");
+  const after = await line(mine);
+  assert.equal(after.panel_id, "", `the id a later link brought is not attached: panel id ${JSON.stringify(after.panel_id)}`);
+  assert.equal(after.panel_id_from, "none");
+  assert.match(String(after.panel_refused), /^<img\/src=x\/onerror=alert\(1\)> \(PROLIFIC_PID, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/);
+  assert.equal((await lines()).length, 1, "no participant was made for the chosen id");
+  // The same id again from any browser makes its own participant (its first arrival), never the one above.
+  const fresh = await call(`${server.url}/p/new?PROLIFIC_PID=${encodeURIComponent(chosen)}`);
+  assert.notEqual(redirectedTo(fresh), mine);
+
+  // A person arriving from the panel: the id is theirs from the first arrival, and the admin sees where it came from.
+  const panelArrival = await call(`${server.url}/p/new?PROLIFIC_PID=pid-7&STUDY_ID=s-1&SESSION_ID=se-7`);
+  const theirs = redirectedTo(panelArrival)!;
+  const theirLine = await line(theirs);
+  assert.equal(theirLine.panel_id, "pid-7");
+  assert.equal(theirLine.panel_id_from, `PROLIFIC_PID at first arrival, ${String(theirLine.assigned_at).slice(0, 19).replace("T", " ")} UTC`);
+  assert.equal(theirLine.panel_refused, "");
+  // Their id from another browser resumes them; a later link with another id on their browser is another person, never their id.
+  assert.equal(redirectedTo(await call(`${server.url}/p/new?PROLIFIC_PID=pid-7`)), theirs);
+  const theirCookie = String(panelArrival.headers["set-cookie"]).split(";")[0];
+  assert.notEqual(redirectedTo(await call(`${server.url}/p/new?PROLIFIC_PID=pid-8`, {headers: {...crossSite, cookie: theirCookie}})), theirs);
+  assert.equal((await line(theirs)).panel_id, "pid-7");
+
+  // The admin page, its participant page and the CSV show the refused id as text, never as markup.
+  for (const path of ["/admin", "/admin/live", `/admin/p/${mine}`]) {
+    const page = await call(`${server.url}${path}`, {headers: admin});
+    assert.equal(page.status, 200, path);
+    assert.ok(!page.body.includes("<img"), `${path} holds markup from a link`);
+    assert.ok(page.body.includes("&#60;img/src=x/onerror=alert(1)&#62; (PROLIFIC_PID, "), `${path} shows the refused id`);
+    assert.match(page.body, /panel id from/);
+  }
+  const csv = (await call(`${server.url}/admin/csv/participants.csv`, {headers: admin})).body;
+  const [head, ...rows] = csv.trim().split("\r\n");
+  for (const column of ["panel_id", "panel_id_param", "panel_refused", "panel_refused_count"]) assert.ok(head.split(",").includes(column), `participants.csv has ${column}: ${head}`);
+  assert.ok(rows.some((r) => r.startsWith(mine) && r.includes("onerror=alert(1)") && r.includes("PROLIFIC_PID")), csv);
   server.child.kill("SIGTERM");
   await server.done;
 });

@@ -195,14 +195,14 @@ function acceptedKeys(message: string, pattern: RegExp): string[] {
  */
 const SAMPLES = {
   run: [
-    {game: "glee/bargaining", grid: {delta_a: [0.9]}, n_players: 2, players: "all", lineups: "all", games_per_lineup: 1, seed: 1, concurrency: 1, max_attempts: 3, run_id: "r", description: "d"},
+    {game: "glee/bargaining", grid: {delta_a: [0.9]}, n_players: 2, players: "all", lineups: "all", games_per_lineup: 1, seed: 1, chance: "per-game", concurrency: 1, max_attempts: 3, run_id: "r", description: "d"},
     {family: "bargaining", pairs: [["fair", "greedy"]], players: ["fair", "greedy"], games_per_pair: 1, generalisation: {focal: ["fair"], seen: ["greedy"], unseen: [], held_out: {delta_a: [0.9]}}},
   ],
   llm: {
     id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", api_key_env: "KEY", temperature: 1, max_tokens: 10, top_p: 1, seed: 1, persona: null,
     chain_of_thought: false, personality: "rational", negotiation_suffix: 1, workflow: false, prompts: null, timeout_ms: 1000, max_retries: 0, max_concurrency: 1, requests_per_minute: 1,
     max_response_bytes: 1024, max_retry_wait_ms: 0, reasoning_effort: "low", thinking_budget: 2048, reasoning_model: true,
-    legal_moves: false, structured_output: false, retries: null, votes: 1,
+    legal_moves: false, structured_output: false, retries: null, votes: 1, prompt_layout: "authors",
   },
   experiment: {
     id: "x", title: "t", description: "d", consent: "c", instructions: ["one", "two"], attention_check: {sentence: "Type sdkot.", answer: "sdkot", position: 1, on_fail: "stop"},
@@ -246,6 +246,7 @@ test("/reference/config: every key each validator accepts, and no other, with it
   for (const key of ["games_per_lineup", "seed", "concurrency", "max_attempts"]) {
     assert.equal(runRows.find((r) => r[0] === key)?.[2], String(parsed[key]), `run config ${key}: the documented default is not the one filled in`);
   }
+  assert.ok(runRows.find((r) => r[0] === "chance")?.[2].startsWith(JSON.stringify(parsed.chance)), "run config chance: the documented default is not the one filled in");
   for (const [key, , , meaning] of runRows) {
     const of = /^another name of (\S+) \(give one or the other\)/.exec(meaning)?.[1];
     if (!of) continue;

@@ -87,7 +87,7 @@ function patchWrites(): void {
  * `env` set for the call and restored after, its output captured, its exit
  * code returned as a child's would be. Calls run one at a time.
  */
-function parleyHere(args: string[], env: NodeJS.ProcessEnv): Promise<Done> {
+export function parleyHere(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Done> {
   const job = queue.then(async (): Promise<Done> => {
     patchWrites();
     const {main} = await import("../../loaders/cli/dispatch.js");

@@ -7,9 +7,10 @@
  * chat turns, and returns what to do: answer with text (optionally slowly),
  * answer with an HTTP status (and Retry-After), send a body that is not JSON,
  * drop the connection before answering or halfway through the body, hold
- * the request open forever, or send a body without bound (a gzip bomb, an
- * endless chunked body; written with backpressure, so only the client's
- * memory is at stake, until the client hangs up). The server counts
+ * the request open forever, send a body given as is (a shape no SDK type
+ * describes), or send a body without bound (a gzip bomb, an endless chunked
+ * body; written with backpressure, so only the client's memory is at stake,
+ * until the client hangs up). The server counts
  * every request and keeps the list of those it answered with text, keyed by a
  * hash of the request body, so tests can assert that no answered call was
  * ever sent again.
@@ -33,7 +34,8 @@ import {nonConforming, requestedSchema, structuredProblem} from "./fakeStructure
 export type Wire = "openai" | "anthropic" | "gemini";
 
 export type Reply =
-  | {text: string; delayMs?: number; inputTokens?: number; outputTokens?: number; thinking?: string}
+  /** `usage`: sent in place of the usage object the counts would make (usage / usageMetadata), as is: a hostile endpoint's counts. */
+  | {text: string; delayMs?: number; inputTokens?: number; outputTokens?: number; thinking?: string; usage?: unknown}
   | {status: number; retryAfter?: string; delayMs?: number; message?: string}
   | {malformedBody: true; delayMs?: number}
   | {drop: true; delayMs?: number}
@@ -42,7 +44,9 @@ export type Reply =
   /** 200 with `content-encoding: gzip`: concatenated gzip members of 1 MiB of zeros, inflating to `gzipBomb` bytes. */
   | {gzipBomb: number; delayMs?: number}
   /** 200 with a chunked body of spaces that never ends. */
-  | {endless: true; delayMs?: number};
+  | {endless: true; delayMs?: number}
+  /** 200 with this JSON body as is: a reply the provider's types do not describe (an answer that is not text, fields nested beyond any stack). */
+  | {body: string; delayMs?: number};
 
 export interface FakeRequest {
   wire: Wire;
@@ -220,6 +224,11 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
     res.end();
     return;
   }
+  if ("body" in reply) {
+    res.writeHead(200, {"content-type": "application/json"});
+    res.end(reply.body);
+    return;
+  }
   if ("malformedBody" in reply) {
     res.writeHead(200, {"content-type": "application/json"});
     res.end('{"id": "x", "choices": [ {"message": ');
@@ -247,7 +256,9 @@ async function serve(wire: Wire, request: FakeRequest, reply: Reply, req: Incomi
   }
   res.writeHead(200, {"content-type": "application/json"});
   const thinking = reply.thinking === undefined ? null : {text: reply.thinking, tokens: fakeTokens(reply.thinking.length)};
-  res.end(JSON.stringify(successBody(wire, request.model, reply.text, input, output, thinking, cached, request.structured?.tool ?? null)));
+  const body: Record<string, unknown> = successBody(wire, request.model, reply.text, input, output, thinking, cached, request.structured?.tool ?? null);
+  if ("usage" in reply) body[wire === "gemini" ? "usageMetadata" : "usage"] = reply.usage;
+  res.end(JSON.stringify(body));
   onAnswered();
 }
 

@@ -21,19 +21,27 @@
  *   Flash 0–24576, 2.5 Flash-Lite 512–24576 or 0. Error body {"error":
  *   {code: 400, message, status: "INVALID_ARGUMENT"}}.
  *
- * Caching (tokens are the fake's: a quarter of the characters):
+ * Caching (tokens are the fake's: a quarter of the characters), each
+ * provider's minimum prefix per model as its documentation gives it
+ * (`documentedMinimum`, read in November 2026):
  * - OpenAI (https://platform.openai.com/docs/guides/prompt-caching):
- *   automatic for prompts of 1024 tokens or more, hits in increments of 128
- *   tokens of the longest prefix seen before; reported as
- *   usage.prompt_tokens_details.cached_tokens (part of prompt_tokens).
- * - Gemini implicit caching (https://ai.google.dev/gemini-api/docs/caching):
- *   a prefix of at least 1024 tokens seen before; usageMetadata.cachedContentTokenCount
- *   (part of promptTokenCount).
+ *   automatic for prompts of 1,024 tokens or more, every model; hits in
+ *   increments of 128 tokens (1,024, 1,152, 1,280, ...) of the longest prefix
+ *   seen before; reported as usage.prompt_tokens_details.cached_tokens (part
+ *   of prompt_tokens).
+ * - Gemini implicit caching (https://ai.google.dev/gemini-api/docs/caching,
+ *   last updated 2026-10-13): a prefix seen before of at least 2,048 tokens
+ *   for Gemini 2.5 Flash and 2.5 Pro (2.5 Flash-Lite with them), 4,096 for
+ *   the Gemini 3 models and later; no increments;
+ *   usageMetadata.cachedContentTokenCount (part of promptTokenCount).
  * - Anthropic (https://docs.claude.com/en/docs/build-with-claude/prompt-caching):
  *   only up to `cache_control` breakpoints; a request reads the longest
  *   prefix, ending at a block boundary at most 20 blocks before one of its
  *   breakpoints, that an earlier request wrote at one of its breakpoints, and
- *   writes its own breakpoints' prefixes (of at least 1024 tokens);
+ *   writes its own breakpoints' prefixes of at least the model's minimum:
+ *   4,096 tokens for Claude Opus 4.5, Opus 4.6 and Haiku 4.5; 2,048 for
+ *   Haiku 3 and 3.5; 1,024 for Sonnet 3.7, Sonnet 4, 4.5 and 4.6, Opus 4 and
+ *   4.1 (and for a model the table does not name); no increments;
  *   usage.cache_read_input_tokens, cache_creation_input_tokens and
  *   input_tokens (the rest) add up to the input.
  */
@@ -140,16 +148,28 @@ export interface CacheCount {
   input: number;
 }
 
-/** Minimum cacheable prefix, in tokens, documented by every provider here (OpenAI; Anthropic's Sonnet and Opus; Gemini 2.5 Flash). */
-export const MIN_CACHED = 1024;
+/** OpenAI's cache hits come in steps of this many tokens (from its 1,024-token minimum on). */
+export const OPENAI_CACHE_STEP = 128;
 
-/** How a fake's cache counts: the documented minimum prefix and OpenAI's 128-token steps, unless a bench asks what the prompt layout alone would allow. */
+/** The shortest prefix `wire`'s provider caches for `model`, in tokens, as documented (see the top of this file). */
+export function documentedMinimum(wire: Wire, model: string): number {
+  const m = model.toLowerCase();
+  if (wire === "openai") return 1024;
+  if (wire === "gemini") return /gemini-2\.5-/.test(m) ? 2048 : /gemini-[3-9]/.test(m) ? 4096 : 2048;
+  if (/claude-(?:opus-4-[56]|haiku-4-5)/.test(m)) return 4096;
+  if (/claude-(?:3-5-haiku|3-haiku|haiku-3)/.test(m)) return 2048;
+  return 1024;
+}
+
+/** How a fake's cache counts: the minimum prefix for a model, and OpenAI's hit increment. */
 export interface CacheRules {
-  minTokens: number;
+  minTokens: (model: string) => number;
   /** OpenAI's hit increment, in tokens. */
   openaiStep: number;
 }
-export const DOCUMENTED_CACHE: CacheRules = {minTokens: MIN_CACHED, openaiStep: 128};
+
+/** The rules `wire`'s provider documents. */
+export const documentedCache = (wire: Wire): CacheRules => ({minTokens: (model) => documentedMinimum(wire, model), openaiStep: OPENAI_CACHE_STEP});
 
 /** A server's prompt cache (per model), counting each request's cached tokens the way its provider does. */
 export class PromptCache {
@@ -160,7 +180,7 @@ export class PromptCache {
 
   constructor(
     readonly wire: Wire,
-    readonly rules: CacheRules = DOCUMENTED_CACHE,
+    readonly rules: CacheRules = documentedCache(wire),
   ) {}
 
   count(model: string, blocks: Block[]): CacheCount {
@@ -173,7 +193,7 @@ export class PromptCache {
       earlier.push(text);
       this.seen.set(model, earlier);
       const tokens = Math.floor(common / 4);
-      if (tokens < this.rules.minTokens || tokens === 0) return {read: 0, written: 0, input};
+      if (tokens < this.rules.minTokens(model) || tokens === 0) return {read: 0, written: 0, input};
       const step = this.rules.openaiStep;
       return {read: this.wire === "openai" ? Math.floor(tokens / step) * step : tokens, written: 0, input};
     }
@@ -194,7 +214,7 @@ export class PromptCache {
     }
     let writtenChars = 0;
     for (const bp of breakpoints) {
-      if (fakeTokens(ends[bp]!) < this.rules.minTokens) continue;
+      if (fakeTokens(ends[bp]!) < this.rules.minTokens(model)) continue;
       entries.add(text.slice(0, ends[bp]));
       writtenChars = Math.max(writtenChars, ends[bp]!);
     }

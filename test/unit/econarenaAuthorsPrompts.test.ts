@@ -30,6 +30,7 @@ import {narratorFor} from "../../loaders/registry/narrators.js";
 import type {GameDef, GameObservation, Params} from "../../loaders/contract/game.js";
 import type {ChatMessage} from "../../loaders/llm/types.js";
 import {deriveRng} from "../../src/lib/rng.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const FIXTURES = new URL("../fixtures/authors-prompts/econarena/", import.meta.url);
 
@@ -86,7 +87,7 @@ function authors(section: string, melee: string, values: Record<string, string>,
   return [{role: "system", content: system}, {role: "user", content: fill(user, values)}];
 }
 
-const start = (def: GameDef, params: Params, seed = 7) => def.start(params, {gameId: "a", nSeats: 5, rng: deriveRng(seed, "a")});
+const start = (def: GameDef, params: Params, seed = 7) => def.start(params, {gameId: "a", nSeats: 5, chance: inSequence(deriveRng(seed, "a"))});
 const sent = (def: GameDef, o: GameObservation) => narratorFor(def.id)!.messages(o, [], "");
 
 // ---------------------------------------------------------------- beauty contest (B.1–B.4)

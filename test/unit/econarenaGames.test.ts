@@ -18,6 +18,7 @@ import {parseRunConfig} from "../../loaders/runner/runConfig.js";
 import {lineups} from "../../loaders/runner/grid.js";
 import {firstPriceBid, normalCdf} from "../../src/lib/auctionEquilibria.js";
 import {deriveRng} from "../../src/lib/rng.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const close = (actual: number, expected: number, what: string, eps = 1e-9) => assert.ok(Math.abs(actual - expected) <= eps, `${what}: expected ${expected}, got ${actual}`);
 
@@ -73,7 +74,7 @@ test("beauty contest: an answer outside [0, c̄] is a rule break; the seat is le
 test("beauty contest: c̄ drawn from the L, M and H groups as whole numbers in [10, 100), [100, 1000), [1000, 10000)", () => {
   for (const [group, lo, hi] of [["L", 10, 100], ["M", 100, 1000], ["H", 1000, 10000]] as const) {
     for (let i = 0; i < 200; i++) {
-      const state = beautyContest.start({bound_group: group}, {gameId: `g${i}`, nSeats: 5, rng: deriveRng(i, group)});
+      const state = beautyContest.start({bound_group: group}, {gameId: `g${i}`, nSeats: 5, chance: inSequence(deriveRng(i, group))});
       const c = (state.observe(0).view as BeautyView).upper_bound;
       assert.ok(Number.isInteger(c) && c >= lo && c < hi, `${group}: ${c}`);
     }
@@ -101,7 +102,7 @@ test("auction: ties go to the lowest id (sealed bids and the English clock)", ()
 });
 
 test("auction: a bid over assets is a rule break naming the assets", async () => {
-  const state = auction.start({}, {gameId: "a", nSeats: 5, rng: deriveRng(1, "a")});
+  const state = auction.start({}, {gameId: "a", nSeats: 5, chance: inSequence(deriveRng(1, "a"))});
   assert.match(state.validate(0, {type: "bid", amount: 100.5})!, /bid 100.5 is higher than the assets 100/);
   assert.equal(state.validate(0, {type: "bid", amount: 100}), null);
   assert.match(state.validate(0, {type: "bid", amount: -1})!, /below the minimum 0/);

@@ -9,8 +9,9 @@ import {auction, beautyContest} from "../../loaders/papers/econarena/games.js";
 import {narratorFor} from "../../loaders/registry/narrators.js";
 import type {Params} from "../../loaders/contract/game.js";
 import {deriveRng} from "../../src/lib/rng.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
-const observe = (def: typeof auction, params: Params, seat = 0) => def.start(params, {gameId: "n", nSeats: 5, rng: deriveRng(7, "n")}).observe(seat);
+const observe = (def: typeof auction, params: Params, seat = 0) => def.start(params, {gameId: "n", nSeats: 5, chance: inSequence(deriveRng(7, "n"))}).observe(seat);
 
 test("beauty contest, melee: Appendix B.1 word for word", () => {
   const o = observe(beautyContest, {});
@@ -50,7 +51,7 @@ test("replies: numbers from strings, a missing key or a non-number named, out-of
   assert.equal(n.check!({understanding: "u", "popular answer": 30, answer: 20}, o), null);
   assert.equal(n.check!({understanding: "u", answer: 20}, o), `missing key "popular answer"`);
   assert.equal(n.check!({understanding: "u", "popular answer": 30, answer: "twenty"}, o), `"answer": expected a number, got "twenty"`);
-  const state = beautyContest.start({}, {gameId: "n", nSeats: 5, rng: deriveRng(7, "n")});
+  const state = beautyContest.start({}, {gameId: "n", nSeats: 5, chance: inSequence(deriveRng(7, "n"))});
   assert.match(state.validate(0, n.action({answer: 101}, o))!, /amount: 101 is above the maximum 100/);
 });
 

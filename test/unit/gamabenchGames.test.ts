@@ -23,6 +23,7 @@ import {strongestOther} from "../../loaders/papers/gamabench/battleRoyale.js";
 import {pirateAccepted, pirateOptimalPlan, pirateOptimalVote} from "../../loaders/papers/gamabench/pirate.js";
 import type {SettledResult} from "../../loaders/papers/gamabench/views.js";
 import {deriveRng} from "../../src/lib/rng.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const close = (actual: number, expected: number, what: string, eps = 1e-9) => assert.ok(Math.abs(actual - expected) <= eps, `${what}: expected ${expected}, got ${actual}`);
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
@@ -54,7 +55,7 @@ function play(def: GameDef, lineup: AgentDef | ((seat: Seat) => AgentDef), opts:
   const params = opts.params ?? {};
   const gameId = `${def.id}/test`;
   assert.equal(def.checkParams?.(params, nSeats) ?? null, null);
-  const state = def.start(params, {gameId, nSeats, rng: deriveRng(seed, `${gameId}/chance`)}) as Played["state"];
+  const state = def.start(params, {gameId, nSeats, chance: inSequence(deriveRng(seed, `${gameId}/chance`))}) as Played["state"];
   const agents: Agent[] = Array.from({length: nSeats}, (_, seat) => (typeof lineup === "function" ? lineup(seat) : lineup).create({game: def.id, gameId, seat, seatName: null, nSeats, params}));
   const rngs = agents.map((_, seat) => deriveRng(seed, `${gameId}/seat${seat}`));
   const turns: Turn[] = [];
@@ -325,7 +326,7 @@ test("raw files: the guessing game's winning number and the pirate game's accept
 
 test("legal actions are data and validate names the field and what was expected", () => {
   const rng = deriveRng(1, "legal");
-  const g = guessing.start({}, {gameId: "g", nSeats: 10, rng});
+  const g = guessing.start({}, {gameId: "g", nSeats: 10, chance: inSequence(rng)});
   assert.deepEqual(g.legal(0), [{type: "choose", numbers: {amount: {min: 0, max: 100, integer: true}}}]);
   assert.equal(g.validate(0, {type: "choose", amount: 2.5}), "amount: expected a whole number, got 2.50000");
   assert.equal(g.validate(0, {type: "choose", amount: 101}), "amount: 101 is above the maximum 100");
@@ -337,18 +338,18 @@ test("legal actions are data and validate names the field and what was expected"
   assert.throws(() => g.apply(new Array(10).fill({type: "choose", amount: 500})), /seat 0, round 1: amount: 500 is above the maximum 100/);
   assert.throws(() => g.apply([{type: "choose", amount: 5}]), /one action per seat/);
 
-  const bar = elFarol.start({}, {gameId: "b", nSeats: 10, rng});
+  const bar = elFarol.start({}, {gameId: "b", nSeats: 10, chance: inSequence(rng)});
   assert.equal(bar.validate(0, {type: "decide", choice: "maybe"}), 'choice: expected one of "go", "stay", got "maybe"');
 
-  const auction = sealedBid.start({}, {gameId: "a", nSeats: 10, rng});
+  const auction = sealedBid.start({}, {gameId: "a", nSeats: 10, chance: inSequence(rng)});
   const v = auction.observe(3).view as {valuation: number};
   assert.deepEqual(auction.turnInfo!(3), {valuation: v.valuation});
   assert.equal(auction.validate(3, {type: "bid", amount: v.valuation + 1}), `amount: ${v.valuation + 1} is above the maximum ${v.valuation}`);
 
-  const goods = publicGoods.start({}, {gameId: "p", nSeats: 10, rng});
+  const goods = publicGoods.start({}, {gameId: "p", nSeats: 10, chance: inSequence(rng)});
   assert.equal(goods.validate(0, {type: "contribute", amount: 21}), "amount: 21 is above the maximum 20");
 
-  const br = battleRoyale.start({}, {gameId: "br", nSeats: 10, rng});
+  const br = battleRoyale.start({}, {gameId: "br", nSeats: 10, chance: inSequence(rng)});
   assert.deepEqual(br.next(), {kind: "seats", seats: [0]});
   assert.deepEqual(br.legal(1), []);
   assert.match(br.validate(1, {type: "miss"})!, /it is seat 0's turn/);
@@ -369,7 +370,7 @@ test("legal actions are data and validate names the field and what was expected"
   const shooter = (br.next() as unknown as {seats: number[]}).seats[0];
   if (shooter !== dead) assert.match(br.validate(shooter, {type: "shoot", target: dead})!, new RegExp(`seat ${dead} is already out`));
 
-  const pg = pirate.start({}, {gameId: "pg", nSeats: 10, rng});
+  const pg = pirate.start({}, {gameId: "pg", nSeats: 10, chance: inSequence(rng)});
   assert.deepEqual(pg.legal(0), [{type: "propose", lists: {plan: {length: 10, item: {min: 0, max: 100, integer: true}}}, sum: {fields: ["plan"], equals: 100}}]);
   assert.equal(pg.validate(0, {type: "propose", plan: [100, 0, 0]}), "plan: expected 10 entries, got 3");
   assert.equal(pg.validate(0, {type: "propose", plan: [90, 0, 0, 0, 0, 0, 0, 0, 0, 0]}), "plan must equal 100, got 90");
@@ -389,7 +390,7 @@ test("legal actions are data and validate names the field and what was expected"
 
 test("rule breaks: abort ends the game after the completed rounds with ended_by rule_break", () => {
   const rng = deriveRng(2, "abort");
-  const d = divideDollar.start({}, {gameId: "d", nSeats: 4, rng});
+  const d = divideDollar.start({}, {gameId: "d", nSeats: 4, chance: inSequence(rng)});
   for (let r = 0; r < 3; r++) d.apply([{type: "bid", amount: 10}, {type: "bid", amount: 20}, {type: "bid", amount: 30}, {type: "bid", amount: 40}]);
   d.abort(2, "amount: expected a whole number, got 2.50000");
   assert.deepEqual(d.next(), {kind: "terminal"});
@@ -400,13 +401,13 @@ test("rule breaks: abort ends the game after the completed rounds with ended_by 
   assert.equal(r.ended_by, "rule_break");
   assert.deepEqual(r.returns, [30, 60, 90, 120]);
 
-  const br = battleRoyale.start({}, {gameId: "br", nSeats: 3, rng});
+  const br = battleRoyale.start({}, {gameId: "br", nSeats: 3, chance: inSequence(rng)});
   br.apply([{type: "miss"}]);
   br.abort(1, "x");
   assert.deepEqual(br.next(), {kind: "terminal"});
   assert.deepEqual([br.result().ended_by, br.result().rounds, br.result().returns], ["rule_break", 1, [1 / 3, 1 / 3, 1 / 3]]);
 
-  const pg = pirate.start({}, {gameId: "pg", nSeats: 3, rng});
+  const pg = pirate.start({}, {gameId: "pg", nSeats: 3, chance: inSequence(rng)});
   pg.apply([{type: "propose", plan: [100, 0, 0]}]);
   pg.abort(2, "x");
   assert.deepEqual([pg.result().ended_by, pg.result().rounds, pg.result().returns], ["rule_break", 0, [0, 0, 0]]);

@@ -27,6 +27,7 @@ import type {
 import {fractionString, gamabenchNarrators as narrators, pyFixed, pyFloat, pyRepr, readSeat} from "../../loaders/papers/gamabench/narrators.js";
 import {pirate} from "../../loaders/papers/gamabench/pirate.js";
 import {deriveRng} from "../../src/lib/rng.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 function obs<V>(game: string, seat: number, view: V, legal: ActionSpec[], retry?: {attempt: number; error: string}): GameObservation<V> {
   return {game, game_id: `${game}#1`, seat, seat_name: null, n_seats: 10, round: (view as {round: number}).round, view, legal, ...(retry && {retry})};
@@ -644,7 +645,7 @@ test("pirate game: the plan is echoed as its proposer wrote it (keys and strings
 });
 
 test("the pirate game relays the proposer's written plan to the voters' views and history", () => {
-  const state = pirate.start({}, {gameId: "p", nSeats: 4, rng: deriveRng(1, "p")});
+  const state = pirate.start({}, {gameId: "p", nSeats: 4, chance: inSequence(deriveRng(1, "p"))});
   const written: [string, string | number][] = [["1-th", "97"], ["2-th", "0"], ["3-th", "1"], ["4-th", "2"]];
   state.apply([{type: "propose", plan: [97, 0, 1, 2], written}]);
   assert.deepEqual((state.observe(2).view as PirateView).plan_written, written);

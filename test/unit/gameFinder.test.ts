@@ -1,9 +1,9 @@
-// Finding one game (src/lib/gameFinder.ts): the search and filters of the games table,
+// Finding one game (src/lib/gameFinder.ts): the search and filters of the games table (one per parameter),
 // one count of decimals per column, the parameters that tell games apart; and the
 // line-end labels of the GLEE parameter chart moved apart (src/components/gleeCharts.ts).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {columnDecimals, columnFormat, filterGames, varyingParameters} from "../../src/lib/gameFinder.js";
+import {columnDecimals, columnFormat, filterGames, MAX_CHOICES, parameterColumns, parameterText, parameterValue, parseParameters, passes, sharedParameters} from "../../src/lib/gameFinder.js";
 import {spreadLabels} from "../../src/components/gleeCharts.js";
 
 const games = [
@@ -38,11 +38,53 @@ test("a column of numbers is written with one count of decimals: the most any va
   assert.deepEqual([550, 450].map(columnFormat([550, 450])), ["550", "450"]);
 });
 
-test("parameter lists keep what tells the games apart; what all share is left out", () => {
-  assert.deepEqual(varyingParameters(games.map((g) => g.parameters)), ["delta_a=0.9", "delta_a=0.95", "delta_a=0.9", "delta_a=0.95"]);
-  assert.deepEqual(varyingParameters(["a=1, b=2", "a=1, b=2"]), ["", ""]);
-  assert.deepEqual(varyingParameters(["a=1, b=2", null]), ["a=1, b=2", ""]);
-  assert.deepEqual(varyingParameters([]), []);
+test("parameter lists: values as numbers (100.0 is 100, ∞ unbounded) or text; the parameters that tell games apart, each with its values and filter; what all share", () => {
+  assert.deepEqual([...parseParameters("delta_a=0.9, money=100.0, horizon=∞, complete_information=true, message_type=text")], [
+    ["delta_a", 0.9], ["money", 100], ["horizon", Infinity], ["complete_information", "true"], ["message_type", "text"],
+  ]);
+  assert.deepEqual([...parseParameters(null)], []);
+  assert.deepEqual(["1e3", "-2", ".5", "1.", "0x10", "", "12abc", "NaN"].map(parameterValue), [1000, -2, 0.5, 1, "0x10", "", "12abc", "NaN"]);
+  const lists = ["delta_a=0.9, money=1000.0, horizon=∞, info=true", "delta_a=0.95, money=1000.0, horizon=12, info=false", "delta_a=0.9, money=1000.0, horizon=3, info=true"];
+  assert.deepEqual(parameterColumns(lists), [
+    {name: "delta_a", values: [0.9, 0.95], numeric: true, filter: "select"},
+    {name: "horizon", values: [3, 12, Infinity], numeric: true, filter: "select"},
+    {name: "info", values: ["false", "true"], numeric: false, filter: "select"},
+  ]);
+  assert.deepEqual(sharedParameters(lists), [["money", 1000]]);
+  assert.deepEqual(sharedParameters(["a=1, b=2", "a=1, b=2"]), [["a", 1], ["b", 2]]);
+  assert.deepEqual(parameterColumns(["a=1, b=2", "a=1, b=2"]), []);
+  // A parameter some lists lack is not shared: it gets a column (the others' value, and none).
+  assert.deepEqual(sharedParameters(["a=1, b=2", "a=1"]), [["a", 1]]);
+  assert.deepEqual(parameterColumns(["a=1, b=2", "a=1"]).map((c) => [c.name, c.values]), [["b", [2]]]);
+  // Many numbers: a range; as many texts: still a select; numbers before texts when mixed.
+  const many = Array.from({length: MAX_CHOICES + 1}, (_, i) => `price=${i * 2.5}, who=p${i}`);
+  assert.deepEqual(parameterColumns(many).map((c) => [c.name, c.filter, c.values.length]), [["price", "range", MAX_CHOICES + 1], ["who", "select", MAX_CHOICES + 1]]);
+  assert.deepEqual(parameterColumns(Array.from({length: MAX_CHOICES}, (_, i) => `price=${i}`))[0].filter, "select");
+  assert.deepEqual(parameterColumns(["x=b", "x=2", "x=a", "x=∞"])[0].values, [2, Infinity, "a", "b"]);
+  assert.deepEqual([0.5, 1000000, Infinity, "text", null].map((v) => parameterText(v as never)), ["0.5", "1,000,000", "∞", "text", "–"]);
+});
+
+test("a filter per parameter: the value chosen (as a number, so 100 is 100.0), or a range with open ends, combined with the other filters", () => {
+  assert.equal(passes(100, {equals: 100}), true);
+  assert.equal(passes("100", {equals: 100}), false, "a number is not the text of one");
+  assert.equal(passes(Infinity, {min: 10, max: null}), true);
+  assert.equal(passes(Infinity, {min: null, max: 1e12}), false, "∞ is above any bound");
+  assert.equal(passes(null, {min: null, max: null}), false, "a game without the parameter is not in a range");
+  const rows = [
+    {game_id: "a", agreement: true, "parameter:money": 100, "parameter:delta": 0.9},
+    {game_id: "b", agreement: false, "parameter:money": 10000, "parameter:delta": 0.95},
+    {game_id: "c", agreement: false, "parameter:money": 100, "parameter:delta": 0.95},
+    {game_id: "d", agreement: true, "parameter:money": 1000000, "parameter:delta": 1},
+  ];
+  const ids = (filters: Parameters<typeof filterGames>[1]) => filterGames(rows, filters).map((r) => r.game_id);
+  assert.deepEqual(ids({columns: {"parameter:money": {equals: 100}}}), ["a", "c"]);
+  assert.deepEqual(ids({columns: {"parameter:money": {equals: 100}, "parameter:delta": {equals: 0.95}}}), ["c"]);
+  assert.deepEqual(ids({columns: {"parameter:delta": {min: 0.95, max: null}}}), ["b", "c", "d"]);
+  assert.deepEqual(ids({columns: {"parameter:delta": {min: 0.9, max: 0.95}}, noAgreement: true}), ["b", "c"]);
+  assert.deepEqual(ids({columns: {"parameter:money": {min: 200, max: 20000}}}), ["b"]);
+  assert.deepEqual(ids({columns: {"parameter:money": {equals: 5}}}), []);
+  // ∞ and NaN in a column of numbers: ∞ written as such, NaN as none.
+  assert.deepEqual([12, Infinity, NaN].map(columnFormat([12, Infinity])), ["12", "∞", "–"]);
 });
 
 test("line-end labels are moved apart by at least the gap, as little as possible, in their order", () => {

@@ -18,6 +18,7 @@ import type {Action} from "../../loaders/contract/game.js";
 import type {PastTurn, PlayerPrompt} from "../../loaders/contract/narrator.js";
 import type {ChatMessage} from "../../loaders/llm/types.js";
 import type {Rng} from "../../src/lib/rng.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const DIR = join(import.meta.dirname, "../fixtures/authors-prompts/glee");
 
@@ -65,14 +66,14 @@ function start(fx: Fixture): GleeState {
   const rng: Rng = {next: () => 0, int: () => 0, bernoulli: () => qualities.shift() === "high", pick: (x) => x[0]!};
   if (fx.qualities) {
     const {prior, value_high, money, horizon, complete_information, message_type, buyer_type} = fx.params as PersuasionParams;
-    return persuasion.start({prior, value_high, money, horizon, complete_information, message_type, buyer_type}, {gameId: fx.scenario, nSeats: 2, rng}) as GleeState;
+    return persuasion.start({prior, value_high, money, horizon, complete_information, message_type, buyer_type}, {gameId: fx.scenario, nSeats: 2, chance: inSequence(rng)}) as GleeState;
   }
   if ("factor_a" in fx.params) {
     const {factor_a, factor_b, money, horizon, complete_information, messages} = fx.params;
-    return negotiation.start({factor_a, factor_b, money, horizon, complete_information, messages}, {gameId: fx.scenario, nSeats: 2, rng}) as GleeState;
+    return negotiation.start({factor_a, factor_b, money, horizon, complete_information, messages}, {gameId: fx.scenario, nSeats: 2, chance: inSequence(rng)}) as GleeState;
   }
   const {delta_a, delta_b, money, horizon, complete_information, messages} = fx.params as BargainingParams;
-  return bargaining.start({delta_a, delta_b, money, horizon, complete_information, messages}, {gameId: fx.scenario, nSeats: 2, rng}) as GleeState;
+  return bargaining.start({delta_a, delta_b, money, horizon, complete_information, messages}, {gameId: fx.scenario, nSeats: 2, chance: inSequence(rng)}) as GleeState;
 }
 
 /** Plays the fixture's game in Parley with the fixture's replies; the messages of every request, in order. */

@@ -19,6 +19,7 @@ import type {Agent} from "../../loaders/contract/agent.js";
 import type {Action, GameDef, GameObservation, Params} from "../../loaders/contract/game.js";
 import type {Rng} from "../../src/lib/rng.js";
 import type {GleeState} from "../../loaders/papers/glee/gleeState.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const seat = (id: string, family: Family, player: Player, gameId = "g"): Agent =>
   agentDef(id).create({game: `glee/${family}`, gameId, seat: PLAYERS.indexOf(player), seatName: player, nSeats: 2, params: {}});
@@ -26,7 +27,7 @@ const pair = (a: string, b: string, family: Family) => ({alice: seat(a, family, 
 
 /** A GLEE game driven move by move: actions and observations are those of the player to move unless a player is named. */
 function open<P extends Params, V extends GleeView>(def: GameDef<P>, params: P, gameId: string, rng: Rng) {
-  const state = def.start(params, {gameId, nSeats: 2, rng}) as GleeState;
+  const state = def.start(params, {gameId, nSeats: 2, chance: inSequence(rng)}) as GleeState;
   const mover = () => (state.currentPlayer() === "bob" ? 1 : 0);
   return {
     apply: (action: object) => state.apply([action as Action]),

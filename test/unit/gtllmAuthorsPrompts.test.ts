@@ -18,6 +18,7 @@ import type {Narrator, PlayerPrompt} from "../../loaders/contract/narrator.js";
 import type {Action, GameObservation, GameState} from "../../loaders/contract/game.js";
 import type {ChatMessage} from "../../loaders/llm/types.js";
 import type {Workflow} from "../../loaders/contract/workflow.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const DIR = join(import.meta.dirname, "../fixtures/authors-prompts/gtllm");
 
@@ -59,7 +60,7 @@ function take(queue: Call[], messages: ChatMessage[], where: string): Call {
 async function replay({name, fx}: {name: string; fx: Fixture}): Promise<number> {
   const isDond = fx.game === dond.id;
   const def = isDond ? dond : gameDef(fx.game);
-  const state: GameState = def.start({...(isDond ? {} : {negotiation_rounds: 0, who_first: "alice"}), ...fx.params} as never, {gameId: "g", nSeats: 2, rng: {} as never});
+  const state: GameState = def.start({...(isDond ? {} : {negotiation_rounds: 0, who_first: "alice"}), ...fx.params} as never, {gameId: "g", nSeats: 2, chance: inSequence({} as never)});
   const narrator = (isDond ? dondNarrator : gtllmNarrator) as Narrator;
   const player: PlayerPrompt = {personality: fx.player.personality ?? null, negotiation_suffix: fx.player.negotiation_suffix ?? null, prompts: fx.player.prompts, workflow: fx.player.workflow ?? false};
   const queues = SEATS.map((s) => fx.calls.filter((c) => c.seat === s && c.parley_sends !== false));

@@ -6,9 +6,10 @@ import assert from "node:assert/strict";
 import {gameDef} from "../../loaders/registry/games.js";
 import type {DataGameView, TreeView} from "../../loaders/papers/gtllm/views.js";
 import {actionPrompt, gameSetting, negotiatePrompt, systemPrompt, tagged, treeNodePrompt} from "../../loaders/papers/gtllm/narrator.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 function viewOf(game: string, seat: number, params: Record<string, unknown> = {}, moves: {type: string; [k: string]: unknown}[][] = []): DataGameView {
-  const state = gameDef(game).start({negotiation_rounds: 0, who_first: "alice", ...params} as never, {gameId: "g", nSeats: 2, rng: {} as never});
+  const state = gameDef(game).start({negotiation_rounds: 0, who_first: "alice", ...params} as never, {gameId: "g", nSeats: 2, chance: inSequence({} as never)});
   for (const m of moves) state.apply(m as never);
   return state.observe(seat).view as DataGameView;
 }

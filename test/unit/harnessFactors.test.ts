@@ -13,10 +13,13 @@ import {deriveRng} from "../../src/lib/rng.js";
 import {actionSchema, geminiSchema, legalActionsSchema, readStructuredAnswer, anthropicTool, openaiResponseFormat, geminiResponseConfig} from "../../loaders/llm/structuredOutput.js";
 import {legalMovesText, withLegalMoves} from "../../loaders/llm/legalMoves.js";
 import {majorityVote, moveOf} from "../../loaders/llm/majorityVote.js";
-import {harnessOf, sumUsage, voteSample, voteSampling} from "../../loaders/llm/harness.js";
+import {attemptSample, harnessOf, sumUsage, voteSample, voteSampling} from "../../loaders/llm/harness.js";
 import {cacheKey} from "../../loaders/llm/cache.js";
 import {parseLlmPlayerSpec, LLM_PLAYER_FIELDS} from "../../loaders/llm/playerSpec.js";
-import {LlmPlayer} from "../../loaders/llm/llmPlayer.js";
+import {LlmPlayer, llmPlayerDef} from "../../loaders/llm/llmPlayer.js";
+import {stopAgentsOnAbort} from "../../loaders/runner/interrupt.js";
+import {nodeEngine} from "../../loaders/study/engine.js";
+import {startSession} from "../../loaders/study/session.js";
 import {gleeNarrator} from "../../loaders/papers/glee/narrator.js";
 import {checkAction} from "../../loaders/contract/legal.js";
 import {playGame} from "../../loaders/runner/gameLoop.js";
@@ -26,17 +29,18 @@ import type {ActionSpec, GameState, Params} from "../../loaders/contract/game.js
 import type {Complete} from "../../loaders/llm/complete.js";
 import type {ChatMessage, Sampling} from "../../loaders/llm/types.js";
 import type {Narrator} from "../../loaders/contract/narrator.js";
-import type {Agent} from "../../loaders/contract/agent.js";
+import {AGENT_FIELDS, withAct, type Agent} from "../../loaders/contract/agent.js";
 import type {SeatRow} from "../../src/lib/ratingsData.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const defaults = (id: string): Params => Object.fromEntries(gameDef(id).params.map((p) => [p.name, p.default])) as Params;
 
 /** The legal actions of the first seat to move at the start of `id` with its default parameters. */
 function firstLegal(id: string): {legal: ActionSpec[]; state: GameState; seat: number} {
-  const state = gameDef(id).start(defaults(id), {gameId: "g", nSeats: 2, rng: deriveRng(1, "g")});
+  const state = gameDef(id).start(defaults(id), {gameId: "g", nSeats: 2, chance: inSequence(deriveRng(1, "g"))});
   let m = state.next();
   if (m.kind === "chance") {
-    state.chance!(deriveRng(1, "c"));
+    state.chance!(inSequence(deriveRng(1, "c")));
     m = state.next();
   }
   if (m.kind !== "seats") throw new Error(`${id}: no seat to move`);
@@ -190,7 +194,7 @@ test("majority vote: the modal legal move wins, messages do not split a move, ti
 test("player settings: harness factors validated with one-line errors, absent unless set, documented in the config reference", () => {
   const base = {id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1"};
   const plain = parseLlmPlayerSpec(base, "run.json players[0]");
-  for (const k of ["legal_moves", "structured_output", "retries", "votes"]) assert.ok(!(k in plain), `${k} absent by default (fingerprints of older configs unchanged)`);
+  for (const k of ["legal_moves", "structured_output", "retries", "votes", "prompt_layout"]) assert.ok(!(k in plain), `${k} absent by default (fingerprints of older configs unchanged)`);
   assert.ok(!("votes" in parseLlmPlayerSpec({...base, votes: 1, legal_moves: false}, "x")));
   const full = parseLlmPlayerSpec({...base, legal_moves: true, structured_output: true, retries: 0, votes: 3}, "x");
   assert.deepEqual([full.legal_moves, full.structured_output, full.retries, full.votes], [true, true, 0, 3]);
@@ -199,15 +203,15 @@ test("player settings: harness factors validated with one-line errors, absent un
   assert.throws(() => parseLlmPlayerSpec({...base, retries: 1.5}, "p"), /"retries" must be null or an integer/);
   assert.throws(() => parseLlmPlayerSpec({...base, legal_moves: "yes"}, "p"), {message: 'p (m): "legal_moves" must be true or false, got "yes"'});
   assert.throws(() => parseLlmPlayerSpec({...base, structured_output: 1}, "p"), /"structured_output" must be true or false/);
-  for (const k of ["legal_moves", "structured_output", "retries", "votes"]) assert.ok(LLM_PLAYER_FIELDS.some((f) => f.key === k), `${k} in the reference`);
+  for (const k of ["legal_moves", "structured_output", "retries", "votes", "prompt_layout"]) assert.ok(LLM_PLAYER_FIELDS.some((f) => f.key === k), `${k} in the reference`);
   // Anthropic cannot force a tool while thinking: refused before any call, naming the player and key.
   const claude = {id: "c", provider: "anthropic", model: "claude-sonnet-4-5", base_url: "http://127.0.0.1:1"};
   assert.throws(() => parseLlmPlayerSpec({...claude, structured_output: true, thinking_budget: 2048}, "p"), {message: 'p (c): "structured_output": Anthropic cannot force a tool while thinking; drop "thinking_budget" or structured_output'});
   assert.equal(parseLlmPlayerSpec({...claude, structured_output: true}, "p").structured_output, true);
   assert.equal(parseLlmPlayerSpec({...base, structured_output: true, reasoning_effort: "low", model: "o4-mini"}, "p").structured_output, true);
   // The run's max_attempts stays the default: retries = max_attempts − 1 unless the player sets its own.
-  assert.deepEqual(harnessOf(plain, 3), {legal_moves: false, structured_output: false, retries: 2, votes: 1});
-  assert.deepEqual(harnessOf(full, 3), {legal_moves: true, structured_output: true, retries: 0, votes: 3});
+  assert.deepEqual(harnessOf(plain, 3), {legal_moves: false, structured_output: false, retries: 2, votes: 1, prompt_layout: "authors"});
+  assert.deepEqual(harnessOf(full, 3), {legal_moves: true, structured_output: true, retries: 0, votes: 3, prompt_layout: "authors"});
 });
 
 test("the response cache tells the factors apart: the schema is part of the sampling key, each vote its own sample, and a plain call keeps its key", () => {
@@ -245,7 +249,7 @@ function stub(answer: (messages: ChatMessage[], sample: string, sampling: Sampli
 
 test("the LLM player with each factor: listing appended, schema sent and the answer read as the action, k votes summed", async () => {
   const spec = (extra: object) => parseLlmPlayerSpec({id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", ...extra}, "test");
-  const state = gameDef("glee/bargaining").start(bargainingParams, {gameId: "g", nSeats: 2, rng: deriveRng(1, "g")});
+  const state = gameDef("glee/bargaining").start(bargainingParams, {gameId: "g", nSeats: 2, chance: inSequence(deriveRng(1, "g"))});
   const obs = state.observe(0);
   const answer = '{"alice_gain": 600, "bob_gain": 400, "message": "fair"}';
   // Without factors the messages are the narrator's, byte for byte.
@@ -294,6 +298,65 @@ test("retries per player: an agent's own maxAttempts overrides the run's (retrie
   assert.equal(await count(breaker()), 3, "the run's max_attempts");
   assert.equal(await count(breaker(1)), 1, "retries 0");
   assert.equal(await count(breaker(5)), 5, "retries 4");
+});
+
+test("a retry is its own cache sample, and with a seed its own seed: asked again with the request byte for byte, it is never handed the cached answer that broke the rules", async () => {
+  assert.deepEqual([1, 2, 3].map((n) => attemptSample("7/g/alice", n)), ["7/g/alice", "7/g/alice#attempt2", "7/g/alice#attempt3"]);
+  // A narrator that drops the broken answer (the matrix games' one prompt per decision): the same error twice gives the same messages.
+  const def = gameDef("gtllm/prisoners_dilemma");
+  const params = defaults("gtllm/prisoners_dilemma");
+  const state = def.start(params, {gameId: "g", nSeats: 2, chance: inSequence(deriveRng(1, "g"))});
+  const spec = parseLlmPlayerSpec({id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", seed: 7, votes: 2}, "t");
+  const nonsense = stub(() => "I am not sure yet.");
+  const player = llmPlayerDef(spec, nonsense.complete, "7/").create({game: def.id, gameId: "g", seat: 0, seatName: "alice", nSeats: 2, params});
+  const error = "no answer between <s> and </s>";
+  for (const attempt of [1, 2, 3]) await player.act({...state.observe(0), ...(attempt > 1 && {retry: {attempt, error}})}, deriveRng(1, "r"));
+  const [, , a2v1, a2v2, a3v1, a3v2] = nonsense.calls;
+  assert.deepEqual(a3v1.messages, a2v1.messages, "attempts 2 and 3 send the same messages");
+  assert.deepEqual(nonsense.calls.map((c) => c.sample), ["7/g/alice", "7/g/alice#vote2", "7/g/alice#attempt2", "7/g/alice#attempt2#vote2", "7/g/alice#attempt3", "7/g/alice#attempt3#vote2"]);
+  // Six calls, six seeds: attempt n's votes follow the earlier attempts'.
+  assert.deepEqual(nonsense.calls.map((c) => c.sampling.seed), [7, 8, 9, 10, 11, 12]);
+  const key = (c: (typeof nonsense.calls)[number], sampling = c.sampling) => cacheKey({provider: "openai", model: "x", sampling, messages: c.messages, sample: c.sample});
+  assert.equal(new Set(nonsense.calls.map((c) => key(c))).size, 6);
+  // Without a seed too: the sample alone tells the retries apart.
+  assert.notEqual(key(a3v2, {max_tokens: 9}), key(a2v2, {max_tokens: 9}));
+});
+
+test("an agent wrapped with a new act keeps every other field of the agent contract (its max attempts, traits, finish), so no wrapper can drop one", async () => {
+  let finishedWith: unknown = null;
+  // Typed as every field of Agent: a field added to the contract fails to compile here until the test gives it.
+  const agent: Required<Agent> = {act: () => ({action: "inner"}), traits: {model: "x"}, maxAttempts: 1, finish: (r) => void (finishedWith = r)};
+  assert.deepEqual(Object.keys(AGENT_FIELDS).sort(), Object.keys(agent).sort());
+  const wrapped = withAct(agent, () => ({action: "outer"}));
+  for (const field of Object.keys(AGENT_FIELDS) as (keyof Agent)[]) {
+    if (field === "act" || typeof agent[field] === "function") continue;
+    assert.equal(wrapped[field], agent[field], field);
+  }
+  assert.deepEqual(wrapped.act({} as never, deriveRng(1, "x")), {action: "outer"});
+  await wrapped.finish!({returns: [1, 2]} as never);
+  assert.deepEqual(finishedWith, {returns: [1, 2]});
+  // An LLM player's retries survive the run's interrupt wrapper (it once passed on act, finish and traits only).
+  const spec = parseLlmPlayerSpec({id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", retries: 0}, "t");
+  const factory = stopAgentsOnAbort(() => llmPlayerDef(spec, stub(() => "").complete).create(seat(bargainingParams)), new AbortController().signal);
+  const stopped = factory("m", seat(bargainingParams));
+  assert.equal(stopped.maxAttempts, 1);
+  assert.deepEqual(stopped.traits, {model: "x", workflow: false});
+});
+
+test("retries in an experiment's game (a person against an LLM player, as `parley play` serves it): the player's own, else the experiment's max_attempts", async () => {
+  const calls = async (retries: number | undefined) => {
+    const nonsense = stub(() => "I am not sure yet.");
+    const spec = parseLlmPlayerSpec({id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", ...(retries !== undefined && {retries})}, "t");
+    const engine = {...nodeEngine, agents: [...nodeEngine.agents, llmPlayerDef(spec, nonsense.complete)]};
+    // The person offers first; the model, asked to decide, never answers legally: the game ends after its last attempt.
+    const session = await startSession({game: "glee/bargaining", params: {money: 100, horizon: 4}, seats: ["human", "m"], seed: 1, max_attempts: 4}, engine);
+    assert.ok("ok" in (await session.submit({type: "offer", alice_gain: 50, bob_gain: 50})));
+    const done = session.finished()!;
+    assert.equal(done.row.ended_by, "rule_break");
+    assert.equal(done.turns.filter((t) => t.seat === 1).length, nonsense.calls.length);
+    return nonsense.calls.length;
+  };
+  assert.deepEqual([await calls(0), await calls(1), await calls(3), await calls(undefined)], [1, 2, 4, 4]);
 });
 
 test("two runs differing in a harness factor: rule-break rate per seat and payoff, paired, by hand", () => {

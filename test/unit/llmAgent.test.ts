@@ -19,6 +19,7 @@ import type {ChatMessage} from "../../loaders/llm/types.js";
 import type {Action, Params} from "../../loaders/contract/game.js";
 import type {GleeObservation} from "../../loaders/papers/glee/types.js";
 import type {Narrator} from "../../loaders/contract/narrator.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 function stub(answer: (messages: ChatMessage[]) => string) {
   const calls: {messages: ChatMessage[]; sample: string}[] = [];
@@ -34,7 +35,7 @@ const seat = (game: string, gameId: string, s: number, params: Params) => ({game
 
 test("bargaining: system + one user message per turn, re-ask with the error, reasoning kept private", async () => {
   const params = {delta_a: 0.9, delta_b: 0.8, money: 1000, horizon: 12, complete_information: true, messages: true};
-  const state = bargaining.start(params, {gameId: "g", nSeats: 2, rng: deriveRng(1, "g")});
+  const state = bargaining.start(params, {gameId: "g", nSeats: 2, chance: inSequence(deriveRng(1, "g"))});
   let n = 0;
   const {complete, calls} = stub(() => (n++ === 0 ? "I offer 900 to me." : '<reasoning>Bob discounts more.</reasoning> {"alice_gain": 700, "bob_gain": 300, "message": "Take it."}'));
   const alice = new LlmPlayer(spec({chain_of_thought: true}), seat("glee/bargaining", "g", 0, params), gleeNarrator as Narrator, complete, "7/");
@@ -47,7 +48,9 @@ test("bargaining: system + one user message per turn, re-ask with the error, rea
   assert.deepEqual(second.action, {type: "offer", alice_gain: 700, bob_gain: 300, message: "Take it."});
   assert.equal(second.reasoning, "Bob discounts more.");
   assert.deepEqual(second.usage, {input_tokens: 10, output_tokens: 3, latency_ms: 5});
-  assert.equal(calls[1]!.sample, "7/g/alice");
+  assert.equal(calls[0]!.sample, "7/g/alice");
+  // The retry is a sample of its own (never handed the cached answer it replaces).
+  assert.equal(calls[1]!.sample, "7/g/alice#attempt2");
   const roles = calls[1]!.messages.map((m) => m.role);
   assert.deepEqual(roles, ["system", "user", "assistant", "user"]);
   const aliceSees = () => state.observe(0) as GleeObservation;
@@ -68,7 +71,7 @@ test("bargaining: system + one user message per turn, re-ask with the error, rea
 test("persuasion: a myopic buyer starts a fresh conversation every round; a long-living one keeps it", async () => {
   for (const buyer_type of ["myopic", "long_living"] as const) {
     const params = {prior: 0.5, value_high: 1.5, money: 100, horizon: 3, complete_information: true, message_type: "binary" as const, buyer_type};
-    const state = persuasion.start(params, {gameId: "p", nSeats: 2, rng: deriveRng(2, "p")});
+    const state = persuasion.start(params, {gameId: "p", nSeats: 2, chance: inSequence(deriveRng(2, "p"))});
     // GLEE's own formats (persuasion.py, format_prompt.json) sit in the system message: the seller is asked whether to recommend.
     const {complete, calls} = stub((messages) => (messages[0]!.content.includes("Would you recommend") ? '{"decision": "yes"}' : '{"decision": "no"}'));
     const players = [0, 1].map((s) => new LlmPlayer(spec(), seat("glee/persuasion", "p", s, params), gleeNarrator as Narrator, complete));

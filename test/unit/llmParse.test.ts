@@ -5,7 +5,7 @@
  */
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {extractJson, numberField, splitReply} from "../../loaders/llm/parseReply.js";
+import {MAX_CANDIDATES, extractJson, numberField, splitReply} from "../../loaders/llm/parseReply.js";
 import {gleeNarrator, toAction} from "../../loaders/papers/glee/narrator.js";
 import {bargaining} from "../../loaders/papers/glee/bargaining.js";
 import {CHAIN_OF_THOUGHT} from "../../loaders/llm/llmPlayer.js";
@@ -19,6 +19,7 @@ import {parseLlmPlayerSpec, samplingOf} from "../../loaders/llm/playerSpec.js";
 import {personaText} from "../../loaders/papers/negotiationarena/personas.js";
 import type {ActionSpec} from "../../loaders/contract/game.js";
 import type {GleeObservation} from "../../loaders/papers/glee/types.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const split: ActionSpec = {
   type: "offer",
@@ -53,6 +54,33 @@ test("extractJson names what is wrong with unreadable replies", () => {
   assert.deepEqual(extractJson("[1, 2]"), {ok: false, error: "the reply contains no JSON object"});
 });
 
+test("replies of any shape up to the size cap are read in one pass, never throw, and say why they are unreadable", () => {
+  const no = {ok: false, error: "the reply contains no JSON object"};
+  const malformed = {ok: false, error: "the reply contains malformed JSON; expected one valid JSON object"};
+  const tooDeep = {ok: false, error: "the reply's JSON object is nested more than 64 levels deep; expected one flat JSON object"};
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+  // Two megabytes of back-ticks: 666,666 empty fences (a regular expression's matches once spread into one call's arguments).
+  assert.deepEqual(extractJson("`".repeat(2_000_000)), no);
+  // An opening fence and a megabyte of blanks: the fence's pattern backtracked over every split of the blanks.
+  assert.deepEqual(extractJson(`\`\`\`json${" \t".repeat(500_000)}`), no);
+  // JSON nested 200,000 deep: parsed (V8's JSON.parse does not recurse), refused before anything walks it.
+  assert.deepEqual(extractJson(nested(200_000)), tooDeep);
+  assert.deepEqual(extractJson(`Here: {"alice_gain": 50, "bob_gain": 50, "message": ${nested(200_000)}}`), tooDeep);
+  assert.deepEqual(extractJson(`${"[".repeat(200_000)}${"]".repeat(200_000)}`), no);
+  assert.deepEqual(extractJson("{".repeat(1_000_000)), malformed);
+  assert.deepEqual(extractJson(nested(63)), {ok: true, value: JSON.parse(nested(63))});
+  assert.deepEqual(extractJson(nested(65)), tooDeep);
+  // Thousands of fences or spans: the last still wins.
+  assert.deepEqual(extractJson(`${"```json\n{broken}\n```\n".repeat(100_000)}\`\`\`json\n{"decision": "accept"}\n\`\`\``), {ok: true, value: {decision: "accept"}});
+  assert.deepEqual(extractJson(`${"{x} ".repeat(300_000)}{"decision": "accept"}`), {ok: true, value: {decision: "accept"}});
+  // Only the last 64 spans (and fences) are tried: an answer followed by more broken ones is not looked for.
+  assert.deepEqual(extractJson(`{"decision": "accept"}${" {x}".repeat(MAX_CANDIDATES - 1)}`), {ok: true, value: {decision: "accept"}});
+  assert.deepEqual(extractJson(`{"decision": "accept"}${" {x}".repeat(MAX_CANDIDATES)}`), malformed);
+  // Reasoning tags in every shape.
+  assert.deepEqual(splitReply("<reasoning>".repeat(200_000)), {json: null, reasoning: "<reasoning>".repeat(199_999), error: "the reply is empty; expected a JSON object"});
+  assert.deepEqual(splitReply(`<reasoning>${"{".repeat(100_000)}</reasoning>{"decision": "accept"}`), {json: {decision: "accept"}, reasoning: "{".repeat(100_000), error: null});
+});
+
 test("numberField accepts numbers and plain numeric strings with $ and thousands separators", () => {
   assert.equal(numberField(5), 5);
   assert.equal(numberField("$1,000"), 1000);
@@ -83,7 +111,7 @@ test("splitReply keeps reasoning out of the answer", () => {
 
 test("the system message is the narrator's rules, this turn's format, the persona and chain of thought", () => {
   const params = {delta_a: 0.9, delta_b: 0.9, money: 100, horizon: "inf" as const, complete_information: false, messages: false};
-  const obs = bargaining.start(params, {gameId: "s", nSeats: 2, rng: createRng(1)}).observe(0) as GleeObservation;
+  const obs = bargaining.start(params, {gameId: "s", nSeats: 2, chance: inSequence(createRng(1))}).observe(0) as GleeObservation;
   const system = (extra: string) => gleeNarrator.messages(obs, [], extra)[0]!.content;
   // GLEE's code (bargaining.py, base_player.edit_system_message): rules, a newline, the format; no blank line.
   assert.equal(system("").split("\n\n").length, 1);

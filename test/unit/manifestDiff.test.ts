@@ -78,6 +78,8 @@ test("anything else differing is one warning naming the field", () => {
     ["node", (m) => (m.node = "v22.1.0"), "v20.20.2", "v22.1.0"],
     ["seed", (m) => ((m.seed = 2), (m.config.seed = 2)), 1, 2],
     ["config.pairs", (m) => (m.config.pairs = [["mini", "fair"]]), [["mini", "fair"], ["fair", "mini"]], [["mini", "fair"]]],
+    // The scheme each run drew chance by: the base recorded none (a run before the key: per-game).
+    ["chance", (m) => ((m.chance = "common"), (m.config.chance = "common")), "per-game", "common"],
   ];
   for (const [field, change, a, b] of cases) {
     const r = compareManifests(base(), changed(change));
@@ -93,6 +95,10 @@ test("a generalisation protocol given or changed is no warning: it says how game
   const withProtocol = changed((m) => (m.config.generalisation = {focal: ["mini"], seen: ["fair"]}));
   assert.deepEqual(compareManifests(base(), withProtocol).differences, []);
   assert.deepEqual(compareManifests(withProtocol, changed((m) => (m.config.generalisation = {focal: ["fair"]}))).differences, []);
+});
+
+test("a run that names the per-game scheme differs in nothing from one made before the key existed", () => {
+  assert.deepEqual(compareManifests(base(), changed((m) => ((m.chance = "per-game"), (m.config.chance = "per-game")))).differences, []);
 });
 
 test("a shared LLM player's reported model or prompt hashes differing is a warning; the compared player's is not", () => {

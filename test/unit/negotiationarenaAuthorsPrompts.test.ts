@@ -15,6 +15,7 @@ import type {ChatMessage} from "../../loaders/llm/types.js";
 import type {ArenaView} from "../../loaders/papers/negotiationarena/protocol.js";
 import type {PersonaName} from "../../loaders/papers/negotiationarena/personas.js";
 import {behaviourText, negotiationArenaNarrator as narrator, systemPrompt} from "../../loaders/papers/negotiationarena/narrator.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const DIR = new URL("../fixtures/authors-prompts/negotiationarena/", import.meta.url);
 
@@ -36,7 +37,7 @@ const fixtures = readdirSync(DIR)
 
 /** Replays a fixture's game in Parley; returns each request next to the authors' (seat, its k-th request). */
 function replay(fx: Fixture, prompts: PlayerPrompt["prompts"] = fx.prompts) {
-  const state = gameDef(fx.game).start(fx.params, {gameId: "authors", nSeats: 2, rng: deriveRng(0, "authors")});
+  const state = gameDef(fx.game).start(fx.params, {gameId: "authors", nSeats: 2, chance: inSequence(deriveRng(0, "authors"))});
   const player: PlayerPrompt = {personality: null, negotiation_suffix: null, prompts};
   const past: PastTurn<ArenaView>[][] = [[], []];
   const pairs: {seat: number; k: number; parley: ChatMessage[]; authors: ChatMessage[]}[] = [];
@@ -93,7 +94,7 @@ test('prompts "code" differs from the runs exactly where the Guide says: the ult
 });
 
 test("the system prompts' whitespace: RED's ends with the behaviour line and a newline, BLUE's role follows with no separator", () => {
-  const state = gameDef("negotiationarena/ultimatum").start({}, {gameId: "w", nSeats: 2, rng: deriveRng(0, "w")});
+  const state = gameDef("negotiationarena/ultimatum").start({}, {gameId: "w", nSeats: 2, chance: inSequence(deriveRng(0, "w"))});
   const red = (state.observe(0) as GameObservation<ArenaView>).view;
   const blue = (state.observe(1) as GameObservation<ArenaView>).view;
   assert.ok(systemPrompt(red, "").startsWith('"You are playing a game involving a split of resources. \n'), "the prompt's f-string opens with four quotes");

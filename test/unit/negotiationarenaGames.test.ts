@@ -12,6 +12,7 @@ import {ultimatumEquilibrium} from "../../loaders/papers/negotiationarena/ultima
 import {anchoring, averageRanks, badCounterOffers, binomialUpperTail, spearman, splitTheDifference} from "../../src/lib/negotiationArena.js";
 import type {Params} from "../../loaders/contract/game.js";
 import type {ArenaView} from "../../loaders/papers/negotiationarena/protocol.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 const RE = "negotiationarena/resource_exchange";
 const UG = "negotiationarena/ultimatum";
@@ -24,7 +25,7 @@ async function play(game: string, [a, b]: [string, string], params: Params = {},
 }
 
 test("settlement (spec example): RED gives X: 10 for BLUE's Y: 3 → RED 15 X, 8 Y, payoff −7; BLUE 15 X, 22 Y, payoff +7; BLUE wins", () => {
-  const state = gameDef(RE).start({}, {gameId: "s", nSeats: 2, rng: deriveRng(0, "s")});
+  const state = gameDef(RE).start({}, {gameId: "s", nSeats: 2, chance: inSequence(deriveRng(0, "s"))});
   state.apply([{type: "PROPOSAL", red_X: 10, blue_Y: 3, message: "a deal?"}]);
   assert.deepEqual((state.observe(1).view as ArenaView).standing, {red: {X: 10}, blue: {Y: 3}}, "BLUE sees RED's trade on the table");
   state.apply([{type: "ACCEPT"}]);
@@ -37,7 +38,7 @@ test("settlement (spec example): RED gives X: 10 for BLUE's Y: 3 → RED 15 X, 8
 });
 
 test("the protocol's rules: ACCEPT needs a standing proposal, the proposal budget is iterations // 2 − 1, nobody gives what it lacks", () => {
-  const state = gameDef(RE).start({}, {gameId: "p", nSeats: 2, rng: deriveRng(0, "p")});
+  const state = gameDef(RE).start({}, {gameId: "p", nSeats: 2, chance: inSequence(deriveRng(0, "p"))});
   assert.equal(state.validate(0, {type: "ACCEPT"}), "ACCEPT with nothing on the table: Player BLUE has no proposal standing");
   assert.equal(state.validate(0, {type: "PROPOSAL", red_X: 26}), "proposal over budget: Player RED cannot give X: 26, it holds 25");
   assert.equal(state.validate(0, {type: "PROPOSAL", red_Z: 1}), "Player RED cannot give Z in this game (it holds none to trade)");
@@ -50,10 +51,10 @@ test("the protocol's rules: ACCEPT needs a standing proposal, the proposal budge
   assert.deepEqual(state.legal(0).map((s) => s.type), ["ACCEPT", "NONE"], "after 3 proposals of 8 turns: only ACCEPT or NONE");
   assert.match(state.validate(0, {type: "PROPOSAL", red_X: 1}) ?? "", /^proposal limit reached: Player RED has made 3 of 3 proposals/);
   // The extended variant: BLUE also holds Z and W.
-  const extended = gameDef(RE).start({blue_z: 10, blue_w: 7}, {gameId: "e", nSeats: 2, rng: deriveRng(0, "e")});
+  const extended = gameDef(RE).start({blue_z: 10, blue_w: 7}, {gameId: "e", nSeats: 2, chance: inSequence(deriveRng(0, "e"))});
   assert.deepEqual((extended.observe(1).view as ArenaView).resources, {X: 5, Y: 25, Z: 10, W: 7});
   // The ultimatum's last mover may only accept or reject.
-  const ug = gameDef(UG).start({}, {gameId: "u", nSeats: 2, rng: deriveRng(0, "u")});
+  const ug = gameDef(UG).start({}, {gameId: "u", nSeats: 2, chance: inSequence(deriveRng(0, "u"))});
   for (let t = 1; t < 8; t++) ug.apply([{type: "PROPOSAL", red_Dollars: 50}]);
   assert.deepEqual(ug.legal(1).map((s) => s.type), ["ACCEPT", "REJECT"]);
   ug.apply([{type: "REJECT"}]);

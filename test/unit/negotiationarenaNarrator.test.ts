@@ -8,9 +8,10 @@ import {gameDef} from "../../loaders/registry/games.js";
 import type {GameObservation, Params} from "../../loaders/contract/game.js";
 import type {ArenaView} from "../../loaders/papers/negotiationarena/protocol.js";
 import {behaviourText, negotiationArenaNarrator as narrator, parseArenaReply, parseTrade} from "../../loaders/papers/negotiationarena/narrator.js";
+import {inSequence} from "../../loaders/runner/chance.js";
 
 function start(game: string, params: Params = {}) {
-  return gameDef(game).start(params, {gameId: "n", nSeats: 2, rng: deriveRng(0, "n")});
+  return gameDef(game).start(params, {gameId: "n", nSeats: 2, chance: inSequence(deriveRng(0, "n"))});
 }
 const obs = (o: GameObservation) => o as GameObservation<ArenaView>;
 const EXCHANGE = {resources_in_game: ["X", "Y"]};

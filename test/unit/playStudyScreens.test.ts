@@ -2,11 +2,12 @@
 // quiz_failure keys, panel ids from a study link, and the admin page's participant lines and CSV.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {DEFAULT_PANEL, PANELS, parseExperiment, quizFailureNote, returnLink} from "../../loaders/study/experiment.js";
-import {panelInfo, type Participant} from "../../loaders/study/participants.js";
-import {duration, participantLines, spreadsheetCsv, stepStartedAt, turnMove} from "../../loaders/study/adminPages.js";
+import {MAX_REFUSED_PANEL_IDS, panelInfo, ParticipantStore, refusePanelId, type Participant} from "../../loaders/study/participants.js";
+import {duration, panelIdFrom, participantLines, refusedPanelIds, spreadsheetCsv, stepStartedAt, turnMove} from "../../loaders/study/adminPages.js";
 import {actionForms} from "../../src/lib/playForm.js";
 import {actionWords, amount, discounted, historyLines, outcomeWords, personForm, promptForPeople, situation, type Side} from "../../src/lib/playWords.js";
 import {projectRoot} from "../../loaders/projectConfig.js";
@@ -45,11 +46,11 @@ test("panel, results and quiz_failure: defaults, presets, and one line naming th
 
 test("panel ids from a study link: the first id parameter present names the person; other kept parameters beside it; junk is not kept", () => {
   const q = (s: string) => new URLSearchParams(s);
-  assert.deepEqual(panelInfo(q("PROLIFIC_PID=5f1a&STUDY_ID=st&SESSION_ID=se&other=x"), DEFAULT_PANEL), {id: "5f1a", params: {PROLIFIC_PID: "5f1a", STUDY_ID: "st", SESSION_ID: "se"}});
-  assert.deepEqual(panelInfo(q("workerId=A1B2&assignmentId=X9&hitId=H"), PANELS.mturk), {id: "A1B2", params: {workerId: "A1B2", assignmentId: "X9", hitId: "H"}});
-  assert.deepEqual(panelInfo(q("STUDY_ID=st"), DEFAULT_PANEL), {id: null, params: {STUDY_ID: "st"}});
+  assert.deepEqual(panelInfo(q("PROLIFIC_PID=5f1a&STUDY_ID=st&SESSION_ID=se&other=x"), DEFAULT_PANEL), {id: "5f1a", param: "PROLIFIC_PID", params: {PROLIFIC_PID: "5f1a", STUDY_ID: "st", SESSION_ID: "se"}});
+  assert.deepEqual(panelInfo(q("workerId=A1B2&assignmentId=X9&hitId=H"), PANELS.mturk), {id: "A1B2", param: "workerId", params: {workerId: "A1B2", assignmentId: "X9", hitId: "H"}});
+  assert.deepEqual(panelInfo(q("STUDY_ID=st"), DEFAULT_PANEL), {id: null, param: null, params: {STUDY_ID: "st"}});
   // Spaces, control characters and over-long values are not kept.
-  assert.deepEqual(panelInfo(q(`PROLIFIC_PID=a%20b&STUDY_ID=${"x".repeat(129)}`), DEFAULT_PANEL), {id: null, params: {}});
+  assert.deepEqual(panelInfo(q(`PROLIFIC_PID=a%20b&STUDY_ID=${"x".repeat(129)}`), DEFAULT_PANEL), {id: null, param: null, params: {}});
 });
 
 const bob: Side = {me: "bob", names: ["alice", "bob"], unit: "$"};
@@ -130,7 +131,44 @@ test("the admin page's participant lines: time on the step from when it was reac
     ["B", "game", 1, "3 min", "30 s", "", false, "", "pid-1"],
     ["C", "done", 0, "", "", "XYZ", true, "quiz", ""],
   ]);
+  // Where a panel id came from, and the ids later links brought (refused): the first few kept, the rest counted.
+  assert.equal(panelIdFrom(participant({panel_id: "pid-1", panel_id_param: "PROLIFIC_PID"})), "PROLIFIC_PID at first arrival, 2026-01-01 10:00:00 UTC");
+  assert.equal(panelIdFrom(participant({panel_id: "pid-1"})), "not recorded (a record from an older version)");
+  assert.equal(panelIdFrom(playing), "not recorded (a record from an older version)");
+  assert.equal(panelIdFrom(done), "none");
+  const refused = participant({});
+  for (let i = 0; i < MAX_REFUSED_PANEL_IDS + 3; i++) refusePanelId(refused, {id: `x${i}`, param: "workerId", params: {}}, t0 + i * 1000);
+  refusePanelId(refused, {id: null, param: null, params: {}}, t0);
+  assert.equal(refused.panel_id, undefined);
+  assert.equal(refused.panel_refused!.length, MAX_REFUSED_PANEL_IDS);
+  assert.equal(refused.panel_refused_count, MAX_REFUSED_PANEL_IDS + 3);
+  assert.match(refusedPanelIds(refused), /^x0 \(workerId, 2026-01-01 10:00:00 UTC\); x1 \(workerId, 2026-01-01 10:00:01 UTC\); .*; x9 \(workerId, 2026-01-01 10:00:09 UTC\); and 3 more$/);
+  assert.equal(refusedPanelIds(done), "");
   assert.deepEqual([duration(59_000), duration(3_600_000 + 5 * 60_000), duration(27 * 3_600_000)], ["59 s", "1 h 05 min", "1 d 3 h"]);
   assert.equal(turnMove({game_id: "g", turn: 0, round: 1, seat: 0, action: "offer", message: "hi", alice_gain: 600, bob_gain: 400, price: null, rule_break: false}), "offer, alice_gain: 600, bob_gain: 400");
   assert.equal(spreadsheetCsv([{a: "=HYPERLINK(1)", b: -5, c: "-5", d: "+x", e: "plain, text"}]), `a,b,c,d,e\r\n'=HYPERLINK(1),-5,-5,'+x,"plain, text"\r\n`);
+});
+
+test("a participant file whose refused panel ids are not a list of {param, id, at} is set aside, not shown broken on the admin page", () => {
+  const experiment = parseExperiment(example());
+  const dir = mkdtempSync(join(tmpdir(), "parley-refused-"));
+  try {
+    mkdirSync(join(dir, "participants"));
+    const base = {...participant({}), experiment: experiment.id, condition: experiment.conditions[0].id};
+    const files: [string, Record<string, unknown>][] = [
+      ["D".repeat(22), {panel_refused: [{param: "PROLIFIC_PID", id: "x", at: "2026-01-01T10:00:00.000Z"}], panel_refused_count: 3}],
+      ["E".repeat(22), {panel_refused: [{param: "PROLIFIC_PID"}]}],
+      ["F".repeat(22), {panel_refused: "x"}],
+      ["G".repeat(22), {panel_refused_count: "2"}],
+    ];
+    for (const [id, over] of files) writeFileSync(join(dir, "participants", `${id}.json`), JSON.stringify({...base, id, ...over}));
+    const store = new ParticipantStore(dir, experiment);
+    assert.deepEqual(store.all().map((p) => p.id), ["D".repeat(22)]);
+    assert.equal(refusedPanelIds(store.all()[0]), "x (PROLIFIC_PID, 2026-01-01 10:00:00 UTC); and 2 more");
+    assert.deepEqual(store.problems.map((l) => /\((panel_refused[^;]*)\)/.exec(l)?.[1]).sort(), [
+      "panel_refused: expected a list of {param, id, at} (text)", "panel_refused: expected a list of {param, id, at} (text)", "panel_refused_count: expected a whole number",
+    ]);
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
 });

@@ -91,12 +91,13 @@ test("the requests: output limits, effort and budget per provider; settings abse
   const key = (s: object) => cacheKey({provider: "openai", model: "o3", sampling: s as never, messages: [{role: "user", content: "x"}], sample: "s"});
   assert.notEqual(key(o3), key({...o3, reasoning_effort: "low"}), "the effort is part of the cache key");
   assert.equal(key({max_tokens: 400}), key({max_tokens: 400, reasoning_effort: undefined}));
-  // Anthropic's cache breakpoint goes on the last turn (and the system prompt, set by the client).
+  // Anthropic's cache breakpoints go on the last two turns (and the system prompt, set by the client).
   assert.deepEqual(cachedTurns([{role: "user", content: "a"}, {role: "assistant", content: "b"}, {role: "user", content: "c"}]), [
     {role: "user", content: "a"},
-    {role: "assistant", content: "b"},
+    {role: "assistant", content: [{type: "text", text: "b", cache_control: {type: "ephemeral"}}]},
     {role: "user", content: [{type: "text", text: "c", cache_control: {type: "ephemeral"}}]},
   ]);
+  assert.deepEqual(cachedTurns([{role: "user", content: "a"}]), [{role: "user", content: [{type: "text", text: "a", cache_control: {type: "ephemeral"}}]}]);
 });
 
 test("each API's usage in the same sense: all input with its cached part, all output with its thinking part", () => {
@@ -125,6 +126,18 @@ test("thinking in the text is taken out before the answer is parsed, an unclosed
   const both = thinkingApart({text: '<think>b</think>{"decision": "accept"}', thinking: "a", usage: {input_tokens: 1, output_tokens: 1}, finish_reason: "stop"});
   assert.deepEqual([both.text, both.thinking], ['{"decision": "accept"}', "a\n\nb"]);
   assert.deepEqual(splitReply(both.text).json, {decision: "accept"});
+});
+
+test("thinking tags in any number and shape are taken out in one pass", () => {
+  // A megabyte of blanks and no closing tag: the lone-closing-tag pattern once backtracked over every split of them.
+  const blanks = " ".repeat(1_000_000);
+  assert.deepEqual(splitThink(`${blanks}{"x": 1}`), {text: `${blanks}{"x": 1}`, thinking: null});
+  assert.deepEqual(splitThink(`${blanks}</think>{"x": 1}`), {text: '{"x": 1}', thinking: null});
+  // A hundred thousand blocks: each once searched from the start of the text rebuilt without the one before.
+  assert.deepEqual(splitThink(`${"<think>a</think>".repeat(100_000)}{"x": 1}`), {text: '{"x": 1}', thinking: new Array(100_000).fill("a").join("\n\n")});
+  assert.deepEqual(splitThink("<think>".repeat(100_000)), {text: "", thinking: "<think>".repeat(99_999)});
+  assert.deepEqual(splitThink(`a</think>${"</think>".repeat(100_000)}b`), {text: `${"</think>".repeat(100_000)}b`, thinking: "a"});
+  assert.deepEqual(splitThink(`<THINK>x</Think> ${"<think></think>".repeat(100_000)}{"y": 2}`), {text: '{"y": 2}', thinking: "x"});
 });
 
 test("cost of recorded usage with cached and reasoning tokens, by hand", () => {

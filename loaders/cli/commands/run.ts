@@ -1,5 +1,6 @@
 /** `parley run <config.json> --out <dir>`: play a run config's games and write their tables, partitioned by game. */
 import {priceKey, readPrices, unpriced, type PriceTable} from "../../runner/cost.js";
+import {unboundedPlayers} from "../../runner/budget.js";
 import {buildManifest, writeManifest} from "../../runner/manifest.js";
 import {readFileSync} from "node:fs";
 import {basename, extname, resolve} from "node:path";
@@ -23,10 +24,16 @@ import {usage, CONFIRM_ABOVE} from "../../usage/run.usage.js";
 import {claimShardLayout, parseShard, runStateDir, shardLabel, ShardError, tableSetOptions, type Shard} from "../../runner/shard.js";
 import {claimTables, TablesInUse, type TableWriter} from "../../io/tableSet.js";
 import {runFingerprint} from "../../runner/resume.js";
+import {keptChance} from "../../runner/keptChance.js";
 import {harnessOf} from "../../llm/harness.js";
 
-/** Reads and validates a run config file; errors name the file and the bad key. */
-export function readRunConfig(path: string): RunConfig {
+/**
+ * Reads and validates a run config file; errors name the file and the bad
+ * key. A config that names no chance scheme keeps the one of the same run
+ * already in `out` (runner/keptChance.ts), so a run begun before the scheme
+ * existed resumes per-game.
+ */
+export function readRunConfig(path: string, out?: {dir: string; shard: Shard | null}): RunConfig {
   inputPath("run", path, "file", "expected a run config, e.g. data/runs/default.json");
   let raw: unknown;
   try {
@@ -36,7 +43,9 @@ export function readRunConfig(path: string): RunConfig {
     throw error;
   }
   try {
-    return parseRunConfig(raw, basename(path, extname(path)));
+    const config = parseRunConfig(raw, basename(path, extname(path)));
+    const named = typeof raw === "object" && raw !== null && "chance" in raw;
+    return out && !named ? {...config, chance: keptChance(out.dir, out.shard, config) ?? config.chance} : config;
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(`parley run: ${path}: ${error.message}`);
     throw error;
@@ -57,7 +66,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(`usage: parley ${usage}`);
   const shard = values.shard === undefined ? null : shardUsage(() => parseShard(values.shard!));
-  const config = readRunConfig(positionals[0]);
+  const config = readRunConfig(positionals[0], {dir: values.out, shard});
   const concurrency = intOption("run", "concurrency", values.concurrency, {min: 1, max: LIMITS.concurrency.max});
   const {prices, maxCost} = costOptions(values["max-cost"], config);
   // Say what the config asks for before playing any of it; a huge plan (a typo in games_per_lineup) needs --yes.
@@ -75,7 +84,7 @@ export async function run(argv: string[]): Promise<number> {
   /** The manifest beside the tables (run/manifest.ts), with this invocation's counts. */
   const manifest = (counts: Record<string, number>) =>
     writeManifest(values.out!, buildManifest({
-      kind: "run", config: JSON.parse(configText), configText, seed: config.seed, started: startedAt, counts, shard: shard ? shardLabel(shard) : null,
+      kind: "run", config: JSON.parse(configText), configText, seed: config.seed, chance: config.chance, started: startedAt, counts, shard: shard ? shardLabel(shard) : null,
       llmPlayers: config.llm_players.map((p) => ({id: p.id, provider: p.provider, model: p.model, base_url: p.base_url, harness: harnessOf(p, config.max_attempts)})),
       generalisation: config.generalisation,
     }), shard ? shard.index : null);
@@ -144,7 +153,7 @@ export async function run(argv: string[]): Promise<number> {
         run_id: config.run_id, ...shardSummary(shard), games_played: config.games.map((g) => g.def.id), planned, resumed: r.resumed, played: r.played, failed: r.failed.length,
         games: r.games, players: r.players, turns: r.turns,
         llm: {requests: s.requests, completions: s.completions, cache_hits: s.cacheHits, input_tokens: s.inputTokens, output_tokens: s.outputTokens, failed_attempts: s.failedAttempts},
-        ...(r.cost && {cost_usd: {total: r.cost.total, players: r.cost.players, max: maxCost}}), ...(r.budgetStopped && {stopped: "max-cost"}),
+        ...(r.cost && {cost_usd: {total: r.cost.total, players: r.cost.players, max: maxCost}}), ...(r.budgetStop && {stopped: "max-cost"}),
         seconds: Math.round(performance.now() - started) / 1000, partitions: r.partitions,
       });
       const signal = interrupts.received();
@@ -154,8 +163,8 @@ export async function run(argv: string[]): Promise<number> {
         lock.release();
         process.exit(signalExitCode(signal));
       }
-      if (r.budgetStopped) {
-        process.stderr.write(`parley run: stopped scheduling games: $${r.cost!.total.toFixed(4)} spent and the next game's projected cost would pass --max-cost $${maxCost}; ${r.games} of ${planned} games finished and written to ${out}; run again with a larger --max-cost to resume\n`);
+      if (r.budgetStop) {
+        process.stderr.write(`parley run: --max-cost $${maxCost} stopped the run: ${r.budgetStop}; $${r.cost!.total.toFixed(4)} spent in all; ${r.games} of ${planned} games finished and written to ${out} (games cut short are not); run again with a larger --max-cost to resume\n`);
         return 1;
       }
       if (r.failed.length) {
@@ -203,5 +212,7 @@ function costOptions(raw: string | undefined, config: RunConfig): {prices: Price
   if (!config.llm_players.length) throw new UsageError("parley run: --max-cost applies to runs with LLM players; this config has none");
   const missing = unpriced(config.llm_players, prices);
   if (missing.length) throw new UsageError(`parley run: --max-cost needs a price for ${missing.map((p) => priceKey(p.provider, p.model)).join(", ")}: add it to "prices" in parley.config.json ({"input_per_million": ..., "output_per_million": ..., "as_of": "YYYY-MM-DD"})`);
+  const unbounded = unboundedPlayers(config.llm_players);
+  if (unbounded.length) throw new UsageError(`parley run: --max-cost needs a limit on the output of every call, and ${unbounded.map((p) => p.id).join(", ")} has none: give it "max_tokens"`);
   return {prices, maxCost};
 }

@@ -8,6 +8,8 @@ import {runTableFiles} from "../../io/runTables.js";
 import {UsageError} from "./args.js";
 import {withRunInputs} from "./inputs.js";
 import {seatRuleBreaksSQL, withRuleBreaks, type SeatRowWithBreaks} from "../../../src/lib/compare.js";
+import {agentSettings, seatTurnsSQL, type AgentSettings, type SeatTurns} from "../../../src/lib/ratingCovariates.js";
+import {readManifest} from "../../runner/manifest.js";
 
 const HINT = 'expected a directory written by "parley run" or "parley ingest"';
 
@@ -38,4 +40,22 @@ export async function seatRowsWithBreaks(command: string, dir: string): Promise<
     return (await db.query(seatRuleBreaksSQL("turns"))) as unknown as {game_id: string; seat: number; attempts: number; rule_breaks: number}[];
   });
   return counts.length ? withRuleBreaks(rows, counts) : rows;
+}
+
+/**
+ * What the controlled ranking reads of a directory beside its seats
+ * (src/lib/ratingCovariates.ts): each seat's turn sums (none without a turns
+ * table), game ids prefixed as seatRows prefixes them, and each LLM
+ * player's settings from its manifest (none without one).
+ */
+export async function seatCovariateInputs(command: string, dir: string, prefix: string): Promise<{turns: SeatTurns[]; settings: Map<string, AgentSettings>}> {
+  const settings = agentSettings(readManifest(dir));
+  if (!runTableFiles(dir, "turns").files.length) return {turns: [], settings};
+  const turns = await withRunInputs(command, dir, ["turns"], undefined, HINT, async (db) => {
+    const columns = new Set((await db.query<{column_name: string}>("SELECT column_name FROM (DESCRIBE turns)")).map((r) => r.column_name));
+    const form = columns.has("seat") ? "common" : columns.has("player") ? "glee" : null;
+    if (!form) return [];
+    return (await db.query(seatTurnsSQL("turns", columns, {form, prefix}))) as unknown as SeatTurns[];
+  });
+  return {turns, settings};
 }

@@ -23,7 +23,8 @@
  *   H: N(5000, 1000), A = 10000 (§4.2); the second number is read as the
  *   SD (`spread: "variance"` reads it as the variance);
  * - values are drawn once per session (B.8: "private value will stay
- *   unchanged"), rounded to `value_step` units (1; 0 keeps them real) and
+ *   unchanged"), seat by seat from the game's chance under the key
+ *   `values`, rounded to `value_step` units (1; 0 keeps them real) and
  *   never below 0;
  * - a bidder that gives no legal answer is left out of the run and pays
  *   `entrance_fee` · A (0.1; Appendix A.2 names the fee, not its amount);
@@ -303,6 +304,6 @@ export const auction: GameDef = {
     };
   },
   start(params: Params, context: StartContext) {
-    return new AuctionState(context.gameId, context.nSeats, settings(params), context.rng);
+    return new AuctionState(context.gameId, context.nSeats, settings(params), context.chance("values"));
   },
 };

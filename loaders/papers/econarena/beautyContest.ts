@@ -128,6 +128,6 @@ export const beautyContest: GameDef = {
     return {environment: s.environment, runs: s.runs, history_window: s.history_window, entrance_fee: s.entrance_fee, bound_group: s.bound_group, upper_bound: s.upper_bound, prize: s.prize};
   },
   start(params: Params, context: StartContext) {
-    return new BeautyState(context.gameId, context.nSeats, settings(params, (lo, hi) => lo + context.rng.int(hi - lo)));
+    return new BeautyState(context.gameId, context.nSeats, settings(params, (lo, hi) => lo + context.chance("upper_bound").int(hi - lo)));
   },
 };

@@ -29,6 +29,7 @@
 import type {GameObservation} from "../../contract/game.js";
 import type {AuctionRunSeen, AuctionView, BeautyView, SessionTold} from "./views.js";
 import {numberField} from "../../llm/parseReply.js";
+import {jsonPreview} from "../../../src/lib/untrustedJson.js";
 import type {ChatMessage} from "../../llm/types.js";
 import {retryMessage, systemWithExtra} from "../gamabench/narrators.js";
 import type {Narrator} from "../../contract/narrator.js";
@@ -103,7 +104,7 @@ function conversation(system: string, extra: string, rules: string, news: readon
 function checkKeys(json: Record<string, unknown>, ask: Ask, numeric: boolean): string | null {
   const missing = ask.keys.map(([k]) => k).filter((k) => k !== "reason" && !(k in json));
   if (missing.length) return `missing key${missing.length > 1 ? "s" : ""} ${missing.map((k) => `"${k}"`).join(", ")}`;
-  if (numeric && numberField(json[ask.answer]) === null) return `"${ask.answer}": expected a number, got ${JSON.stringify(json[ask.answer])}`;
+  if (numeric && numberField(json[ask.answer]) === null) return `"${ask.answer}": expected a number, got ${jsonPreview(json[ask.answer])}`;
   return null;
 }
 
@@ -134,7 +135,14 @@ function beautyAsk(v: BeautyView): Ask {
   return {keys: v.chain_of_thought ? [K.popular, K.answer] : [K.understanding, K.popular, K.answer, K.reason], answer: "answer"};
 }
 
+/** Why neither game offers another source of words. */
+const ONE_SOURCE = {
+  paper: "its default words already are the paper's, Appendix B as printed",
+  code: "the authors' code could not be had, so the paper's printed prompts are the only evidence",
+} as const;
+
 const beauty: Narrator<BeautyView> = {
+  promptNotes: ONE_SOURCE,
   messages(o, _past, extra) {
     const v = o.view;
     const history = v.run > 1 && v.history.length ? [historyIntro("game", v, o.seat, beautyHistory(v))] : [];
@@ -196,6 +204,7 @@ function auctionAsk(v: AuctionView): Ask {
 }
 
 const auction: Narrator<AuctionView> = {
+  promptNotes: ONE_SOURCE,
   messages(o, _past, extra) {
     const v = o.view;
     const news = v.run > 1 && v.history.length ? [historyIntro("auction", v, o.seat, auctionHistory(v))] : [];

@@ -11,17 +11,19 @@
  *
  * Seat i has hit rate base + i·step (the raw files' player_i), so the
  * shooting order is the seat order. A "round" is one shot. Whether a shot
- * hits is drawn from the game's seeded rng (StartContext.rng) when the shot
- * is applied (no separate chance node): uniform [0, 100) < hit rate, as the
- * repository's `random.uniform(0, 100) < hit_rate`.
+ * hits is drawn from the game's chance when the shot is applied (no separate
+ * chance node): uniform [0, 100) < hit rate, as the repository's
+ * `random.uniform(0, 100) < hit_rate`. The draw's key is the shooter and its
+ * own turn to shoot (`hit/<seat>/<k>`: seat s's k-th turn), so under the
+ * common scheme a shooter has the same luck on its k-th turn however many
+ * were eliminated before it.
  *
  * Returns: 1 to the last survivor; when the game stops with several
  * survivors (round cap, or a seat that kept breaking the rules), they share
  * the 1 equally. Rule breaks: the game ends with ended_by "rule_break" after
  * the shots taken so far.
  */
-import type {Rng} from "../../../src/lib/rng.js";
-import type {Action, ActionSpec, GameDef, GameObservation, GameResult, GameState, Mover, ParamSpec, Params, Seat, StartContext} from "../../contract/game.js";
+import type {Action, ActionSpec, Chance, GameDef, GameObservation, GameResult, GameState, Mover, ParamSpec, Params, Seat, StartContext} from "../../contract/game.js";
 import {checkAction} from "../../contract/legal.js";
 import {GB_GAME, GB_PLAYER, GB_TURN} from "./columns.js";
 import {citation, MAX_ROUNDS_COLUMN, numberParam, SEATS_10} from "./paper.js";
@@ -66,7 +68,7 @@ class BattleRoyaleState implements GameState<BattleRoyaleView> {
     private readonly gameId: string,
     readonly nSeats: number,
     private readonly p: {base_hit_rate: number; hit_interval: number; rounds: number},
-    private readonly rng: Rng,
+    private readonly draws: Chance,
   ) {
     this.rates = hitRates(nSeats, p.base_hit_rate, p.hit_interval);
     // Ascending hit rate; equal rates keep seat order.
@@ -76,6 +78,11 @@ class BattleRoyaleState implements GameState<BattleRoyaleView> {
 
   private get over(): boolean {
     return this.aborted || this.alive.length <= 1 || this.shots.length >= this.p.rounds;
+  }
+
+  /** Turns `seat` has taken so far (shots and intentional misses). */
+  private turnsOf(seat: Seat): number {
+    return this.shots.reduce((n, shot) => n + (shot.shooter === seat ? 1 : 0), 0);
   }
 
   next(): Mover {
@@ -107,7 +114,7 @@ class BattleRoyaleState implements GameState<BattleRoyaleView> {
     if (error) throw new Error(`${this.gameId}: seat ${this.shooter}, turn ${this.shots.length + 1}: ${error}`);
     const a = actions[0];
     const target = a.type === "shoot" ? (a.target as Seat) : null;
-    const hit = target !== null && this.rng.next() * 100 < this.rates[this.shooter];
+    const hit = target !== null && this.draws(`hit/${this.shooter}/${this.turnsOf(this.shooter) + 1}`).next() * 100 < this.rates[this.shooter];
     const before = [...this.alive];
     if (hit) this.alive = this.alive.filter((s) => s !== target);
     this.shots.push({round: this.shots.length + 1, shooter: this.shooter, target, hit, left: this.alive.length, alive: before});
@@ -199,6 +206,6 @@ export const battleRoyale: GameDef = {
     return {variant: "battle_royale", base_hit_rate: s.base_hit_rate, hit_interval: s.hit_interval, max_rounds: s.rounds};
   },
   start(params: Params, context: StartContext) {
-    return new BattleRoyaleState(context.gameId, context.nSeats, settings(params), context.rng);
+    return new BattleRoyaleState(context.gameId, context.nSeats, settings(params), context.chance);
   },
 };

@@ -130,6 +130,14 @@ export const systemWithExtra = (rules: string, extra: string): string => (extra.
  */
 export const gamabenchSystem = (rules: string, extra: string): string => `${extra.trim() ? ` ${extra.trim()}` : ""}\n\n${rules}`;
 
+/** What `prompts` changes in the four games whose latest code words their format lines otherwise, and why the other four offer nothing. */
+const PAPER_NOTE = "the published runs' words are the default; Appendix C's few others (a format line ending with a period, \"exceeds\" for the runs' \"does not exceeds\", the pirate's plan format) were not what the runs sent, and are not offered";
+const LATEST_CODE = {
+  code: "the format lines of the repository's latest code, commit e44a56a, after the published runs: \" (do not use markdown format)\" added, and El Farol's \"Please only provide your decision\"",
+  paper: PAPER_NOTE,
+} as const;
+const RUNS_ONLY = {code: "its latest code words it as the published runs read it: nothing would change", paper: PAPER_NOTE} as const;
+
 /** `prompts: "code"`: the format lines of the repository's latest code (commit e44a56a, 2024-11-20, after the published runs). */
 const codeWords = (player: PlayerPrompt | undefined): boolean => player?.prompts === "code";
 
@@ -223,6 +231,7 @@ ${guessingPrompts.format(v, code)}`,
 
 const guessing: Narrator<GuessingView> = {
   prompts: ["code"],
+  promptNotes: LATEST_CODE,
   messages: (o, _past, extra, _notes, player) =>
     conversation(guessingPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(guessingPrompts.report(r, o.view))), guessingPrompts.request(o.view, codeWords(player)), guessingPrompts.format(o.view, codeWords(player)), o.retry),
   action: (json, o) => mapField(json, o, "chosen_number", "choose", "amount", readNumber),
@@ -276,6 +285,7 @@ ${elFarolPrompts.format(v, code)}`,
 
 const elFarol: Narrator<ElFarolView> = {
   prompts: ["code"],
+  promptNotes: LATEST_CODE,
   messages: (o, _past, extra, _notes, player) =>
     conversation(elFarolPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(elFarolPrompts.report(r, o.view))), elFarolPrompts.request(o.view, codeWords(player)), elFarolPrompts.format(o.view, codeWords(player)), o.retry),
   action: (json, o) => mapField(json, o, "decision", "decide", "choice", readChoice),
@@ -314,6 +324,7 @@ ${dollarPrompts.format(v, code)}`,
 
 const dollar: Narrator<DollarView> = {
   prompts: ["code"],
+  promptNotes: LATEST_CODE,
   messages: (o, _past, extra, _notes, player) =>
     conversation(dollarPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(dollarPrompts.report(r, o.view))), dollarPrompts.request(o.view, codeWords(player)), dollarPrompts.format(o.view, codeWords(player)), o.retry),
   action: (json, o) => mapField(json, o, "bid_amount", "bid", "amount", readNumber),
@@ -363,6 +374,7 @@ const publicGoodsHistory = (v: PublicGoodsView): ChatMessage[] =>
   v.history.flatMap((r) => reportMessages(publicGoodsPrompts.report(r))).slice(Math.max(0, v.round - 1 - PUBLIC_GOODS_KEPT_ROUNDS));
 
 const publicGoods: Narrator<PublicGoodsView> = {
+  promptNotes: RUNS_ONLY,
   messages: (o, _past, extra) =>
     conversation(publicGoodsPrompts.system(o.view), extra, publicGoodsHistory(o.view), publicGoodsPrompts.request(o.view), publicGoodsPrompts.format(o.view), o.retry),
   action: (json, o) => mapField(json, o, "tokens_contributed", "contribute", "amount", readNumber),
@@ -406,6 +418,7 @@ ${dinerPrompts.format(v, code)}`,
 
 const diner: Narrator<DinerView> = {
   prompts: ["code"],
+  promptNotes: LATEST_CODE,
   messages: (o, _past, extra, _notes, player) =>
     conversation(dinerPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(dinerPrompts.report(r, o.view))), dinerPrompts.request(o.view, codeWords(player)), dinerPrompts.format(o.view, codeWords(player)), o.retry),
   action: (json, o) => mapField(json, o, "chosen_dish", "order", "choice", readChoice),
@@ -440,6 +453,7 @@ ${auctionPrompts.format(v)}`,
 };
 
 const auction: Narrator<AuctionView> = {
+  promptNotes: RUNS_ONLY,
   messages: (o, _past, extra) =>
     conversation(auctionPrompts.system(o.view), extra, o.view.history.flatMap((r) => reportMessages(auctionPrompts.report(r))), auctionPrompts.request(o.view), auctionPrompts.format(o.view), o.retry),
   action: (json, o) => mapField(json, o, "bid", "bid", "amount", readNumber),
@@ -519,6 +533,7 @@ ${battleRoyalePrompts.format(v)}`,
 };
 
 const battleRoyale: Narrator<BattleRoyaleView> = {
+  promptNotes: RUNS_ONLY,
   messages: (o, _past, extra) => {
     const history = o.view.history.flatMap((s): ChatMessage[] => [
       ...(s.shooter === o.seat ? reportMessages(battleRoyalePrompts.ownReport(s)) : []),
@@ -675,6 +690,7 @@ function readVote(v: unknown): unknown {
 }
 
 const pirate: Narrator<PirateView> = {
+  promptNotes: RUNS_ONLY,
   messages: (o, _past, extra) => {
     const v = o.view;
     const history = v.history.filter((p) => p.survivors.includes(o.seat)).flatMap((p) => reportMessages(piratePrompts.report(p, o.seat)));

@@ -7,15 +7,15 @@
  * first-price auction is scored (footnote 4).
  *
  * Valuations: distinct multiples of 10 in [valuation_min, valuation_max],
- * drawn per round from the game's seeded rng (StartContext.rng), as the
- * repository draws `random.sample(range(0, 210, 10), N)`. The repository
- * seeds Python's Mersenne Twister (seed 42 + round − 1), which we do not
- * reimplement, so Parley's valuations differ from the paper's; the same run
- * seed and game id give the same valuations. Ties are broken with the same
- * rng.
+ * drawn per round from the game's chance (StartContext.chance, key
+ * `values/round-<r>`), as the repository draws `random.sample(range(0, 210,
+ * 10), N)`. The repository seeds Python's Mersenne Twister (seed 42 + round
+ * − 1), which we do not reimplement, so Parley's valuations differ from the
+ * paper's; the same run seed and game (and, under the common scheme, the
+ * same configuration and repetition, whoever bids) give the same
+ * valuations. Ties are broken by the key `tie/round-<r>`.
  */
-import type {Rng} from "../../../src/lib/rng.js";
-import type {Action, ActionSpec, GameDef, ParamSpec, Params, Seat, StartContext} from "../../contract/game.js";
+import type {Action, ActionSpec, Chance, GameDef, ParamSpec, Params, Seat, StartContext} from "../../contract/game.js";
 import {GB_GAME, GB_TURN} from "./columns.js";
 import {citation, MAX_ROUNDS_COLUMN, numberParam, ROUNDS_PARAM, sampleDistinct, SEATS_10, stringParam} from "./paper.js";
 import {amountOf, RepeatedGame} from "./repeated.js";
@@ -85,13 +85,14 @@ class AuctionState extends RepeatedGame<AuctionRecord, AuctionView> {
   protected readonly actionType = "bid";
   private values: number[];
   private readonly support: number[];
-  constructor(gameId: string, nSeats: number, private readonly p: Settings, private readonly rng: Rng) {
+  constructor(gameId: string, nSeats: number, private readonly p: Settings, private readonly draws: Chance) {
     super(gameId, sealedBid.id, nSeats, p.rounds);
     this.support = valuationSupport(p.valuation_min, p.valuation_max);
     this.values = this.draw();
   }
   private draw(): number[] {
-    return sampleDistinct(this.support, this.nSeats, (k) => this.rng.int(k));
+    const rng = this.draws(`values/round-${this.round}`);
+    return sampleDistinct(this.support, this.nSeats, (k) => rng.int(k));
   }
   protected specs(seat: Seat): ActionSpec[] {
     return [{type: "bid", numbers: {amount: {min: 0, max: this.values[seat], integer: true}}}];
@@ -99,7 +100,7 @@ class AuctionState extends RepeatedGame<AuctionRecord, AuctionView> {
   protected resolve(actions: readonly Action[]): AuctionRecord {
     const bids = actions.map((a) => amountOf(a));
     const values = this.values;
-    return {bids, values, ...auctionRound(bids, values, this.p.pricing, (tied) => this.rng.pick(tied))};
+    return {bids, values, ...auctionRound(bids, values, this.p.pricing, (tied) => this.draws(`tie/round-${this.round}`).pick(tied))};
   }
   protected nextRound(): void {
     this.values = this.draw();
@@ -152,6 +153,6 @@ export const sealedBid: GameDef = {
     return {variant: `sealed_bid_auction_${s.pricing}_price`, mode: `${s.pricing}_price`, valuation_min: s.valuation_min, valuation_max: s.valuation_max, max_rounds: s.rounds};
   },
   start(params: Params, context: StartContext) {
-    return new AuctionState(context.gameId, context.nSeats, settings(params), context.rng);
+    return new AuctionState(context.gameId, context.nSeats, settings(params), context.chance);
   },
 };

@@ -147,9 +147,14 @@ export function bargainingTurn(obs: GleeObservation, previous: GleeObservation |
 
 /** The system message of this turn (`edit_system_message`): the rules, a newline, this turn's format. */
 export function bargainingSystem(obs: GleeObservation, wording: BargainingWording = "code"): string {
+  const {rules, format} = bargainingSystemParts(obs, wording);
+  return format ? `${rules}\n${format}` : rules;
+}
+
+/** The two parts of bargainingSystem: the rules, the same all game, and this turn's format ("" when nothing is asked). */
+export function bargainingSystemParts(obs: GleeObservation, wording: BargainingWording = "code"): {rules: string; format: string} {
   const v = obs.view as BargainingView;
-  const rules = wording === "paper" ? asPrinted(bargainingRules(v)) : bargainingRules(v);
-  return obs.legal.length ? `${rules}\n${bargainingFormat(obs.legal[0]!, v)}` : rules;
+  return {rules: wording === "paper" ? asPrinted(bargainingRules(v)) : bargainingRules(v), format: obs.legal.length ? bargainingFormat(obs.legal[0]!, v) : ""};
 }
 
 /** Appendix D.2's printing: the rules as one paragraph, runs of spaces as one. */

@@ -7,8 +7,8 @@
  * prompt text; `gleeNarrator` lays these out as one conversation for the LLM
  * player, and the human-study server shows people the same words.
  */
-import {bargainingFormat, bargainingRules, bargainingSystem, bargainingTurn, turnAsPrinted} from "./bargainingPrompts.js";
-import {negotiationAction, negotiationFormat, negotiationRules, negotiationSystem, negotiationTurn} from "./negotiationPrompts.js";
+import {bargainingFormat, bargainingRules, bargainingSystemParts, bargainingTurn, turnAsPrinted} from "./bargainingPrompts.js";
+import {negotiationAction, negotiationFormat, negotiationRules, negotiationSystemParts, negotiationTurn} from "./negotiationPrompts.js";
 import {persuasionAction, persuasionFormat, persuasionRules, persuasionTurn} from "./persuasionPrompts.js";
 import type {ActionSpec} from "../../contract/game.js";
 import type {ChatMessage} from "../../llm/types.js";
@@ -107,13 +107,19 @@ const restartsEachRound = (v: GleeView): boolean => v.family === "persuasion" &&
  * this turn's JSON format, rewritten every turn.
  */
 export function gleeSystem(obs: GleeObservation, prompts: PlayerPrompt["prompts"] = null): string {
+  const {rules, format} = gleeSystemParts(obs, prompts);
+  return format ? `${rules}\n${format}` : rules;
+}
+
+/** The two parts of gleeSystem: the rules, the same at every turn of a game, and this turn's JSON format ("" when nothing is asked). */
+export function gleeSystemParts(obs: GleeObservation, prompts: PlayerPrompt["prompts"] = null): {rules: string; format: string} {
   switch (obs.view.family) {
     case "bargaining":
-      return bargainingSystem(obs, prompts === "paper" ? "paper" : "code");
+      return bargainingSystemParts(obs, prompts === "paper" ? "paper" : "code");
     case "negotiation":
-      return negotiationSystem(obs);
+      return negotiationSystemParts(obs);
     case "persuasion":
-      return obs.legal.length ? `${persuasionRules(obs.view)}\n${persuasionFormat(obs.view)}` : persuasionRules(obs.view);
+      return {rules: persuasionRules(obs.view), format: obs.legal.length ? persuasionFormat(obs.view) : ""};
   }
 }
 
@@ -124,6 +130,16 @@ function turnMessage(obs: GleeObservation, previous: GleeObservation | null, pro
 }
 
 /**
+ * The request of this turn in the "fixed-system" layout: its user message,
+ * then on the next line the format the authors' layout puts in the system
+ * message (a request to answer again already repeats every format).
+ */
+function withFormat(text: string, obs: GleeObservation, prompts: PlayerPrompt["prompts"]): string {
+  const {format} = gleeSystemParts(obs, prompts);
+  return format && !obs.retry ? `${text}\n${format}` : text;
+}
+
+/**
  * GLEE's conversation (D.2). The system message is the rules and the
  * response format (`gleeSystem`), then the LLM player's `extra` (persona,
  * chain of thought). Each turn adds one user message holding everything
@@ -131,11 +147,19 @@ function turnMessage(obs: GleeObservation, previous: GleeObservation | null, pro
  * the model's reply as an assistant message. A rule break stays in the
  * conversation: the next user message states the error and repeats the
  * format (`keepsRuleBreaks`; the authors' code re-sends the same request
- * without saying what was wrong).
+ * without saying what was wrong). With the player's layout "fixed-system"
+ * the system message is the rules alone, the same all game, and this
+ * turn's format ends the last user message (the history stays as the
+ * authors' layout has it, without formats), so that each call's prompt
+ * begins with the whole of the previous call's but that format.
  */
 export const gleeNarrator: Narrator<GleeView> = {
   /** "paper": bargaining as Appendix D.2 prints it (the authors' code is the default; see the Guide's Prompts). */
   prompts: ["paper"],
+  promptNotes: {
+    paper: "bargaining's rules and turns as Appendix D.2 prints them, the rules one paragraph and single spaces, and nothing in negotiation and persuasion, whose prompts the paper does not print",
+    code: "its default words already are the authors' code's (eilamshapira/GLEE at 3c9efe03), and the code's one other difference, telling a player the other's inflation loss under incomplete information, needs a discount factor that player is not told (§2.1)",
+  },
   keepsRuleBreaks: true,
   messages(obs, past, extra, _notes, player) {
     const prompts = player?.prompts ?? null;
@@ -143,11 +167,13 @@ export const gleeNarrator: Narrator<GleeView> = {
     turns.push(obs);
     let start = 0;
     if (restartsEachRound(obs.view)) while (turns[start].round !== obs.round) start++;
-    const system = gleeSystem(obs, prompts);
+    const fixed = player?.layout === "fixed-system";
+    const system = fixed ? gleeSystemParts(obs, prompts).rules : gleeSystem(obs, prompts);
     const messages: ChatMessage[] = [{role: "system", content: [system, extra].filter(Boolean).join("\n\n")}];
     for (let i = start; i < turns.length; i++) {
       const turn = turns[i];
-      messages.push({role: "user", content: turn.retry ? retryMessage(turn) : turnMessage(turn, i > 0 ? turns[i - 1] : null, prompts)});
+      const text = turn.retry ? retryMessage(turn) : turnMessage(turn, i > 0 ? turns[i - 1] : null, prompts);
+      messages.push({role: "user", content: fixed && i === turns.length - 1 ? withFormat(text, turn, prompts) : text});
       if (i < past.length) messages.push({role: "assistant", content: past[i].raw});
     }
     return messages;

@@ -107,9 +107,14 @@ export function negotiationTurn(obs: GleeObservation, previous: GleeObservation 
 
 /** The system message of this turn: the rules, a newline, this turn's format. */
 export function negotiationSystem(obs: GleeObservation): string {
+  const {rules, format} = negotiationSystemParts(obs);
+  return format ? `${rules}\n${format}` : rules;
+}
+
+/** The two parts of negotiationSystem: the rules, the same all game, and this turn's format ("" when nothing is asked). */
+export function negotiationSystemParts(obs: GleeObservation): {rules: string; format: string} {
   const v = obs.view as NegotiationView;
-  const rules = negotiationRules(v).trim();
-  return obs.legal.length ? `${rules}\n${negotiationFormat(v, obs.round, obs.legal[0]!.type === "decision")}` : rules;
+  return {rules: negotiationRules(v).trim(), format: obs.legal.length ? negotiationFormat(v, obs.round, obs.legal[0]!.type === "decision") : ""};
 }
 
 const DECISIONS: Record<string, string> = {acceptoffer: "accept", rejectoffer: "reject", selltojhon: "outside", buyfromjhon: "outside", dealwithjhon: "outside"};

@@ -1,8 +1,9 @@
 /**
  * Persuasion (GLEE (Shapira et al. 2024) §2.3): repeated cheap talk. In each of T rounds the
  * product is of high quality with probability p (independently; drawn from
- * the game's chance stream), Alice sees the quality and sends a message, and
- * Bob decides whether to buy at price 1 (scaled by M). Alice gains 1 per sale;
+ * the game's chance under the key `quality/round-<r>`), Alice sees the
+ * quality and sends a message, and Bob decides whether to buy at price 1
+ * (scaled by M). Alice gains 1 per sale;
  * Bob gains M·(v − 1) for a high-quality purchase, −M for a low-quality one,
  * 0 when he does not buy. Table 1: p ∈ {1/3, 0.5, 0.8}, v ∈ {1.2, 1.25, 2, 3, 4},
  * M ∈ {1e2, 1e4, 1e6}, T = 20, Alice knows v or not, binary or text messages,
@@ -13,11 +14,10 @@
  * buyer sees only the summary statistics (share of rounds bought, share of
  * rounds a low-quality product was bought).
  */
-import type {ActionSpec, GameDef} from "../../contract/game.js";
+import type {ActionSpec, Chance, GameDef} from "../../contract/game.js";
 import {emptyOutcome} from "./alternating.js";
 import {GleeState} from "./gleeState.js";
 import {GLEE_CITATION, GLEE_COLUMNS, GLEE_SEATS, boolParam, commonParamColumns, horizonParam, moneyParam} from "./declarations.js";
-import type {Rng} from "../../../src/lib/rng.js";
 import type {Decision, EndReason, GleeAction, Outcome, PersuasionParams, PersuasionRound, PersuasionStats, PersuasionView, Player, Quality, Role, SeenEvent, Signal} from "./types.js";
 import {SeenLog} from "./types.js";
 
@@ -42,13 +42,13 @@ export class PersuasionGame extends GleeState {
   private events: SeenEvent[] = [];
   private endedBy: EndReason | null = null;
 
-  constructor(readonly params: PersuasionParams, gameId: string, private readonly qualityRng: Rng) {
+  constructor(readonly params: PersuasionParams, gameId: string, private readonly draws: Chance) {
     super("persuasion", gameId);
     this.qualities.push(this.draw());
   }
 
   private draw(): Quality {
-    return this.qualityRng.bernoulli(this.params.prior) ? "high" : "low";
+    return this.draws(`quality/round-${this.qualities.length + 1}`).bernoulli(this.params.prior) ? "high" : "low";
   }
 
   currentPlayer(): Player | null {
@@ -189,5 +189,5 @@ export const persuasion: GameDef<PersuasionParams> = {
   },
   // GLEE keeps its family name as the id stem, so existing ids and seeds stay as they were.
   idStem: () => "persuasion",
-  start: (params, {gameId, rng}) => new PersuasionGame(params, gameId, rng),
+  start: (params, {gameId, chance}) => new PersuasionGame(params, gameId, chance),
 };

@@ -409,6 +409,10 @@ export const tagged = (text: string, tag: "s" | "r"): string | null => taggedRaw
 export const gtllmNarrator: Narrator<DataGameView> = {
   /** "paper": §6.5's suffixes as printed; "code": a halt that does not end the talk, as in the authors' code. */
   prompts: ["paper", "code"],
+  promptNotes: {
+    paper: "§6.5's negotiation suffixes as the paper prints them, \"the other player's message\" for the code's \"Bob message\"",
+    code: "a halt that does not end the talk, as the authors' code plays it, but in a matrix game with the workflow",
+  },
   messages(obs, _past, _extra, notes, player) {
     const v = obs.view;
     const strategy = notes ?? "";

@@ -28,6 +28,7 @@ import type {AskModel, Workflow} from "../../contract/workflow.js";
 import type {DataGameView, MatrixView, TreeView} from "./views.js";
 import {labelIndex} from "./views.js";
 import {isLeaf, nodeAt} from "../../../src/lib/gameTree.js";
+import {jsonPreview} from "../../../src/lib/untrustedJson.js";
 import {
   decidedBelow, iReplyLine, mineGivenOtherPrompt, otherGivenMinePrompt, strategyText, summaryPrompt, systemPrompt, tagged, taggedRaw, theyReplyLine, treeChain, treeNodePrompt, type Decided,
 } from "./narrator.js";
@@ -66,7 +67,7 @@ class SubQuestions {
     const reason = tagged(raw, "r") ?? "";
     let parse_error: string | undefined;
     if (answer === null) parse_error = "no answer between <s> and </s>";
-    else if (legal && !legal.includes(answer)) parse_error = `answer ${JSON.stringify(answer)} is not one of ${legal.join(", ")}`;
+    else if (legal && !legal.includes(answer)) parse_error = `answer ${jsonPreview(answer)} is not one of ${legal.join(", ")}`;
     this.calls.push({action: "workflow", raw, usage, record: {phase: "workflow", workflow_step: step}, ...(parse_error && {error: parse_error})});
     return {answer: parse_error ? null : answer, written: written ?? "", reason};
   }

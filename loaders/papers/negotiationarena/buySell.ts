@@ -13,12 +13,12 @@
  *
  * Variants: contrasting objectives (E.3: cost 60, value 40); random
  * valuations (§5.1: cost ~ U{20, 40}, value ~ U{60, 80}: `valuation_spread`
- * 20, whole numbers drawn from the game's chance stream); the over-valued
- * buyer (§5.1: "an order of magnitude" above cost, the value is not given;
- * 400 is Parley's choice); denominations (§5.1: 40X, 60X, 100X:
- * `denomination`).
+ * 20, whole numbers drawn from the game's chance under the keys
+ * `seller_cost` and `buyer_value`); the over-valued buyer (§5.1: "an order
+ * of magnitude" above cost, the value is not given; 400 is Parley's
+ * choice); denominations (§5.1: 40X, 60X, 100X: `denomination`).
  */
-import type {ParamSpec, Params} from "../../contract/game.js";
+import type {Chance, ParamSpec, Params} from "../../contract/game.js";
 import {NA_GAME, NA_TURN} from "./columns.js";
 import {arenaGame, iterationsParam, valueOf} from "./paper.js";
 import type {ArenaRules, Trade} from "./protocol.js";
@@ -36,12 +36,12 @@ const P = Object.fromEntries(PARAMS.map((p) => [p.name, p]));
 /** ZUP the buyer gives in a trade. */
 export const priceOf = (trade: Trade): number => trade.blue.ZUP ?? 0;
 
-export function buySellRules(params: Params, rng: {int(n: number): number}): ArenaRules {
+export function buySellRules(params: Params, chance: Chance): ArenaRules {
   const v = (name: string) => valueOf(params, P[name]);
   const spread = v("valuation_spread");
   const x = v("denomination");
-  const cost = (v("seller_cost") - (spread ? rng.int(spread + 1) : 0)) * x;
-  const value = (v("buyer_value") + (spread ? rng.int(spread + 1) : 0)) * x;
+  const cost = (v("seller_cost") - (spread ? chance("seller_cost").int(spread + 1) : 0)) * x;
+  const value = (v("buyer_value") + (spread ? chance("buyer_value").int(spread + 1) : 0)) * x;
   const budget = v("budget") * x;
   const iterations = v("iterations");
   return {

@@ -361,8 +361,20 @@ function tag(raw: string, name: string): {value: string | null; error?: string} 
   const close = new RegExp(`<\\s*/\\s*${name}\\s*>?`, "i").exec(rest);
   if (!close) return {value: null, error: `malformed tags: <${name}> is opened but never closed`};
   const inner = rest.slice(0, close.index);
-  return {value: name === TAG.message || name === TAG.answer ? inner.replace(/^ +| +$/g, "") : inner.trim()};
+  return {value: name === TAG.message || name === TAG.answer ? trimSpaces(inner) : inner.trim()};
 }
+
+/** `s` without its spaces at either end (only U+0020), by scanning: / +$/ backtracks over every run of spaces inside a long text. */
+function trimSpaces(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && s.charCodeAt(start) === 32) start++;
+  while (end > start && s.charCodeAt(end - 1) === 32) end--;
+  return s.slice(start, end);
+}
+
+/** Characters of one "item: amount" of a trade read at most: the pattern below backtracks on a long unreadable item, and no resource's name and amount need more. */
+const MAX_ITEM = 200;
 
 /** A resource name as the game spells it ("dollars" -> "Dollars"). */
 const canonical = (name: string, known: readonly string[]): string => known.find((k) => k.toLowerCase() === name.toLowerCase()) ?? name;
@@ -380,7 +392,7 @@ export function parseTrade(text: string, v: Pick<ArenaView, "resources_in_game">
     if (!items || /^(nothing|none)\.?$/i.test(items)) continue;
     // Items are comma-separated; a comma before three digits is a thousands separator ("Dollars: 1,000").
     for (const item of items.split(/,(?!\d{3}\b)/).map((s) => s.trim()).filter(Boolean)) {
-      const im = /^([A-Za-z][\w ]*?)\s*:\s*\$?\s*(-?[\d,]*\.?\d+)\s*(?:zup|dollars?)?\.?$/i.exec(item);
+      const im = item.length > MAX_ITEM ? null : /^([A-Za-z][\w ]*?)\s*:\s*\$?\s*(-?[\d,]*\.?\d+)\s*(?:zup|dollars?)?\.?$/i.exec(item);
       if (!im) return {error: `cannot read "${item.slice(0, 60)}" in the trade; expected "item: amount"`};
       const amount = Number(im[2].replace(/,/g, ""));
       const key = `${who}_${canonical(im[1].trim(), v.resources_in_game)}`;
@@ -424,6 +436,10 @@ export function parseArenaReply(raw: string, v: Pick<ArenaView, "resources_in_ga
 export const negotiationArenaNarrator: Narrator<ArenaView> = {
   /** "paper": Fig. 15 and Appendix E.2, the runs' words again; "code": the latest code's layout. */
   prompts: ["paper", "code"],
+  promptNotes: {
+    paper: "nothing: the paper prints Fig. 15's template and Appendix E.2's behaviours, which are the published runs' words",
+    code: "the latest code's layout, commit c447faf: the ultimatum's move tag `move`, buy/sell's other-player parts with tag and content swapped, the behaviour line without its leading newline",
+  },
   messages(o: Obs, past: readonly PastTurn<ArenaView>[], extra: string, _notes?: string | null, player?: PlayerPrompt): ChatMessage[] {
     const v = o.view;
     const words = arenaWords(player?.prompts);

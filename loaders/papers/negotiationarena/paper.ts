@@ -3,8 +3,7 @@
  * citation, the turn-budget parameter, the columns every scenario writes, and
  * `arenaGame`, which turns a scenario's rules into a GameDef.
  */
-import type {Rng} from "../../../src/lib/rng.js";
-import type {GameDef, ParamSpec, Params} from "../../contract/game.js";
+import type {Chance, GameDef, ParamSpec, Params} from "../../contract/game.js";
 import type {Column} from "../../io/schema.js";
 import {NA_GAME, NA_PLAYER, NA_TURN} from "./columns.js";
 import {ArenaState, NEGOTIATIONARENA_PAPER, SEAT_NAMES, type ArenaRules} from "./protocol.js";
@@ -40,8 +39,8 @@ export interface ScenarioDef {
   idStem?(params: Params): string;
   /** Games-row columns of the parameters (default: each under its name). */
   paramColumns?(params: Params): Record<string, unknown>;
-  /** The rules of one game; `rng` draws what the game draws (random valuations). */
-  rules(params: Params, rng: Rng): ArenaRules;
+  /** The rules of one game; `chance` draws what the game draws (random valuations), by key (contract/game.ts). */
+  rules(params: Params, chance: Chance): ArenaRules;
 }
 
 /** A scenario on the game contract: two named seats, sequential, parameters stored under their names. */
@@ -63,6 +62,6 @@ export function arenaGame(s: ScenarioDef): GameDef {
     paramColumns: (params) => ({...Object.fromEntries(s.params.map((p) => [p.name, valueOf(params, p)])), ...s.paramColumns?.(params)}),
     lineupColumns: (lineup) => ({p1_agent: lineup[0], p2_agent: lineup[1]}),
     idStem: s.idStem,
-    start: (params, context) => new ArenaState(context.gameId, s.rules(params, context.rng)),
+    start: (params, context) => new ArenaState(context.gameId, s.rules(params, context.chance)),
   };
 }

@@ -7,6 +7,7 @@
  * visitor sees it without DuckDB-WASM; another pair or dataset asks DuckDB.
  */
 import {compareAgents, type Comparison} from "../compare.js";
+import type {ChanceSharing} from "../sharedChance.js";
 import {gleeSeatsSQL, type SeatRow} from "../ratingsData.js";
 import {runSeatsSQL} from "../runSeats.js";
 import type {Computation, FirstView} from "../snapshot.js";
@@ -31,12 +32,16 @@ export function defaultAgents(agents: readonly string[]): {a: string | undefined
   return {a, b};
 }
 
-export const agentComparison: Computation<{source: SeatSource; a: string; b: string}, Comparison> = {
+/** `sharedChance` only when the dataset's games shared chance (src/lib/sharedChance.ts); left out otherwise, so the built-in tournament's input, and its build-time answer, stay as they were. */
+export const agentComparison: Computation<{source: SeatSource; a: string; b: string; sharedChance?: true}, Comparison> = {
   name: "compare-agents",
-  async compute(query, {source, a, b}) {
-    return compareAgents((await query(pairSeatsSQL(source), [a, b])) as SeatRow[], a, b);
+  async compute(query, {source, a, b, sharedChance}) {
+    return compareAgents((await query(pairSeatsSQL(source), [a, b])) as SeatRow[], a, b, {sharedChance: sharedChance === true});
   },
 };
+
+/** Whether the built-in tournament (data/runs/default.json, played per game) shared chance: it did not. */
+export const BUILT_IN_CHANCE: ChanceSharing = {shared: false, why: "the built-in tournament (data/runs/default.json) drew chance per game"};
 
 export const compareFirstView: FirstView = {
   page: "compare",

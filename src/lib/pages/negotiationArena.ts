@@ -9,16 +9,31 @@
  */
 import {labelledGamesSQL, NA_PREFIX, pairStatsSQL, type NaScenario} from "../negotiationArena.js";
 import type {Query} from "../snapshot.js";
+import {withMissingColumns, type ViewColumn} from "../projectView.js";
 
 /** The scenario pages' URL names and the scenario each shows. */
 export const NA_PAGES: Record<string, NaScenario> = {"resource-exchange": "resource_exchange", ultimatum: "ultimatum", "buy-sell": "buy_sell"};
 
+/**
+ * The games columns the measures read that only some games write: a run of
+ * built-in agents has no behaviour columns (only LLM players and the
+ * authors' logs do), a run of one scenario none of the others' parameters
+ * and outcomes (NegotiationArena (Bianchi et al. 2024) Tables 1–3). Null where absent.
+ */
+const SCENARIO_COLUMNS: readonly ViewColumn[] = [
+  ["p1_behaviour", "VARCHAR"], ["p2_behaviour", "VARCHAR"], ["iterations", "INTEGER"], ["agreement", "BOOLEAN"], ["final_response", "VARCHAR"],
+  ["stake", "DOUBLE"], ["injected_offer", "DOUBLE"], ["p1_share", "DOUBLE"], ["seller_cost", "DOUBLE"], ["buyer_value", "DOUBLE"], ["price", "DOUBLE"],
+];
+
 /** The games with agents labelled by their social behaviour (see labelledGamesSQL), as view `arena`. */
 export async function prepareArena(query: Query): Promise<void> {
-  // Runs of built-in agents have no behaviour columns (only LLM players and the authors' logs do): null there.
-  const columns = new Set((await query(`DESCRIBE SELECT * FROM games`)).map((r) => String(r.column_name)));
-  const games = columns.has("p1_behaviour") ? "games" : "(SELECT *, NULL::VARCHAR AS p1_behaviour, NULL::VARCHAR AS p2_behaviour FROM games)";
-  await query(`CREATE OR REPLACE VIEW arena AS ${labelledGamesSQL(games)}`);
+  await query(`CREATE OR REPLACE VIEW arena AS ${labelledGamesSQL(await withMissingColumns(query, "games", SCENARIO_COLUMNS))}`);
+}
+
+/** View `arena` (prepareArena) and the turns as view `arena_turns`, with `price` (which only buy/sell writes): for a page or measure that has turns. */
+export async function prepareArenaWithTurns(query: Query): Promise<void> {
+  await prepareArena(query);
+  await query(`CREATE OR REPLACE VIEW arena_turns AS SELECT * FROM ${await withMissingColumns(query, "turns", [["price", "DOUBLE"]])}`);
 }
 
 const gameOf = (scenario: NaScenario) => `${NA_PREFIX}${scenario}`;

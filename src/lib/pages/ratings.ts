@@ -4,11 +4,16 @@
  * the GLEE and gamma-Bench archives): the rated games, compacted and packed
  * (src/lib/ratings.ts compactGames, ratingsData.ts packGames), the number of
  * seats they came from, the meta-game of every two-seat family for α-Rank,
- * and each agent's recorded tokens (for rating against cost per game). The page then fits in the browser without DuckDB-WASM (whose 34 MB
- * start and the transfer of some 100,000 seat rows took most of its time).
+ * and each agent's recorded tokens (for rating against cost per game); and
+ * what its controlled ranking reads of the turns (`ratingCovariates`). The
+ * page then fits in the browser without DuckDB-WASM (whose 34 MB start and
+ * the transfer of some 100,000 seat rows took most of its time); a margin
+ * outcome (`outcome` in the input) asks DuckDB-WASM for the games again.
  */
 import {compactGames} from "../ratings.js";
 import {commonSeatsSQL, gleeSeatsSQL, packGames, ratedGames, seatMetaGame, type PackedGames, type SeatRow} from "../ratingsData.js";
+import {outcomeFallbacks, type Outcome} from "../ratingOutcomes.js";
+import {seatTurnsSQL, valuesPerAgent, type SeatTurns, type TurnValues} from "../ratingCovariates.js";
 import type {Bimatrix} from "../bimatrix.js";
 import {commonTokensSQL, gleeTokensSQL, type AgentTokens} from "../agentCost.js";
 import type {Computation, FirstView, Query} from "../snapshot.js";
@@ -16,8 +21,12 @@ import {runSeatsSQL, runTokensSQL} from "../runSeats.js";
 
 export type RatingSourceId = "glee" | "gamabench";
 
-/** A built-in dataset, or a configured run whose seats tables (src/lib/runSeats.ts) are named `<tables>games`, `<tables>players`, `<tables>turns`; `prefix` keeps its game ids apart from other sources'. */
-export type RatingSourceInput = {source: RatingSourceId} | {source: "run"; tables: string; prefix: string};
+/**
+ * A built-in dataset, or a configured run whose seats tables (src/lib/runSeats.ts) are named `<tables>games`, `<tables>players`, `<tables>turns`;
+ * `prefix` keeps its game ids apart from other sources'. `outcome`, given only when it is not "win" (so the first view's key stays
+ * the same), is what a two-seat game is compacted to (ratingOutcomes.ts).
+ */
+export type RatingSourceInput = ({source: RatingSourceId} | {source: "run"; tables: string; prefix: string}) & {outcome?: Exclude<Outcome, "win">};
 
 export interface RatingSource {
   seats: number;
@@ -26,7 +35,12 @@ export interface RatingSource {
   metaGames: {family: string; game: Bimatrix & {n: number[][]}}[];
   /** Recorded tokens per agent, for cost per game (agentCost.ts). */
   tokens: AgentTokens[];
+  /** With the surplus-share outcome: comparisons counted as win, tie or loss for a negative return (ratingOutcomes.ts outcomeFallbacks, before compacting). */
+  surplus_fallbacks?: number;
 }
+
+/** `input` asking for two-seat games compacted to `outcome` (the input itself for "win", the first view's). */
+export const withOutcome = (input: RatingSourceInput, outcome: Outcome): RatingSourceInput => (outcome === "win" ? input : {...input, outcome});
 
 /** The same seat SQL as `parley ratings` (ratingsData.ts), on the dataset's `games` (and `players`) tables. */
 export async function sourceSeats(query: Query, input: RatingSourceInput): Promise<SeatRow[]> {
@@ -52,7 +66,39 @@ export const ratingSource: Computation<RatingSourceInput, RatingSource> = {
       .map((family) => ({family, game: seatMetaGame(rows, family)}))
       .filter(({game}) => game.rows.length > 1 && game.cols.length > 1);
     const tokens = (await query(await tokensSQL(query, input))) as AgentTokens[];
-    return {seats: rows.length, games: packGames(compactGames(ratedGames(rows))), metaGames, tokens};
+    const games = ratedGames(rows);
+    return {seats: rows.length, games: packGames(compactGames(games, input.outcome ?? "win")), metaGames, tokens, ...(input.outcome === "surplus-share" && {surplus_fallbacks: outcomeFallbacks(games)})};
+  },
+};
+
+/**
+ * What the controlled ranking reads of a source's turns (ratingCovariates.ts):
+ * per agent when each agent's seats all have the same values (a dataset of
+ * scripted strategies or of logs without token counts: a few bytes), else
+ * per seat, with the seat rows. The players' settings come from a run's
+ * manifest, on the page.
+ */
+export interface RatingCovariates {
+  perAgent: {agent: string; seats: number; values: TurnValues}[] | null;
+  rows: SeatRow[] | null;
+  turns: SeatTurns[] | null;
+}
+
+/** A source's turn sums, by the same SQL as `parley ratings` (ratingCovariates.ts seatTurnsSQL). */
+async function sourceTurns(query: Query, input: RatingSourceInput): Promise<SeatTurns[]> {
+  const turns = input.source === "run" ? `${input.tables}turns` : "turns";
+  const columns = new Set((await query(`SELECT column_name FROM (DESCRIBE ${turns})`)).map((r) => r.column_name as string));
+  const prefix = input.source === "run" ? input.prefix : input.source;
+  return (await query(seatTurnsSQL(turns, columns, {form: input.source === "glee" ? "glee" : "common", prefix}))) as SeatTurns[];
+}
+
+export const ratingCovariates: Computation<RatingSourceInput, RatingCovariates> = {
+  name: "ratings-covariates",
+  async compute(query, input) {
+    const rows = await sourceSeats(query, input);
+    const turns = await sourceTurns(query, input);
+    const perAgent = valuesPerAgent(rows, turns);
+    return perAgent ? {perAgent, rows: null, turns: null} : {perAgent: null, rows, turns};
   },
 };
 
@@ -63,5 +109,8 @@ export const ratingsFirstViews: FirstView[] = (Object.keys(RATING_TABLES) as Rat
   page: "ratings",
   dataset: source,
   tables: RATING_TABLES[source],
-  script: async (ask) => void (await ask.memo(ratingSource, {source})),
+  script: async (ask) => {
+    await ask.memo(ratingSource, {source});
+    await ask.memo(ratingCovariates, {source});
+  },
 }));

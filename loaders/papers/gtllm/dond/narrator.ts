@@ -101,11 +101,27 @@ export function dondPrompt(obs: GameObservation<DondView>, notes: string | null 
 
 const retryText = (obs: GameObservation) => (obs.retry ? `\n\nYour previous answer broke the rules: ${obs.retry.error}. Answer again.` : "");
 
-/** The last `<tag>…</tag>` of a reply (reasoning tags removed), or null. */
+/**
+ * The last `<tag>…</tag>` of a reply (reasoning tags removed), or null: from
+ * left to right, each opening tag pairs with the next closing one, and
+ * scanning goes on after it. Each search starts where the last ended, so a
+ * reply of a thousand unclosed tags reads in linear time.
+ */
 export function lastTag(raw: string, tag: string): string | null {
   const text = raw.replace(/<reasoning>[\s\S]*?(<\/reasoning>|$)/gi, " ");
-  const all = [...text.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "gi"))];
-  return all.length ? all[all.length - 1][1].trim() : null;
+  const open = new RegExp(`<${tag}>`, "gi");
+  const close = new RegExp(`</${tag}>`, "gi");
+  let last: string | null = null;
+  for (;;) {
+    const o = open.exec(text);
+    if (!o) break;
+    close.lastIndex = open.lastIndex;
+    const c = close.exec(text);
+    if (!c) break;
+    last = text.slice(open.lastIndex, c.index);
+    open.lastIndex = close.lastIndex;
+  }
+  return last === null ? null : last.trim();
 }
 
 /** "book=1 hat=0 ball=2" as a share, "none"/"no deal" as null, anything else undefined (unreadable). */
@@ -118,6 +134,10 @@ export function parseShare(text: string): number[] | null | undefined {
 export const dondNarrator: Narrator<DondView> & {read: (raw: string, obs: GameObservation<DondView>) => ReadReply} = {
   /** "code": the system prompt the authors' script sends (the bare word "rational"). */
   prompts: ["code"],
+  promptNotes: {
+    code: "the system message the authors' script sends, the bare word \"rational\"",
+    paper: "the paper prints none of Deal or No Deal's prompts (the default words are the authors' code's, with §6.3's system sentence)",
+  },
   messages(obs, _past, extra, notes, player) {
     const base = player?.prompts === "code" ? DOND_SYSTEM_CODE : DOND_SYSTEM;
     const system = extra.trim() ? `${base}\n\n${extra.trim()}` : base;
