@@ -32,12 +32,10 @@ export async function focalSeatsOfRun(dir: string, protocol: GeneralisationProto
 
 export interface RunsReport extends GeneralisationReport {
   runs: {dir: string; protocol: GeneralisationProtocol}[];
-  seed: number;
 }
 
 /** The report of `dirs` pooled; throws NoProtocol naming a directory that declares none. */
-export async function generalisationOverRuns(dirs: readonly string[], options: {resamples?: number; seed?: number} = {}): Promise<RunsReport> {
-  const {resamples = 1000, seed = 1} = options;
+export async function generalisationOverRuns(dirs: readonly string[]): Promise<RunsReport> {
   const protocols = dirs.map((dir) => {
     const protocol = runProtocol(dir);
     if (!protocol) throw new NoProtocol(`${dir} declares no generalisation protocol (its manifest has none)`);
@@ -45,5 +43,5 @@ export async function generalisationOverRuns(dirs: readonly string[], options: {
   });
   const seats: FocalSeat[] = [];
   for (const [i, dir] of dirs.entries()) seats.push(...(await focalSeatsOfRun(dir, protocols[i], dirs.length > 1 ? `run${i}` : "")));
-  return {runs: dirs.map((dir, i) => ({dir, protocol: protocols[i]})), seed, ...generalisationReport(seats, {resamples, seed})};
+  return {runs: dirs.map((dir, i) => ({dir, protocol: protocols[i]})), ...generalisationReport(seats)};
 }

@@ -8,4 +8,4 @@ export const usage =
   "        Bradley–Terry ratings with cluster-robust intervals, tiers, settledness and α-Rank (JSON); --outcome counts a comparison by its margin; --ties davidson fits a ties parameter;\n" +
   "        `controlled` ranks again controlling for tokens, thinking, rule breaks and the players' settings (--controls: a comma-separated list); `nash_averaging` beside them; --resamples: draws for rank intervals and Nash averaging" +
   "\n        --generalisation: instead, the focal agents' returns and win shares with seen vs unseen co-players, on seen vs held-out configurations,\n" +
-  "        in self-play vs cross-play, with cluster-robust intervals (runs whose config has a \"generalisation\" key)";
+  "        in self-play vs cross-play, with cluster-robust intervals (runs whose config has a \"generalisation\" key; no draws)";

@@ -55,7 +55,7 @@ function GapChart(rows: readonly ComparisonRow[], measure: Measure, width: numbe
 export function GeneralisationView(report: GeneralisationReport, {width, name}: {width: number; name: string}): Node[] {
   const out: Node[] = [];
   const counts = report.seats;
-  out.push(paragraph(`${counts["self-play"] + counts.seen + counts.unseen + counts.mixed + counts.other} focal seats: ${counts["self-play"]} in self-play, ${counts.seen} with seen co-players, ${counts.unseen} with unseen ones, ${counts.mixed} with both, ${counts.other} with an agent the protocol does not list; ${report.configurations.seen} seen and ${report.configurations.held_out} held-out configurations; ${report.resamples} bootstrap draws.`));
+  out.push(paragraph(`${counts["self-play"] + counts.seen + counts.unseen + counts.mixed + counts.other} focal seats: ${counts["self-play"]} in self-play, ${counts.seen} with seen co-players, ${counts.unseen} with unseen ones, ${counts.mixed} with both, ${counts.other} with an agent the protocol does not list; ${report.configurations.seen} seen and ${report.configurations.held_out} held-out configurations; ${Math.round(100 * report.level)} % cluster-robust intervals over configurations (Student's t).`));
   for (const note of report.notes) out.push(paragraph(note));
   if (!report.rows.length) return out;
   const choice = Inputs.radio(MEASURES, {label: "Measure", value: "return"});
@@ -67,9 +67,9 @@ export function GeneralisationView(report: GeneralisationReport, {width, name}: 
   out.push(
     Table(report.rows as unknown as Record<string, unknown>[], {
       name,
-      columns: ["focal", "game", "measure", "a", "mean_a", "lo_a", "hi_a", "b", "mean_b", "lo_b", "hi_b", "gap", "gap_lo", "gap_hi", "seats_a", "seats_b", "draws"],
-      header: {a: "group A", mean_a: "mean A", lo_a: "A low", hi_a: "A high", b: "group B", mean_b: "mean B", lo_b: "B low", hi_b: "B high", gap: "A − B", gap_lo: "gap low", gap_hi: "gap high", seats_a: "seats A", seats_b: "seats B"},
-      format: Object.fromEntries(["mean_a", "lo_a", "hi_a", "mean_b", "lo_b", "hi_b", "gap", "gap_lo", "gap_hi"].map((c) => [c, digits])),
+      columns: ["focal", "game", "measure", "a", "mean_a", "lo_a", "hi_a", "b", "mean_b", "lo_b", "hi_b", "gap", "gap_lo", "gap_hi", "df", "seats_a", "seats_b"],
+      header: {a: "group A", mean_a: "mean A", lo_a: "A low", hi_a: "A high", b: "group B", mean_b: "mean B", lo_b: "B low", hi_b: "B high", gap: "A − B", gap_lo: "gap low", gap_hi: "gap high", df: "degrees of freedom", seats_a: "seats A", seats_b: "seats B"},
+      format: Object.fromEntries(["mean_a", "lo_a", "hi_a", "mean_b", "lo_b", "hi_b", "gap", "gap_lo", "gap_hi", "df"].map((c) => [c, digits])),
       rows: 20,
       select: false,
     }),

@@ -15,13 +15,12 @@
  * resolved (`GeneralisationProtocol`: the held-out parameter values as
  * configuration ids). `focalSeatsSQL` turns any seat rows (ratingsData.ts,
  * the same SQL in native DuckDB and DuckDB-WASM) into one row per focal
- * seat; `generalisationReport` compares its groups with intervals from a
- * design-respecting bootstrap (`twoStageDraw`). Pure: no DOM, no Node API.
+ * seat; `generalisationReport` compares its groups with cluster-robust
+ * (sandwich) intervals over configurations (clusterRobust.ts, the method of
+ * the ratings beside it on /ratings). Pure: no DOM, no Node API.
  */
 import {sqlString} from "./sqlText.js";
-import {createRng, type Rng} from "./rng.js";
-import {studentTQuantile} from "./studentT.js";
-import {normalCdf} from "./auctionEquilibria.js";
+import {clusterRobust, tInterval} from "./clusterRobust.js";
 
 export type ProtocolValue = string | number | boolean;
 
@@ -90,56 +89,45 @@ GROUP BY f.game_id, f.family, f.cluster, f.config, f.seat, f.agent, f.score
 ORDER BY f.game_id, f.seat`;
 }
 
-// ---------------------------------------------------------------- the design and its resampling
+// ---------------------------------------------------------------- the design
 
 /**
- * The sampling design of focal seats: strata (a family's seen or held-out
- * configurations, which a run fixes), each a list of configurations, each a
- * list of games (indexes into the report's game list).
+ * The seats' sampling design. Strata: each game's seen configurations and
+ * its held-out ones (a run fixes which are held out, and how many).
+ * Clusters: configurations, taken as drawn at random within their stratum
+ * (a configuration's games share its parameters); a stratum of a single
+ * configuration has its games as clusters, as ratings.ts treats a family of
+ * one configuration, so that its interval covers the chance in its games
+ * (the report's notes say it does not cover which configuration was chosen).
  */
-export type Design = number[][][];
-
-/**
- * One bootstrap draw of a two-stage design: in every stratum, as many
- * configurations as it has, drawn with replacement; in each drawn
- * configuration, as many of its games as it has, drawn with replacement.
- * Returns how often each game is taken (indexes as in `design`, `games` in
- * all). Resampling what was sampled, at both stages, keeps a configuration's
- * games together (they share its parameters) and leaves each stratum its
- * size (a run fixes how many configurations are held out). With many
- * configurations the second stage adds the within-configuration variation a
- * second time (Davison and Hinkley 1997, "Bootstrap Methods and their
- * Application", §3.8), so intervals err wide; with one or two
- * configurations a stratum it is what keeps them from being too narrow.
- */
-export function twoStageDraw(design: Design, games: number, rng: Rng): Float64Array {
-  const times = new Float64Array(games);
-  for (const configs of design) {
-    for (let c = 0; c < configs.length; c++) {
-      const picked = configs[rng.int(configs.length)];
-      for (let g = 0; g < picked.length; g++) times[picked[rng.int(picked.length)]]++;
-    }
-  }
-  return times;
+interface Design {
+  stratumOf: Int32Array;
+  clusterOf: Int32Array;
+  /** Each cluster's stratum. */
+  clusterStratum: number[];
+  strata: number;
 }
 
-/**
- * The lower tail probability at which to read a percentile interval of
- * level `level` from bootstrap draws of strata whose smallest has `units`
- * units, `df` degrees of freedom in all (units less one, summed over
- * strata): Hesterberg's expanded percentile interval (Hesterberg 2015,
- * "What Teachers Should Know About the Bootstrap: Resampling in the
- * Undergraduate Statistics Curriculum", The American Statistician), whose z
- * quantile is Student's t with df degrees of freedom times √(n / (n − 1)):
- * resampling n units gives (n − 1)/n of a mean's variance, and the
- * variance's own uncertainty widens a t interval. With fewer than two
- * units a stratum, the plain percentile interval.
- */
-export function expandedTail(level: number, df: number, units: number): number {
-  const alpha = (1 - level) / 2;
-  if (!(df >= 1 && units >= 2)) return alpha;
-  const z = studentTQuantile(1 - alpha, df) * Math.sqrt(units / (units - 1));
-  return 1 - normalCdf(z);
+function designOf(seats: readonly FocalSeat[]): Design {
+  const stratumIds = new Map<string, number>();
+  const configs: Set<string>[] = [];
+  const stratumOf = Int32Array.from(seats, (s) => {
+    const key = `${s.family}\u0000${s.held_out}`;
+    let id = stratumIds.get(key);
+    if (id === undefined) stratumIds.set(key, (id = configs.push(new Set()) - 1));
+    configs[id].add(s.cluster);
+    return id;
+  });
+  const clusterIds = new Map<string, number>();
+  const clusterStratum: number[] = [];
+  const clusterOf = Int32Array.from(seats, (s, i) => {
+    const stratum = stratumOf[i];
+    const key = `${stratum}\u0000${configs[stratum].size > 1 ? s.cluster : s.game_id}`;
+    let id = clusterIds.get(key);
+    if (id === undefined) clusterIds.set(key, (id = clusterStratum.push(stratum) - 1));
+    return id;
+  });
+  return {stratumOf, clusterOf, clusterStratum, strata: configs.length};
 }
 
 // ---------------------------------------------------------------- the report
@@ -188,12 +176,14 @@ export interface ComparisonRow {
   gap: number;
   gap_lo: number | null;
   gap_hi: number | null;
-  /** Bootstrap draws in which both groups had seats (the intervals' draws). */
-  draws: number;
+  /** The gap's standard error (cluster-robust) and Satterthwaite degrees of freedom (0: no stratum with two clusters, no interval). */
+  gap_se: number;
+  df: number;
 }
 
 export interface GeneralisationReport {
-  resamples: number;
+  /** The intervals' method: cluster-robust (sandwich) over configurations within each game's seen and held-out sets, Student's t. */
+  method: "cluster-robust";
   level: number;
   /** Focal seats read, by co-player group. */
   seats: Record<CoPlayers, number>;
@@ -204,98 +194,38 @@ export interface GeneralisationReport {
 }
 
 export interface ReportOptions {
-  resamples?: number;
-  seed?: number;
   level?: number;
-  /** The bootstrap draw (default `twoStageDraw`). */
-  draw?: (design: Design, games: number, rng: Rng) => Float64Array;
-}
-
-function quantile(sorted: readonly number[], p: number): number {
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  return sorted[lo] + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? sorted[lo]) - sorted[lo]);
 }
 
 const MEASURES: readonly Measure[] = ["return", "win share"];
 
-/** The seats' sampling design: each seat's game (an index), and per stratum (`<family>\0<held out>`) its configurations' games. */
-function designOf(seats: readonly FocalSeat[]): {gameOfSeat: number[]; games: number; strata: Map<string, Map<string, Set<number>>>; design: Design} {
-  const gameIndex = new Map<string, number>();
-  const gameOfSeat = seats.map((s) => {
-    let g = gameIndex.get(s.game_id);
-    if (g === undefined) gameIndex.set(s.game_id, (g = gameIndex.size));
-    return g;
+/** Per seat, what the plans read: its scope (agent index), family index, groups (a bit per GROUPS entry) and values per measure. */
+interface SeatIndex {
+  agentOf: Int32Array;
+  familyOf: Int32Array;
+  groupBits: Int32Array;
+  values: Float64Array[];
+  /** Seat indexes by family. */
+  byFamily: number[][];
+}
+
+function indexSeats(seats: readonly FocalSeat[], agents: readonly string[], families: readonly string[]): SeatIndex {
+  const byFamily = families.map((): number[] => []);
+  const familyOf = Int32Array.from(seats, (s, i) => {
+    const f = families.indexOf(s.family);
+    byFamily[f].push(i);
+    return f;
   });
-  const strata = new Map<string, Map<string, Set<number>>>();
-  seats.forEach((s, i) => {
-    const stratum = `${s.family}\u0000${s.held_out}`;
-    const configs = strata.get(stratum) ?? new Map<string, Set<number>>();
-    strata.set(stratum, configs);
-    const games = configs.get(s.cluster) ?? new Set<number>();
-    configs.set(s.cluster, games);
-    games.add(gameOfSeat[i]);
-  });
-  const design = [...strata.values()].map((configs) => [...configs.values()].map((games) => [...games]));
-  return {gameOfSeat, games: gameIndex.size, strata, design};
+  return {
+    agentOf: Int32Array.from(seats, (s) => agents.indexOf(s.agent)),
+    familyOf,
+    groupBits: Int32Array.from(seats, (s) => groupsOf(s).reduce((bits, g) => bits | (1 << GROUPS.indexOf(g)), 0)),
+    values: [Float64Array.from(seats, (s) => Number(s.score)), Float64Array.from(seats, (s) => Number(s.win))],
+    byFamily,
+  };
 }
 
-/**
- * Weighted sums of the seats' values per slot, a slot being (scope,
- * family, measure, group): scopes are the focal agents in order, then all
- * of them pooled when there are several. `sums(times)` weighs each seat by
- * how often a draw took its game (every seat once without `times`).
- */
-class Slots {
-  readonly F: number;
-  private readonly of: Int32Array[] = [];
-  private readonly value: Float64Array[] = [];
-  private readonly count: number;
-
-  constructor(seats: readonly FocalSeat[], readonly agents: readonly string[], readonly families: readonly string[], private readonly gameOfSeat: readonly number[]) {
-    this.F = families.length;
-    this.count = (agents.length > 1 ? agents.length + 1 : agents.length) * this.F * MEASURES.length * GROUPS.length;
-    for (const s of seats) {
-      const scopes = [agents.indexOf(s.agent), ...(agents.length > 1 ? [agents.length] : [])];
-      const family = families.indexOf(s.family);
-      const groups = groupsOf(s).map((g) => GROUPS.indexOf(g));
-      const at: number[] = [];
-      const values: number[] = [];
-      for (const scope of scopes) {
-        for (let m = 0; m < MEASURES.length; m++) for (const g of groups) at.push(this.slot(scope, family, m, g)), values.push(m === 0 ? Number(s.score) : Number(s.win));
-      }
-      this.of.push(Int32Array.from(at));
-      this.value.push(Float64Array.from(values));
-    }
-  }
-
-  slot(scope: number, family: number, measure: number, group: number): number {
-    return ((scope * this.F + family) * MEASURES.length + measure) * GROUPS.length + group;
-  }
-
-  sums(times: Float64Array | null = null): Sums {
-    const sum = new Float64Array(this.count);
-    const weight = new Float64Array(this.count);
-    for (let i = 0; i < this.of.length; i++) {
-      const w = times ? times[this.gameOfSeat[i]] : 1;
-      if (w === 0) continue;
-      const at = this.of[i];
-      const values = this.value[i];
-      for (let k = 0; k < at.length; k++) {
-        sum[at[k]] += w * values[k];
-        weight[at[k]] += w;
-      }
-    }
-    return {sum, weight};
-  }
-}
-
-interface Sums {
-  sum: Float64Array;
-  weight: Float64Array;
-}
-
-/** One row to report: a scope, one game (or all of `families`, averaged), a measure and a comparison. */
+/** One row to report: a scope (an agent's index, or `agents.length` for all pooled), one game (or all of `families`, averaged), a measure and a comparison. */
 interface Plan {
   focal: string;
   game: string;
@@ -303,104 +233,116 @@ interface Plan {
   measure: number;
   families: number[];
   comparison: (typeof COMPARISONS)[number];
-  a: number;
-  b: number;
 }
 
 /** Every row whose two groups both have seats: per scope, measure and comparison, each game, then all games (win share, several games). */
-function planRows(slots: Slots, point: Sums, scopes: readonly string[]): Plan[] {
+function planRows(index: SeatIndex, scopes: readonly string[], families: readonly string[]): Plan[] {
+  const pooled = scopes.length > 1 ? scopes.length - 1 : -1;
+  const has = (scope: number, f: number, group: GroupName) => index.byFamily[f].some((i) => (scope === pooled || index.agentOf[i] === scope) && index.groupBits[i] & (1 << GROUPS.indexOf(group)));
   const plans: Plan[] = [];
-  const families = slots.families.map((_, family) => family);
   scopes.forEach((focal, scope) => {
     MEASURES.forEach((measureName, measure) => {
       for (const comparison of COMPARISONS) {
-        const [a, b] = [GROUPS.indexOf(comparison.a), GROUPS.indexOf(comparison.b)];
-        const both = families.filter((f) => point.weight[slots.slot(scope, f, measure, a)] > 0 && point.weight[slots.slot(scope, f, measure, b)] > 0);
-        for (const f of both) plans.push({focal, game: slots.families[f], scope, measure, families: [f], comparison, a, b});
-        if (families.length > 1 && measureName === "win share" && both.length) plans.push({focal, game: "all games", scope, measure, families: both, comparison, a, b});
+        const both = families.map((_, f) => f).filter((f) => has(scope, f, comparison.a) && has(scope, f, comparison.b));
+        for (const f of both) plans.push({focal, game: families[f], scope, measure, families: [f], comparison});
+        if (families.length > 1 && measureName === "win share" && both.length) plans.push({focal, game: "all games", scope, measure, families: both, comparison});
       }
     });
   });
   return plans;
 }
 
-/** The mean over the plan's games of each game's mean in `group` (NaN when a game has no weight there). */
-function planMean(slots: Slots, sums: Sums, p: Plan, group: number): number {
-  let total = 0;
-  for (const f of p.families) {
-    const at = slots.slot(p.scope, f, p.measure, group);
-    if (!(sums.weight[at] > 0)) return NaN;
-    total += sums.sum[at] / sums.weight[at];
-  }
-  return total / p.families.length;
-}
-
-/** Per plan, its two groups' means and their gap in each bootstrap draw in which both groups had seats. */
-function drawPlans(slots: Slots, plans: readonly Plan[], design: Design, games: number, {resamples, seed, draw}: {resamples: number; seed: number; draw: NonNullable<ReportOptions["draw"]>}) {
-  const drawn = plans.map(() => ({a: [] as number[], b: [] as number[], gap: [] as number[]}));
-  if (!(resamples > 0) || !plans.length) return drawn;
-  const rng = createRng(seed);
-  for (let r = 0; r < resamples; r++) {
-    const sums = slots.sums(draw(design, games, rng));
-    plans.forEach((p, i) => {
-      const a = planMean(slots, sums, p, p.a);
-      const b = planMean(slots, sums, p, p.b);
-      if (Number.isNaN(a) || Number.isNaN(b)) return;
-      drawn[i].a.push(a);
-      drawn[i].b.push(b);
-      drawn[i].gap.push(a - b);
-    });
-  }
-  return drawn;
-}
-
-/** The interval of `values` read at lower tail probability `tail`; nulls without draws. */
-function interval(values: readonly number[], tail: number): [number | null, number | null] {
-  if (!values.length) return [null, null];
-  const sorted = [...values].sort((x, y) => x - y);
-  return [quantile(sorted, tail), quantile(sorted, 1 - tail)];
+/**
+ * A plan's row. Its parameters are, per game g of the plan, the two
+ * groups' mean values m_gA and m_gB: ratio estimators (a sum over seats
+ * divided by their number), solving Σ_c U_c = 0 with cluster c's score
+ * U_c = (S_cgA − m_gA·N_cgA, S_cgB − m_gB·N_cgB, …) and information
+ * H = diag(N_gA, N_gB, …). The groups' means are averages over the plan's
+ * games, and the gap is their difference, so each is a contrast of the
+ * parameters whose cluster-robust variance and Satterthwaite degrees of
+ * freedom clusterRobust.ts gives (the working model for the degrees of
+ * freedom: each stratum's seats, independent). Groups that share
+ * configurations (co-players, self- and cross-play) share their clusters,
+ * so what a configuration does to both cancels in the gap; seen and
+ * held-out configurations are disjoint strata, so their variances add.
+ */
+function estimate(plan: Plan, index: SeatIndex, design: Design, pooled: number, level: number): ComparisonRow {
+  const F = plan.families.length;
+  const p = 2 * F;
+  const [bitA, bitB] = [1 << GROUPS.indexOf(plan.comparison.a), 1 << GROUPS.indexOf(plan.comparison.b)];
+  const values = index.values[plan.measure];
+  const sum = new Float64Array(p);
+  const count = new Float64Array(p);
+  // Per cluster with seats in either group: its sums and counts per parameter; per stratum, its counts (the working information).
+  const clusters = new Map<number, {sum: Float64Array; count: Float64Array}>();
+  const strata = new Map<number, Float64Array>();
+  plan.families.forEach((f, k) => {
+    for (const i of index.byFamily[f]) {
+      if (plan.scope !== pooled && index.agentOf[i] !== plan.scope) continue;
+      const bits = index.groupBits[i];
+      const j = bits & bitA ? 2 * k : bits & bitB ? 2 * k + 1 : -1;
+      if (j < 0) continue;
+      const c = design.clusterOf[i];
+      let cluster = clusters.get(c);
+      if (!cluster) clusters.set(c, (cluster = {sum: new Float64Array(p), count: new Float64Array(p)}));
+      cluster.sum[j] += values[i];
+      cluster.count[j]++;
+      sum[j] += values[i];
+      count[j]++;
+      const stratum = design.clusterStratum[c];
+      let n = strata.get(stratum);
+      if (!n) strata.set(stratum, (n = new Float64Array(p)));
+      n[j]++;
+    }
+  });
+  const mean = sum.map((s, j) => s / count[j]);
+  const diagonal = (d: Float64Array) => {
+    const m = new Float64Array(p * p);
+    for (let j = 0; j < p; j++) m[j * p + j] = d[j];
+    return m;
+  };
+  const byStratum = new Map([...strata].map(([s, n]) => [s, {scores: [] as Float64Array[], information: diagonal(n)}]));
+  for (const [c, cluster] of clusters) byStratum.get(design.clusterStratum[c])!.scores.push(cluster.sum.map((s, j) => s - mean[j] * cluster.count[j]));
+  const robust = clusterRobust(p, diagonal(count), [...byStratum.values()]);
+  const contrast = (a: number, b: number) => Float64Array.from({length: p}, (_, j) => (j % 2 === 0 ? a : b) / F);
+  const [aA, aB, aGap] = [contrast(1, 0), contrast(0, 1), contrast(1, -1)];
+  const dot = (a: Float64Array) => a.reduce((t, x, j) => t + x * mean[j], 0);
+  const [meanA, meanB] = [dot(aA), dot(aB)];
+  const gapVariance = robust.contrast(aGap);
+  const A = tInterval(meanA, robust.contrast(aA), level);
+  const B = tInterval(meanB, robust.contrast(aB), level);
+  const gap = tInterval(meanA - meanB, gapVariance, level);
+  const seatsIn = (parity: number) => count.reduce((t, n, j) => t + (j % 2 === parity ? n : 0), 0);
+  const {comparison} = plan;
+  return {
+    focal: plan.focal, game: plan.game, measure: MEASURES[plan.measure], comparison: comparison.name, a: comparison.a, b: comparison.b,
+    mean_a: meanA, lo_a: A.lo, hi_a: A.hi, seats_a: seatsIn(0),
+    mean_b: meanB, lo_b: B.lo, hi_b: B.hi, seats_b: seatsIn(1),
+    gap: meanA - meanB, gap_lo: gap.lo, gap_hi: gap.hi, gap_se: Math.sqrt(gapVariance.variance), df: gapVariance.df,
+  };
 }
 
 /**
- * Focal performance by group with intervals from `options.resamples`
- * draws of the design (default 1,000 `twoStageDraw`s; 0 gives estimates
- * only), read as expanded percentile intervals (`expandedTail`): for each
- * focal agent (and all of them pooled, when there are several), each game
- * (and all games, win share only, when there are several) and each
- * measure, the three comparisons whose groups both have seats. A
- * comparison over all games averages, game by game, only the games in
- * which both of its groups have seats.
+ * Focal performance by group with cluster-robust intervals at `level`
+ * (default 95 %; `estimate` says how): for each focal agent (and all of
+ * them pooled, when there are several), each game (and all games, win
+ * share only, when there are several) and each measure, the three
+ * comparisons whose groups both have seats. A comparison over all games
+ * averages, game by game, only the games in which both of its groups have
+ * seats.
  */
 export function generalisationReport(seats: readonly FocalSeat[], options: ReportOptions = {}): GeneralisationReport {
-  const {resamples = 1000, seed = 1, level = 0.95, draw = twoStageDraw} = options;
+  const {level = 0.95} = options;
   const families = [...new Set(seats.map((s) => s.family))].sort();
   const agents = [...new Set(seats.map((s) => s.agent))].sort();
   const scopes = agents.length > 1 ? [...agents, "all focal agents"] : agents;
-  const {gameOfSeat, games, strata, design} = designOf(seats);
-  const slots = new Slots(seats, agents, families, gameOfSeat);
-  const point = slots.sums();
-  const plans = planRows(slots, point, scopes);
-  const drawn = drawPlans(slots, plans, design, games, {resamples, seed, draw});
-  const rows: ComparisonRow[] = plans.map((p, i) => {
-    // Units for the interval: each stratum's configurations (seen and held out, per game of the row).
-    const sizes = p.families.flatMap((f) => [false, true].flatMap((held) => strata.get(`${families[f]}\u0000${held}`)?.size ?? []));
-    const tail = expandedTail(level, sizes.reduce((df, n) => df + n - 1, 0), Math.min(...sizes));
-    const [meanA, meanB] = [planMean(slots, point, p, p.a), planMean(slots, point, p, p.b)];
-    const seatsIn = (group: number) => p.families.reduce((n, f) => n + point.weight[slots.slot(p.scope, f, p.measure, group)], 0);
-    const [loA, hiA] = interval(drawn[i].a, tail);
-    const [loB, hiB] = interval(drawn[i].b, tail);
-    const [gapLo, gapHi] = interval(drawn[i].gap, tail);
-    return {
-      focal: p.focal, game: p.game, measure: MEASURES[p.measure], comparison: p.comparison.name, a: p.comparison.a, b: p.comparison.b,
-      mean_a: meanA, lo_a: loA, hi_a: hiA, seats_a: seatsIn(p.a),
-      mean_b: meanB, lo_b: loB, hi_b: hiB, seats_b: seatsIn(p.b),
-      gap: meanA - meanB, gap_lo: gapLo, gap_hi: gapHi, draws: drawn[i].gap.length,
-    };
-  });
+  const index = indexSeats(seats, agents, families);
+  const design = designOf(seats);
+  const rows = planRows(index, scopes, families).map((plan) => estimate(plan, index, design, agents.length > 1 ? agents.length : -1, level));
   const counts: Record<CoPlayers, number> = {"self-play": 0, seen: 0, unseen: 0, mixed: 0, other: 0};
   for (const s of seats) counts[s.co_players]++;
   const configsOf = (heldOut: boolean) => new Set(seats.filter((s) => s.held_out === heldOut).map((s) => `${s.family}\u0000${s.cluster}`)).size;
-  return {resamples: resamples > 0 && plans.length ? resamples : 0, level, seats: counts, configurations: {seen: configsOf(false), held_out: configsOf(true)}, rows, notes: missingComparisons(seats, counts)};
+  return {method: "cluster-robust", level, seats: counts, configurations: {seen: configsOf(false), held_out: configsOf(true)}, rows, notes: missingComparisons(seats, counts)};
 }
 
 const families = (seats: readonly FocalSeat[]) => [...new Set(seats.map((s) => s.family))];

@@ -11,10 +11,10 @@ import {UsageError} from "./args.js";
 
 const HINT = 'expected a directory written by "parley run" from a config with a "generalisation" key (the Guide, Analysing runs)';
 
-export async function generalisation(dirs: readonly string[], options: {resamples: number; seed: number}): Promise<unknown> {
+export async function generalisation(dirs: readonly string[]): Promise<unknown> {
   for (const dir of dirs) inputPath("ratings", dir, "directory", HINT);
   try {
-    return await generalisationOverRuns(dirs, options);
+    return await generalisationOverRuns(dirs);
   } catch (error) {
     if (error instanceof NoProtocol) throw new UsageError(`parley ratings: --generalisation: ${error.message}; ${HINT}`);
     if (error instanceof RunTablesMissing) throw new UsageError(`parley ratings: --generalisation: ${error.message}; ${HINT}`);

@@ -49,7 +49,8 @@ export async function run(argv: string[]): Promise<number> {
   const resamples = intOption("ratings", "resamples", values.resamples, {min: 0, max: 100_000}, 1000);
   const seed = intOption("ratings", "seed", values.seed, {min: 0, max: 2 ** 31 - 1}, 1);
   if (values.generalisation) {
-    printJson(await generalisation(positionals, {resamples, seed}));
+    // Its intervals are cluster-robust, as the ratings': no draws, so --resamples and --seed change nothing.
+    printJson(await generalisation(positionals));
     return 0;
   }
   const sources: CovariateSource[] = [];
