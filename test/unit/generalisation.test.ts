@@ -191,11 +191,11 @@ function coverage(truth: {exploit: number; shortfall: number}, configs: number) 
 // self-play − cross-play gaps: with 2 configurations a side 187, 192, 191 (95.1 %, 94.8 %, 95.3 %), mean
 // widths 1.86, 4.09, 1.59 (about 7.5 times the estimates' standard deviation over seeds: Student's t on 2
 // degrees of freedom); with 20 a side 186, 186, 187 (95.6 %, 95.3 %, 94.6 %), widths 0.32, 0.69, 0.28 (4.0
-// times it, as t on 38 degrees of freedom gives). The two-stage bootstrap this replaced covered 99.9 %,
-// 91.6 % and 99.8 % with 2 a side (widths 1.82, 2.07, 1.74) and 99.7 %, 96.6 %, 99.9 % with 20 (widths
-// 0.49, 0.73, 0.46): it counted the games' own variation twice (the self- and co-player gaps 1.5 to 1.7 times
+// times it, as t on 38 degrees of freedom gives). The two-stage bootstrap this replaced (200 draws a
+// seed, over 2,000 seeds) covered 99.8 %, 91.5 % and 99.8 % with 2 a side (widths 1.82, 2.06, 1.74) and 99.7 %,
+// 96.6 %, 99.8 % with 20 (widths 0.49, 0.73, 0.46): it counted the games' own variation twice (the self- and co-player gaps 1.5 to 1.7 times
 // too wide with 20 a side) and the configurations gap was too narrow with two. The null field: the same
-// coverage (the gaps are additive). 200 seeds take about 0.1 s.
+// coverage (the gaps are additive). 200 seeds take 0.1 s (2 a side) to 0.6 s (20).
 for (const configs of [2, 20]) {
   test(`${configs} seen and ${configs} held-out configurations, a focal agent that exploits its seen co-players only (gap 1) and falls short by 1 on held-out configurations: intervals cover the gaps in ≥ 90 % of 200 seeds${configs === 20 ? " and find them" : ""}`, () => {
     const {tally, seeds} = coverage({exploit: 1, shortfall: 1}, configs);
