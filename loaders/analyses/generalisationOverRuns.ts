@@ -3,7 +3,8 @@
  * whose config declared a protocol: each run's protocol read from its
  * manifest and applied to its own seats (native DuckDB, the SQL /ratings
  * runs in DuckDB-WASM), several runs pooled with their game ids prefixed.
- * What `parley ratings --generalisation` prints and a report's front page shows.
+ * What `parley ratings --generalisation` prints; /ratings computes the same
+ * in the browser (src/lib/pages/generalisation.ts), in the site and in a report.
  */
 import {focalSeatsSQL, generalisationReport, protocolOf, type FocalSeat, type GeneralisationProtocol, type GeneralisationReport} from "../../src/lib/generalisation.js";
 import {commonSeatsSQL} from "../../src/lib/ratingsData.js";
@@ -14,14 +15,14 @@ import {withRunViews} from "../io/parquet.js";
 export class NoProtocol extends Error {}
 
 /** The protocol `dir`'s manifest records, or null when it declares none; throws NoProtocol when it is not what `parley run` writes. */
-export function runProtocol(dir: string): GeneralisationProtocol | null {
+function runProtocol(dir: string): GeneralisationProtocol | null {
   const protocol = protocolOf(readManifest(dir));
   if (protocol && "problem" in protocol) throw new NoProtocol(`${dir}: ${protocol.problem}`);
   return protocol;
 }
 
 /** One row per focal seat of the run in `dir` (game ids and configurations prefixed with `prefix/` when given). Throws RunTablesMissing without games or players. */
-export async function focalSeatsOfRun(dir: string, protocol: GeneralisationProtocol, prefix = ""): Promise<FocalSeat[]> {
+async function focalSeatsOfRun(dir: string, protocol: GeneralisationProtocol, prefix = ""): Promise<FocalSeat[]> {
   return withRunViews(dir, ["games", "players"], undefined, async (db) => {
     const columns = new Set((await db.query<{column_name: string}>("SELECT column_name FROM (DESCRIBE games)")).map((r) => r.column_name));
     const family = columns.has("game") ? "g.game" : columns.has("family") ? "g.family" : "NULL";

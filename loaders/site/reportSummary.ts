@@ -5,9 +5,7 @@
  * how many games, rule breaks, tokens and cost when known, and headline
  * results from the same SQL as the analysis pages and the CLI (GLEE's
  * metrics per agent, `src/lib/gleeMetrics.ts`; gamma-Bench's overall score,
- * src/analyses/gamabench.ts's measure `scores`), and the generalisation
- * report of each run whose config declared a protocol (as `parley ratings
- * <run> --generalisation`, loaders/analyses/generalisationOverRuns.ts).
+ * src/analyses/gamabench.ts's measure `scores`).
  */
 import {join} from "node:path";
 import {withRunViews} from "../io/parquet.js";
@@ -26,8 +24,6 @@ import type {StudySummary, StudyGame, StudyAgent, StudyRunSummary} from "../../s
 import {summarizeParticipants, type ParticipantRow} from "../../src/lib/studyParticipants.js";
 import {existsSync} from "node:fs";
 import {sqlString} from "../io/duckdb.js";
-import {focalSeatsOfRun, NoProtocol, runProtocol} from "../analyses/generalisationOverRuns.js";
-import {generalisationReport, protocolSummary} from "../../src/lib/generalisation.js";
 
 const num = (v: unknown): number => Number(v ?? 0);
 
@@ -175,25 +171,7 @@ export async function studySummary(title: string, runs: StudyRun[], datasets: Re
       gleeWithExcluded: datasets.glee && excluded.length ? await gleeHeadline(datasets.glee, []) : null,
       gamabench: datasets.gamabench ? await gamabenchHeadline(datasets.gamabench) : null,
     },
-    generalisation: await generalisationHeadlines(runs),
   };
-}
-
-/** The generalisation report of each run whose manifest records a protocol (the defaults of `parley ratings --generalisation`); a protocol that cannot be read is said, not fatal. */
-async function generalisationHeadlines(runs: readonly StudyRun[]): Promise<NonNullable<StudySummary["generalisation"]>> {
-  const out: NonNullable<StudySummary["generalisation"]> = [];
-  for (const run of runs) {
-    let protocol;
-    try {
-      protocol = runProtocol(run.dir);
-    } catch (error) {
-      if (!(error instanceof NoProtocol)) throw error;
-      out.push({run: run.name, protocol: `Its generalisation protocol cannot be read: ${error.message}.`, report: null});
-      continue;
-    }
-    if (protocol) out.push({run: run.name, protocol: protocolSummary(protocol), report: generalisationReport(await focalSeatsOfRun(run.dir, protocol))});
-  }
-  return out;
 }
 
 /** Mean efficiency, fairness and each seat's self-gain per family and ordered pair of agents (the metric SQL of the pages and `parley metrics`). */

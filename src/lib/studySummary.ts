@@ -4,7 +4,6 @@
  * src/components/studySummary.ts.
  */
 
-import type {GeneralisationReport} from "./generalisation.js";
 import type {ParticipantsSummary} from "./studyParticipants.js";
 
 export type ParamValue = string | number | boolean | null;
@@ -70,10 +69,4 @@ export interface StudySummary {
     gleeWithExcluded: GleeHeadlineRow[] | null;
     gamabench: {model: string; overall: number; sd: number | null; runs: number}[] | null;
   };
-  /**
-   * Per run whose config declared a generalisation protocol: its name, the
-   * protocol in words, and its report as `parley ratings <run> --generalisation`
-   * gives it (null, with the reason in `protocol`, when its manifest's protocol cannot be read).
-   */
-  generalisation?: {run: string; protocol: string; report: GeneralisationReport | null}[];
 }

@@ -21,8 +21,6 @@ import {parley, scratch} from "../support/cli.js";
 import {ConfigError, parseRunConfig} from "../../loaders/runner/runConfig.js";
 import {heldOutConfigIds} from "../../loaders/runner/generalisationConfig.js";
 import {expandGrid} from "../../loaders/runner/grid.js";
-import {readStudyRuns} from "../../loaders/site/reportRuns.js";
-import {studySummary} from "../../loaders/site/reportSummary.js";
 
 const {dir: tempDir} = scratch("parley-generalisation-");
 
@@ -86,13 +84,6 @@ test("parley run + parley ratings --generalisation: the seen − unseen gap matc
   assert.ok(within(selfCross, 1 - 5 / 3), `self-play − cross-play: ${selfCross.gap} [${selfCross.gap_lo}, ${selfCross.gap_hi}] should hold −2/3`);
   assert.ok(report.notes.some((n: string) => /single seen or held-out configuration/.test(n)), "one configuration a side is said");
   assert.equal(report.method, "cluster-robust");
-
-  // A report's front page shows the same report.
-  const summary = await studySummary("t", await readStudyRuns([out]), {}, []);
-  assert.equal(summary.generalisation!.length, 1);
-  assert.equal(summary.generalisation![0].protocol, "Focal: equilibrium. Seen co-players: random. Unseen co-players: workflow-ne, best-response. Held-out configurations: gtllm/prisoners_dilemma with negotiation_rounds 4 (1 configuration).");
-  const {runs: _runs, ...fromCommand} = report;
-  assert.deepEqual(JSON.parse(JSON.stringify(summary.generalisation![0].report)), fromCommand);
 
   // A run whose config declares no protocol: one line naming it.
   const plain = join(dir, "plain.json");
