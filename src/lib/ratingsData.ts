@@ -40,6 +40,15 @@ export function commonSeatsSQL(games: string, players: string, familySql: string
   WHERE p.agent IS NOT NULL AND p."return" IS NOT NULL AND isfinite(p."return")`;
 }
 
+/**
+ * `sql`'s seat rows in one order, by game and seat. The fits sum comparisons
+ * in row order and DuckDB returns a query's rows in whatever order its
+ * threads finish, so without it the same directory rated differently from
+ * one call to the next (at the 1e-16 level, and visibly where Nash
+ * averaging's equilibrium has ties).
+ */
+export const inSeatOrder = (sql: string): string => `SELECT * FROM (${sql}) ORDER BY game_id, seat`;
+
 /** Seats of the flat GLEE games table (the site's GLEE datasets): Alice seat 0, Bob seat 1, their §2 utilities. */
 export function gleeSeatsSQL(games: string, prefix = ""): string {
   const side = (seat: number, who: "alice" | "bob") => `SELECT ${prefixed("game_id", prefix)} AS game_id, 'glee/' || family AS family,

@@ -2,7 +2,7 @@
  * One row per seat of a run or ingest directory (src/lib/ratingsData.ts), for
  * the commands that compare agents: `parley ratings` and `parley compare`.
  */
-import {commonSeatsSQL, gleeSeatsSQL, type SeatRow} from "../../../src/lib/ratingsData.js";
+import {commonSeatsSQL, gleeSeatsSQL, inSeatOrder, type SeatRow} from "../../../src/lib/ratingsData.js";
 import {sqlString} from "../../../src/lib/sqlText.js";
 import {runTableFiles} from "../../io/runTables.js";
 import {UsageError} from "./args.js";
@@ -25,7 +25,7 @@ export async function seatRows(command: string, dir: string, prefix: string): Pr
       sql = commonSeatsSQL("games", "players", family, columns, prefix);
     } else if (columns.has("alice_agent") && columns.has("alice_utility")) sql = gleeSeatsSQL("games", prefix);
     else throw new UsageError(`parley ${command}: ${dir} holds no players table and no GLEE games table; ${HINT}`);
-    return (await db.query(sql)) as unknown as SeatRow[];
+    return (await db.query(inSeatOrder(sql))) as unknown as SeatRow[];
   });
 }
 

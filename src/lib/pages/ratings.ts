@@ -11,7 +11,7 @@
  * outcome (`outcome` in the input) asks DuckDB-WASM for the games again.
  */
 import {compactGames} from "../ratings.js";
-import {commonSeatsSQL, gleeSeatsSQL, packGames, ratedGames, seatMetaGame, type PackedGames, type SeatRow} from "../ratingsData.js";
+import {commonSeatsSQL, gleeSeatsSQL, packGames, ratedGames, seatMetaGame, inSeatOrder, type PackedGames, type SeatRow} from "../ratingsData.js";
 import {outcomeFallbacks, type Outcome} from "../ratingOutcomes.js";
 import {seatTurnsSQL, valuesPerAgent, type SeatTurns, type TurnValues} from "../ratingCovariates.js";
 import type {Bimatrix} from "../bimatrix.js";
@@ -44,10 +44,10 @@ export const withOutcome = (input: RatingSourceInput, outcome: Outcome): RatingS
 
 /** The same seat SQL as `parley ratings` (ratingsData.ts), on the dataset's `games` (and `players`) tables. */
 export async function sourceSeats(query: Query, input: RatingSourceInput): Promise<SeatRow[]> {
-  if (input.source === "run") return (await query(runSeatsSQL({games: `${input.tables}games`, players: `${input.tables}players`, prefix: input.prefix}))) as SeatRow[];
-  if (input.source === "glee") return (await query(gleeSeatsSQL("games", "glee"))) as SeatRow[];
+  if (input.source === "run") return (await query(inSeatOrder(runSeatsSQL({games: `${input.tables}games`, players: `${input.tables}players`, prefix: input.prefix})))) as SeatRow[];
+  if (input.source === "glee") return (await query(inSeatOrder(gleeSeatsSQL("games", "glee")))) as SeatRow[];
   const columns = new Set((await query("SELECT column_name FROM (DESCRIBE games)")).map((r) => r.column_name as string));
-  return (await query(commonSeatsSQL("games", "players", "g.game", columns, "gamabench"))) as SeatRow[];
+  return (await query(inSeatOrder(commonSeatsSQL("games", "players", "g.game", columns, "gamabench")))) as SeatRow[];
 }
 
 /** The token sums of a source; a dataset's turns may lack the cached and reasoning counts (logs and runs before they were kept). */
