@@ -43,7 +43,7 @@ import {DATASET_LOOKUPS, indexName, type Lookup} from "../../src/lib/lookups.js"
  * per schema, in the tables of the catalog dataset those pages read (the
  * group's id), so a page reads a run as it reads its built-in data.
  */
-interface RunGroup {
+export interface RunGroup {
   id: string;
   games: (game: string) => boolean;
   schemas: readonly TableSchema[];
@@ -117,12 +117,12 @@ export const RUNS = [${runs.join(",")}
 export const RUN_PROBLEMS = ${JSON.stringify(problems, null, 2)};
 `;
 
-function runModuleEntry(entry: RunEntry, games: string[]): string {
+function runModuleEntry(entry: RunEntry, games: string[], kept: readonly RunGroup[] = RUN_GROUPS): string {
   // Tables by URL (.href): a bare FileAttachment of a .parquet file makes Framework import apache-arrow from npm, which the offline build cannot.
   const file = (member: string) => `FileAttachment(${JSON.stringify(`../data/runs/${entry.slug}/${member}`)})`;
-  const groups = RUN_GROUPS.filter((g) => games.some(g.games)).map((g) => `${JSON.stringify(g.id)}: {${g.schemas.map((s) => `${s.name}: ${file(`${g.id}/${s.name}.parquet`)}.href`).join(", ")}}`);
-  const first = RUN_GROUPS.filter((g) => games.some(g.games) && RUN_FIRST_VIEWS[g.id]).map((g) => `${JSON.stringify(g.id)}: {${RUN_FIRST_VIEWS[g.id].map((v) => `${JSON.stringify(v.page)}: ${file(`${g.id}/first-${v.page}.json`)}`).join(", ")}}`);
-  const lookups = RUN_GROUPS.filter((g) => games.some(g.games) && g.lookups).map((g) => `${JSON.stringify(g.id)}: {${Object.keys(g.lookups!).map((t) => `${t}: ${file(`${g.id}/${indexName(t)}`)}`).join(", ")}}`);
+  const groups = kept.filter((g) => games.some(g.games)).map((g) => `${JSON.stringify(g.id)}: {${g.schemas.map((s) => `${s.name}: ${file(`${g.id}/${s.name}.parquet`)}.href`).join(", ")}}`);
+  const first = kept.filter((g) => games.some(g.games) && RUN_FIRST_VIEWS[g.id]).map((g) => `${JSON.stringify(g.id)}: {${RUN_FIRST_VIEWS[g.id].map((v) => `${JSON.stringify(v.page)}: ${file(`${g.id}/first-${v.page}.json`)}`).join(", ")}}`);
+  const lookups = kept.filter((g) => games.some(g.games) && g.lookups).map((g) => `${JSON.stringify(g.id)}: {${Object.keys(g.lookups!).map((t) => `${t}: ${file(`${g.id}/${indexName(t)}`)}`).join(", ")}}`);
   return `
   {name: ${JSON.stringify(entry.name)}, description: ${JSON.stringify(entry.description)}, slug: ${JSON.stringify(entry.slug)}, games: ${JSON.stringify(games)},
    info: ${file("run.json")},
@@ -152,6 +152,16 @@ export async function runsModule(env: NodeJS.ProcessEnv = process.env): Promise<
   return TEMPLATE(entries, problems);
 }
 
+/**
+ * The generated module's text for given runs with only the analysis groups
+ * `groups` (ids of RUN_GROUPS): a report's (site/reportSite.ts), whose runs'
+ * files `runMembers` gives for the same groups.
+ */
+export function runsModuleOf(runs: readonly {entry: RunEntry; games: string[]}[], groups: readonly string[]): string {
+  const kept = RUN_GROUPS.filter((g) => groups.includes(g.id));
+  return TEMPLATE(runs.map(({entry, games}) => runModuleEntry(entry, games, kept)), []);
+}
+
 export const RUNS_MODULE = join(projectRoot, "src/generated/runs.js");
 
 /** Writes src/generated/runs.js (only when its text changes, so a watching preview is not reloaded for nothing); returns whether it changed. */
@@ -176,10 +186,6 @@ export async function prepareRuns(env: NodeJS.ProcessEnv = process.env): Promise
  * tables and a `problem`), so the build goes on.
  */
 export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.env): Promise<Buffer> {
-  const {flattenRunTable, lookupIndex, writeParquet} = await import("../io/parquet.js");
-  const {firstView} = await import("../datasets/emit.js");
-  const scratch = mkdtempSync(join(tmpdir(), "parley-run-archive-"));
-  const members: Record<string, Uint8Array | string> = {};
   const entry = (() => {
     try {
       return readRuns(env).runs.find((r) => r.slug === slug) ?? null;
@@ -187,6 +193,19 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
       return null;
     }
   })();
+  return tar(await runMembers(entry, slug, RUN_GROUPS));
+}
+
+/**
+ * The files of run `entry` (null: no run is configured under `slug` any
+ * more) for the analysis groups `groups`, by their names in the archive:
+ * run.json, each group's flat tables, lookup indexes and first views.
+ */
+export async function runMembers(entry: RunEntry | null, slug: string, groups: readonly RunGroup[]): Promise<Record<string, Uint8Array | string>> {
+  const {flattenRunTable, lookupIndex, writeParquet} = await import("../io/parquet.js");
+  const {firstView} = await import("../datasets/emit.js");
+  const scratch = mkdtempSync(join(tmpdir(), "parley-run-archive-"));
+  const members: Record<string, Uint8Array | string> = {};
   const info: RunInfo = {name: entry?.name ?? slug, description: entry?.description ?? null, path: entry?.path ?? "", kind: null, games: [], total: 0, agents: [], models: [], started: null, finished: null, running: false, config: null, llm_players: [], parley: null, manifest: null, problem: entry ? null : `no run named ${JSON.stringify(slug)} is configured any more (rebuild)`};
   const empty = join(scratch, "empty");
   mkdirSync(empty);
@@ -211,7 +230,7 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
     tablesDir = empty;
   }
   try {
-    for (const group of RUN_GROUPS) {
+    for (const group of groups) {
       mkdirSync(join(scratch, group.id), {recursive: true});
       // A group the run has no games of stays empty (an ingest's flat tables would otherwise be copied whole into every group).
       const source = info.games.some((g) => group.games(g.game)) ? tablesDir : empty;
@@ -235,7 +254,7 @@ export async function runArchive(slug: string, env: NodeJS.ProcessEnv = process.
       if (source !== empty) for (const view of RUN_FIRST_VIEWS[group.id] ?? []) members[`${group.id}/first-${view.page}.json`] = JSON.stringify(await firstView(view, join(scratch, group.id)));
     }
     members["run.json"] = JSON.stringify(info, null, 2);
-    return tar(members);
+    return members;
   } finally {
     rmSync(scratch, {recursive: true, force: true});
   }

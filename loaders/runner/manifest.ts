@@ -10,10 +10,11 @@
  * system prompt sent (llm/promptLog.ts), so a changed prompt template shows
  * as a new hash, and its harness factors (llm/harness.ts: legal moves
  * listed, structured output, retries after a rule break, votes), every one
- * spelled out; an adaptive run adds its decisions (run/adaptive.ts: each
- * batch, what it chose and why, the rank interval widths then). No key or
- * secret is ever part of it: players name the environment variable of their
- * key, never its value.
+ * spelled out; a run config's generalisation protocol resolved (its
+ * held-out configurations as configuration ids; runner/generalisationConfig.ts);
+ * an adaptive run's decisions (run/adaptive.ts: each batch, what it chose and
+ * why, the rank interval widths then). No key or secret is ever part of it:
+ * players name the environment variable of their key, never its value.
  */
 import {createHash} from "node:crypto";
 import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
@@ -24,6 +25,7 @@ import {redactUrl, redactUrls} from "../io/printable.js";
 import {readRunFile} from "../io/runFile.js";
 import {promptLog} from "../llm/promptLog.js";
 import type {Harness} from "../llm/harness.js";
+import type {GeneralisationProtocol} from "../../src/lib/generalisation.js";
 
 const PACKAGES = ["@observablehq/framework", "@duckdb/node-api", "@duckdb/duckdb-wasm", "openai", "@anthropic-ai/sdk", "@google/genai", "apache-arrow", "parquet-wasm"];
 
@@ -84,6 +86,8 @@ export interface ManifestInput {
   shard?: string | null;
   /** An adaptive run's decisions and stop (run/adaptive.ts AdaptiveSummary). */
   adaptive?: unknown;
+  /** The run config's generalisation protocol, as parsed (held-out configurations resolved to ids). */
+  generalisation?: GeneralisationProtocol;
 }
 
 export function buildManifest(input: ManifestInput): Record<string, unknown> {
@@ -115,6 +119,7 @@ export function buildManifest(input: ManifestInput): Record<string, unknown> {
         ...(p.harness && {harness: p.harness}),
       };
     }),
+    ...(input.generalisation && {generalisation: input.generalisation}),
   };
 }
 

@@ -122,7 +122,8 @@ export interface ResumableResult {
  * their directories resume as they are (runner/keptChance.ts).
  */
 export function runFingerprint(config: RunConfig): string {
-  const {concurrency: _c, llm_players, games, description: _d, chance, ...rest} = config;
+  // The generalisation protocol says how games are read, not which are played.
+  const {concurrency: _c, llm_players, games, description: _d, generalisation: _g, chance, ...rest} = config;
   return fingerprint({...rest, ...(chance !== "per-game" && {chance}), games: games.map((g) => ({game: g.def.id, grid: g.grid, n_players: g.n_players})), llm_players: llm_players.map(answerDefining)});
 }
 

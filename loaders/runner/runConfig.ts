@@ -31,6 +31,8 @@
  *   concurrency (default 8), max_attempts (default 3: answers per decision
  *   before the game's rule-break fallback), run_id (default: the file name),
  *   description.
+ * - generalisation: focal agents, seen and unseen co-players, held-out
+ *   configurations (generalisationConfig.ts); it changes no game played.
  * The keys, their aliases and defaults are a table (runConfigKeys.ts) that
  * the site's Reference prints too.
  * Errors name the offending key, e.g. `grid.delta_a[1]`.
@@ -50,6 +52,7 @@ import {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConf
 import {RUN_CONFIG_KEYS, RUN_DEFAULTS} from "./runConfigKeys.js";
 import {keyNames} from "../io/configKeys.js";
 import {idProblem} from "../io/ids.js";
+import {parseGeneralisation} from "./generalisationConfig.js";
 import {CHANCE_SCHEMES, type ChanceScheme} from "../../src/lib/sharedChance.js";
 
 export {ConfigError, lineupsOf, type GameRunSpec, type LineupsSpec, type RunConfig} from "./runConfigTypes.js";
@@ -341,5 +344,6 @@ export function parseRunConfig(raw: unknown, fallbackRunId = "run"): RunConfig {
     max_attempts: integer(raw, "max_attempts", RUN_DEFAULTS.max_attempts, 1, LIMITS.max_attempts.max),
   };
   checkGames(config, lineupKey, (spec) => (keyedByGame ? `grid.${keyOf(spec.def)}` : "grid"));
+  if (raw.generalisation !== undefined) config.generalisation = parseGeneralisation(raw.generalisation, config, keyOf);
   return config;
 }

@@ -36,4 +36,5 @@ export const RUN_CONFIG_KEYS: readonly ConfigKey[] = [
   {key: "max_attempts", type: `an integer in [1, ${LIMITS.max_attempts.max}]`, default: String(RUN_DEFAULTS.max_attempts), meaning: "answers to one decision before the game's rule-break fallback"},
   {key: "run_id", type: "an id: 1 to 256 characters, no control, line-separator or bidirectional-format characters", default: "the config file's name", meaning: "the run's name, in the games table's run_id column"},
   {key: "description", type: "a string of at most 10,000 characters", default: "null", meaning: "free text about the run, kept with the config in its manifest"},
+  {key: "generalisation", type: 'an object: "focal", "seen", "unseen", "held_out" (below)', default: "none", meaning: "a generalisation protocol: the focal agents, the co-players they were developed against and those held out, the held-out configurations; recorded in the manifest and reported by `parley ratings --generalisation` and /ratings; it changes no game played"},
 ];

@@ -6,6 +6,7 @@
  */
 import type {GameDef, ParamValue} from "../contract/game.js";
 import type {LlmPlayerSpec} from "../llm/playerSpec.js";
+import type {GeneralisationProtocol} from "../../src/lib/generalisation.js";
 import type {ChanceScheme} from "../../src/lib/sharedChance.js";
 
 export interface GameRunSpec {
@@ -31,6 +32,8 @@ export interface RunConfig {
   chance: ChanceScheme;
   concurrency: number;
   max_attempts: number;
+  /** Focal agents, background co-players and held-out configurations (generalisationConfig.ts); absent when the config declares none. */
+  generalisation?: GeneralisationProtocol;
 }
 
 export type LineupsSpec = "all" | "self" | string[][];

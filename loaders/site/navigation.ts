@@ -38,7 +38,7 @@ export interface PaperPages {
 
 /** Pages that read more than one paper's games. */
 export const COMPARE_PAGES: readonly NavPage[] = [
-  {name: "Ratings across games", path: "/ratings", summary: "one strength per agent from every game it played against another (Bradley–Terry with bootstrap intervals and tiers), and α-Rank for each two-seat meta-game."},
+  {name: "Ratings across games", path: "/ratings", summary: "one strength per agent from every game it played against another (Bradley–Terry with cluster-robust intervals, tiers and settledness), the controlled ranking, Nash averaging and α-Rank, and self-play vs cross-play for runs that declare a generalisation protocol."},
   {name: "Compare two agents", path: "/compare", summary: "two agents (or two runs) side by side on the same games: outcomes, metrics and where they differ."},
   {name: "Study: self-gain and patience", path: "/study-discount", summary: "does an agent gain more when it is more patient? Each agent's self-gain by its own discount factor in GLEE bargaining; the Guide's worked example of a page."},
   {name: "Datasets", path: "/datasets", summary: "what each dataset is, where it comes from, how many rows this build read, and any problems met while reading it."},

@@ -23,6 +23,7 @@ import type {Column, TableSchema} from "../io/schema.js";
 import type {GameDef, ParamSpec} from "../contract/game.js";
 import {COMMAND_HELP_FLAGS, commandUsage, HELP_NAMES, type CommandUsage} from "../usage/commands.js";
 import {RUN_CONFIG_KEYS} from "../runner/runConfigKeys.js";
+import {GENERALISATION_KEYS} from "../runner/generalisationConfig.js";
 import {LLM_PLAYER_FIELDS} from "../llm/playerSpec.js";
 import {ATTENTION_CHECK_KEYS, CONDITION_KEYS, EXPERIMENT_KEYS, QUIZ_KEYS} from "../study/experiment.js";
 import {PROJECT_CONFIG_KEYS} from "../projectConfig.js";
@@ -179,6 +180,11 @@ export function configReference(): string {
     "config-run",
     "Run configuration (parley run <config.json>)",
     `<p>A JSON object with these keys; any other key is an error naming it. ${code("loaders/runner/runConfigKeys.ts")} is the table the validator checks keys against.</p>\n\n${keyTable(RUN_CONFIG_KEYS)}`,
+  ]);
+  sections.push([
+    "config-generalisation",
+    "A run config's generalisation protocol",
+    `<p>The object under a run config's ${code("generalisation")} key (${code("loaders/runner/generalisationConfig.ts")}); any other key is an error naming it. The run's manifest records it with the held-out configurations as configuration ids; ${code("parley ratings --generalisation")} and /ratings report it.</p>\n\n${keyTable(GENERALISATION_KEYS)}`,
   ]);
   sections.push([
     "config-llm-player",

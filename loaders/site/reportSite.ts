@@ -4,12 +4,14 @@
  * Framework builds one source root with one config, so the report gets a
  * scratch project of its own in the system's temp directory, and the
  * repository's files are never touched: `src/` holds the analysis pages of
- * the study's games (copied from the site's), the References page (written
- * from the papers' manifests), the
+ * the study's games (copied from the site's), /ratings about the study's
+ * runs, the References page (written from the papers' manifests), the
  * components and shared code they import, a generated front page
  * (front.md), and under `data/` the study's tables as plain files in the
  * layout the pages' data loaders would emit (studyData.ts), so the pages
- * read them unchanged; `loaders/` and `node_modules/` link to the
+ * read them unchanged; under `data/runs/` each run's seats tables and
+ * run.json as the site's configured runs have them (ownRuns/runArchives.ts),
+ * named by `generated/runs.js`; `loaders/` and `node_modules/` link to the
  * project's (for the few data loaders kept, and so Framework bundles
  * libraries from node_modules, offline); the config is the site's with the
  * report's title, pages and output. Framework builds into the scratch
@@ -22,7 +24,10 @@ import {dirname, join, resolve} from "node:path";
 import {projectRoot} from "../projectConfig.js";
 import {removeStaleTemps} from "../io/staleFiles.js";
 import {observable, seedNpmVersions} from "./build.js";
-import {runsModule} from "../ownRuns/runArchives.js";
+import {RUN_GROUPS, runMembers, runsModuleOf} from "../ownRuns/runArchives.js";
+import {runSlug, type RunEntry} from "../ownRuns/configuredRuns.js";
+import {RUN_SEATS_GROUP} from "../../src/lib/runSeats.js";
+import {readPrices} from "../runner/cost.js";
 import siteConfig from "../../observablehq.config.js";
 import {writeStudyDataset} from "./reportData.js";
 import {REPORT_DATASETS, datasetOfGame} from "../datasets/reportDatasets.js";
@@ -47,6 +52,30 @@ export class ReportBuildFailed extends Error {}
 
 /** Pages every report has, after the analyses, and their Markdown (written from the papers' manifests, not copied from src/). */
 const ALWAYS: Readonly<Record<string, () => string>> = {"/references": referencesPage};
+
+/**
+ * Pages every report has about the study's runs themselves, read from each
+ * run's seats tables (the site's configured runs, here the study's), and
+ * how the site's source becomes the report's.
+ */
+const RUN_PAGES: Readonly<Record<string, (source: string) => string>> = {"/ratings": ratingsPageSource};
+
+/** The groups of tables a report's runs carry (the pages in RUN_PAGES read no other). */
+const REPORT_RUN_GROUPS = [RUN_SEATS_GROUP];
+
+/**
+ * The report's copy of /ratings (src/ratings.md): its built-in sources (the
+ * site's GLEE and gamma-Bench archives, whose files a report does not ship)
+ * left out, so the page pools the study's runs alone. The code block that
+ * defines them starts with the line `// The built-in sources`; it becomes
+ * `const builtInSources = {};`. Throws when the page has no such block, so a
+ * report never ships a page reading files it lacks.
+ */
+export function ratingsPageSource(source: string): string {
+  const block = /^```js\n\/\/ The built-in sources[^\n]*\n[\s\S]*?^```$/m;
+  if (!block.test(source)) throw new Error("src/ratings.md: no code block starting with the line \"// The built-in sources\" to leave out of a report");
+  return source.replace(block, "```js\n// A report pools the study's runs alone.\nconst builtInSources = {};\n```");
+}
 
 interface PageEntry {name: string; path: string}
 
@@ -88,7 +117,7 @@ export function reportPages(runs: readonly StudyRun[], readSource: (file: string
     const reads = pageDatasets(readSource(pageSource(path)));
     return reads.size > 0 && [...reads].every((id) => ids.has(id));
   };
-  const wanted = new Set([...datasets.flatMap((d) => d.pages(games)), ...Object.keys(ALWAYS)]);
+  const wanted = new Set([...datasets.flatMap((d) => d.pages(games)), ...Object.keys(RUN_PAGES), ...Object.keys(ALWAYS)]);
   return sitePages().filter((p) => wanted.has(p.path) || own(p.path));
 }
 
@@ -99,7 +128,7 @@ export function reportPages(runs: readonly StudyRun[], readSource: (file: string
  * with `builtin`, every entry stays and those of the study's datasets say so.
  */
 export function reportPageSource(source: string, studyDatasets: ReadonlySet<string>, title: string, builtin: boolean): string {
-  // Pages that also offer the configured runs wrap the object: `withRuns({...}, RUNS, "glee")` (a report configures none).
+  // Pages that also offer the configured runs wrap the object: `withRuns({...}, RUNS, "glee")` (a report's runs have only the seats group, which these pages do not read).
   return source.replace(/^const datasets = (withRuns\()?\{\n([\s\S]*?)\n\}(, RUNS[^;\n]*\))?;$/m, (_, open: string | undefined, body: string, close: string | undefined) => {
     const entries = body.split("\n").map((line) => line.replace(/,$/, ""));
     const kept = entries.flatMap((line) => {
@@ -174,6 +203,40 @@ function copySupport(root: string, pages: PageEntry[]): void {
   if (pages.some((p) => p.path.startsWith("/gtllm"))) cpSync(join(src, "data/gtllm-games.json.ts"), join(root, "data/gtllm-games.json.ts"));
 }
 
+/**
+ * The study's runs as the site's configured runs, for the pages of
+ * RUN_PAGES: each run's files for REPORT_RUN_GROUPS (run.json with its
+ * manifest, the seats tables) under `data/runs/<slug>/` as plain files, and
+ * the text of `generated/runs.js` naming them. A run's path shows as its name.
+ */
+async function writeReportRuns(root: string, runs: readonly StudyRun[]): Promise<string> {
+  const groups = RUN_GROUPS.filter((g) => REPORT_RUN_GROUPS.includes(g.id));
+  const slugs = new Set<string>();
+  const entries: {entry: RunEntry; games: string[]}[] = [];
+  for (const [index, run] of runs.entries()) {
+    let slug = runSlug(run.name);
+    for (let i = 2; slugs.has(slug); i++) slug = `${runSlug(run.name)}-${i}`;
+    slugs.add(slug);
+    const entry: RunEntry = {name: run.name, slug, description: null, dir: run.dir, path: run.name, index};
+    for (const [member, bytes] of Object.entries(await runMembers(entry, slug, groups))) {
+      const file = join(root, "data", "runs", slug, member);
+      mkdirSync(dirname(file), {recursive: true});
+      writeFileSync(file, bytes);
+    }
+    entries.push({entry, games: run.games});
+  }
+  return runsModuleOf(entries, REPORT_RUN_GROUPS);
+}
+
+/** The project's price table as a plain object; a table that cannot be read fails the build with its one line. */
+function reportPrices(): Record<string, unknown> {
+  try {
+    return Object.fromEntries(readPrices());
+  } catch (error) {
+    throw new ReportBuildFailed(`the price table for /ratings' cost per game: ${(error as Error).message}`);
+  }
+}
+
 /** Builds the report; throws on a failed Framework build (its errors are on stderr). */
 export async function buildReport({runs, out, title, builtin, verbose = false}: ReportOptions): Promise<{pages: PageEntry[]; datasets: string[]}> {
   removeStaleTemps(tmpdir(), "parley-");
@@ -195,14 +258,14 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
       await writeStudyDataset(d, runs, dirs[d.id], {builtin, title});
     }
     const ids = new Set(datasets.map((d) => d.id));
-    const analyses = pages.filter((p) => !(p.path in ALWAYS));
+    const analyses = pages.filter((p) => !(p.path in ALWAYS) && !(p.path in RUN_PAGES));
     if (builtin) {
       // The built-in datasets the kept pages offer beside the study's (e.g. GLEE's human sample), as the site has them.
       const others = new Set(analyses.flatMap((p) => [...pageDatasets(readFileSync(join(projectRoot, "src", pageSource(p.path)), "utf8"))]).filter((id) => !ids.has(id)));
       for (const id of others) await writeStudyDataset({id, prefixes: [], pages: () => []}, [], join(root, "data", id), {builtin, title});
     }
     const prefixed = builtin || runs.filter((r) => r.games.some((g) => datasetOfGame(g)?.id === "glee")).length > 1;
-    const summary = await studySummary(title, runs, dirs, analyses, {prefixed});
+    const summary = await studySummary(title, runs, dirs, pages.filter((p) => !(p.path in ALWAYS)), {prefixed});
     writeFileSync(join(root, "data", "study.json"), JSON.stringify(summary));
     const kept = new Set(["/", ...pages.map((p) => p.path)]);
     for (const source of new Set(analyses.map((p) => pageSource(p.path)))) {
@@ -210,14 +273,19 @@ export async function buildReport({runs, out, title, builtin, verbose = false}: 
       const own = dropSingleDatasetMenu(markExcludedGames(dropSiteOnly(text), summary.participants?.excludedGames ?? []));
       writeFileSync(join(root, source), unlinkMissingPages(own, kept));
     }
+    for (const p of pages.filter((p) => p.path in RUN_PAGES)) {
+      const source = pageSource(p.path);
+      writeFileSync(join(root, source), unlinkMissingPages(dropSiteOnly(RUN_PAGES[p.path](readFileSync(join(projectRoot, "src", source), "utf8"))), kept));
+    }
     for (const p of pages.filter((p) => p.path in ALWAYS)) writeFileSync(join(root, `${p.path.slice(1)}.md`), unlinkMissingPages(ALWAYS[p.path](), kept));
     const front = readFileSync(join(projectRoot, "loaders", "site", "reportFront.md"), "utf8");
     writeFileSync(join(root, "index.md"), front.replace(/^---\n/, `---\ntitle: ${JSON.stringify(title)}\n`));
 
-    // The pages' module of configured runs: none in a report (its runs are the pages' datasets).
-    writeFileSync(join(project, "parley.config.json"), "{}\n");
+    // The pages' module of configured runs: the study's, with the seats tables alone (the analysis pages read the study's datasets instead).
     mkdirSync(join(root, "generated"), {recursive: true});
-    writeFileSync(join(root, "generated", "runs.js"), await runsModule({...process.env, PARLEY_CONFIG: join(project, "parley.config.json")}));
+    writeFileSync(join(root, "generated", "runs.js"), await writeReportRuns(root, runs));
+    // /ratings' cost per game: the project's price table, as the site's data loader (src/data/prices.json.ts) writes it.
+    writeFileSync(join(root, "data", "prices.json"), JSON.stringify(reportPrices()));
     seedNpmVersions(root);
     const paths = new Set(pages.map((p) => p.path));
     const config = {

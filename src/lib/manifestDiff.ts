@@ -16,8 +16,9 @@
  * and, for LLM players the two runs share unchanged, the model the API
  * reported and the system-prompt hashes. Not compared: times, counts (they
  * are results), the shard, `run_id` and `description` (names, not causes),
- * and `config_sha256`, which differs whenever the config does and is
- * reported field by field instead.
+ * the generalisation protocol (how games are read, not played), and
+ * `config_sha256`, which differs whenever the config does and is reported
+ * field by field instead.
  */
 
 import {manifestChance} from "./sharedChance.js";
@@ -52,6 +53,8 @@ export interface ManifestComparison {
 /** Config keys that name the players, and the run's own names (never a cause of a difference). */
 const PLAYER_KEYS = new Set(["players", "lineups", "pairs"]);
 const NAME_KEYS = new Set(["run_id", "description"]);
+/** Config keys that say how a run's games are read, not which are played (the generalisation protocol). */
+const READING_KEYS = new Set(["generalisation"]);
 
 type Player = {id: string; entry: unknown};
 
@@ -124,7 +127,7 @@ export function compareManifests(a: RunManifest, b: RunManifest, rename: Readonl
   // The scheme each run drew chance by (a run manifest without one: per-game), so a config that names the default differs from none that leaves it out.
   push("chance", manifestChance(a), manifestChance(b));
   // The config, players apart; its seed and chance are the manifest's, reported once above.
-  diffJson(a.config ?? {}, b.config ?? {}, "config", differences, (key) => PLAYER_KEYS.has(key) || NAME_KEYS.has(key) || key === "seed" || key === "chance");
+  diffJson(a.config ?? {}, b.config ?? {}, "config", differences, (key) => PLAYER_KEYS.has(key) || NAME_KEYS.has(key) || READING_KEYS.has(key) || key === "seed" || key === "chance");
   const pa = playersOf(a.config);
   const pb = playersOf(b.config);
   let map = new Map<string, string>();

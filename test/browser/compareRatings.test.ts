@@ -17,6 +17,7 @@ import {closePage, openSite, settle, visit, screenshot, type Site} from "./harne
 import {chosen, download, errorsOf, heldBackPage, parseCsv, parseSvg, pngSize, restoresView, withoutFile} from "./checks.js";
 
 const RUN_A = FIXTURE_RUNS.a.name;
+const ARENA = `${FIXTURE_RUNS.negotiationarena.name} — ${FIXTURE_RUNS.negotiationarena.description}`;
 const RUN_B = FIXTURE_RUNS.b.name;
 let dirA: string;
 let dirB: string;
@@ -194,5 +195,33 @@ test("/compare two runs: n, mean differences, p-values and the seed warning are 
     const expected = [row.family, row.metric, String(row.n), fmt(row.mean_diff, 3), fmt(row.p_t, 4), fmt(row.p_perm, 4)].filter(Boolean);
     assert.ok(rows.some((r) => expected.every((x) => r.includes(x))), `${expected.join(", ")}; the page shows ${JSON.stringify(rows)}`);
   }
+  await closePage(page);
+});
+
+test("/ratings' generalisation section: a pooled run's protocol, the focal agent's gaps as parley ratings --generalisation gives them, and a sentence when no pooled run declares one", async () => {
+  const section = (page: Page) => page.locator("h2:has-text('Self-play vs cross-play, seen vs held-out') ~ div").last();
+  const plain = await visit(browser, server, `/ratings?pool=${encodeURIComponent(RUN_A)}`);
+  assert.match((await section(plain.page).textContent())!, /None of the pooled runs declares a generalisation protocol/);
+  await closePage(plain.page);
+
+  const cli = JSON.parse(ok(await parley(["ratings", site.fixture.runs.negotiationarena, "--generalisation"])).stdout) as {rows: Record<string, string | number | null>[]};
+  const {page, problems} = await visit(browser, server, `/ratings?pool=${encodeURIComponent(ARENA)}`);
+  await screenshot(page, "ratings-generalisation");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await errorsOf(page), []);
+  const shown = section(page);
+  assert.equal(await shown.locator("h3").textContent(), ARENA, "the run's name, as text");
+  assert.match((await shown.textContent())!, /Focal: rational\. Seen co-players: split-difference\. Unseen co-players: random\. Held-out configurations: none\./);
+  assert.match((await shown.textContent())!, /Seen vs held-out configurations: no focal seat was in a held-out configuration\./);
+  // The chart is an image with a title and a description; the table holds the command line's rows (three significant digits).
+  assert.ok(await shown.locator("svg[role=img]").count() > 0, "an accessible chart");
+  const digits = (x: string | number | null) => (x === null ? "" : Number(Number(x).toPrecision(3)).toString());
+  const expected = cli.rows.map((r) => [r.focal, r.game, r.measure, r.a, digits(r.mean_a), r.b, digits(r.mean_b), digits(r.gap), digits(r.gap_lo), digits(r.gap_hi)].join("|")).sort();
+  const table = shown.locator(".parley-exportable").filter({has: page.locator("table")}).first();
+  const csv = parseCsv((await download(page, table.getByRole("button", {name: "CSV"}))).bytes.toString("utf8"));
+  const at = (name: string) => csv[0].indexOf(name);
+  const rows = csv.slice(1).map((r) => [r[at("focal")], r[at("game")], r[at("measure")], r[at("group A")], r[at("mean A")], r[at("group B")], r[at("mean B")], r[at("A − B")], r[at("gap low")], r[at("gap high")]].join("|")).sort();
+  assert.ok(expected.length >= 6, "self-play vs cross-play and seen vs unseen, per game and over all games");
+  assert.deepEqual(rows, expected);
   await closePage(page);
 });

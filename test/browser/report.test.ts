@@ -4,24 +4,27 @@
  * on it; the built site is served on loopback and opened in headless
  * Chromium: no console error, no 4xx, no request beyond the host, and the
  * front page shows the study's game count, rule breaks and agents (with the
- * model) as computed here from the run's own tables; axe-core finds no
- * critical or serious WCAG 2.1 AA violation on any page. Bad inputs are one
- * line and exit code 2.
+ * model) as computed here from the run's own tables; /ratings shows the
+ * run's ratings with their settledness, the controlled ranking, Nash
+ * averaging, a margin outcome and the generalisation report, each as
+ * `parley ratings` gives it on the run; axe-core finds no critical or serious
+ * WCAG 2.1 AA violation on any page. Bad inputs are one line and exit code 2.
  */
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
-import type {Browser} from "playwright-core";
+import type {Browser, Page} from "playwright-core";
 import {spawn, spawnSync} from "node:child_process";
 import {parley, root, scratch, type Done} from "../support/cli.js";
 import {startFakeLlm, type FakeRequest, type Reply} from "../support/fakeLlm.js";
 import {gleeBot} from "../support/gleeBot.js";
 import {withSiteTree} from "../support/fixtureSite.js";
 import {queryRun} from "../../loaders/io/parquet.js";
+import {runSlug} from "../../loaders/ownRuns/configuredRuns.js";
 import {withDuckDB, sqlString} from "../../loaders/io/duckdb.js";
 import {serveStatic, type StaticServer} from "../../loaders/site/serve.js";
-import {closePage, launch, screenshot, visit} from "./harness.js";
+import {closePage, launch, screenshot, settle, visit} from "./harness.js";
 import {axeViolations, severe, SIDEBAR} from "./axe.js";
 
 const KEY = "sk-parley-report-" + "5eed".repeat(8);
@@ -74,6 +77,8 @@ before(async () => {
     players: [{id: "mini", provider: "openai", model: "fake-openai", base_url: llm.baseURL, api_key_env: "PARLEY_FAKE_KEY", timeout_ms: 5000, max_retries: 2}, "fair", "greedy"],
     pairs: [["mini", "fair"], ["fair", "mini"], ["mini", "greedy"], ["greedy", "mini"]],
     games_per_pair: 2, seed: 11, concurrency: 4, description: "A small GLEE study: one LLM against two built-in agents",
+    // /ratings reports it (its self-play vs cross-play section); it changes no game.
+    generalisation: {focal: ["mini"], seen: ["fair"], unseen: ["greedy"], held_out: {bargaining: {delta_a: [0.95]}}},
   }));
   const played = await parley(["run", config, "--out", runDir, "--quiet"], {PARLEY_FAKE_KEY: KEY});
   assert.equal(played.code, 0, played.stderr);
@@ -118,13 +123,14 @@ test("the report holds the study's pages only, and no key; the repository's src/
   assert.deepEqual(srcAfter, srcBefore);
   const summary = JSON.parse(built.stdout);
   // The project's own analysis page on GLEE games (src/study-discount.md) comes with them.
-  assert.deepEqual(summary.pages, ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]);
+  assert.deepEqual(summary.pages, ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/ratings", "/study-discount", "/references"]);
   assert.deepEqual(summary.datasets, ["glee"]);
-  for (const page of ["index.html", "glee-bargaining.html", "glee-negotiation.html", "glee-regression.html", "glee-pairs.html", "study-discount.html", "references.html"]) assert.ok(existsSync(join(siteDir, page)), page);
+  for (const page of ["index.html", "glee-bargaining.html", "glee-negotiation.html", "glee-regression.html", "glee-pairs.html", "ratings.html", "study-discount.html", "references.html"]) assert.ok(existsSync(join(siteDir, page)), page);
   for (const absent of ["glee-persuasion.html", "gamabench.html", "glee-human.html", "datasets.html"]) assert.ok(!existsSync(join(siteDir, absent)), `${absent} is not part of a GLEE study`);
-  // No built-in demo data: the only tables are the study's.
+  // No built-in demo data: the only tables are the study's, as the GLEE pages read them and as /ratings reads a run's seats.
   const parquet = walk(siteDir).filter((f) => f.endsWith(".parquet")).map((f) => f.slice(siteDir.length + 1).replace(/\.[0-9a-f]{8}\.parquet$/, ""));
-  assert.deepEqual(parquet.sort(), ["_file/data/glee/games", "_file/data/glee/turns"]);
+  const seats = `_file/data/runs/${runSlug("my-study")}/seats`;
+  assert.deepEqual(parquet.sort(), ["_file/data/glee/games", "_file/data/glee/turns", `${seats}/games`, `${seats}/players`, `${seats}/turns`]);
   for (const file of walk(siteDir)) assert.ok(!readFileSync(file).includes(KEY), `${file} holds the API key`);
 });
 
@@ -184,12 +190,73 @@ test("the front page shows the study's game count, rule breaks and agents, as th
   assert.match(await people("time"), /^6\.0 min median time to complete .*fastest 4\.0 min, slowest 8\.0 min/);
   // Links into the analyses.
   const links = await page.locator("main a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
-  for (const p of ["./glee-bargaining", "./glee-regression", "./glee-pairs"]) assert.ok(links.includes(p), `a link to ${p}`);
+  for (const p of ["./glee-bargaining", "./glee-regression", "./glee-pairs", "./ratings"]) assert.ok(links.includes(p), `a link to ${p}`);
+});
+
+/** Each row of the table that the CSV button named `name` exports, as the cells show it. */
+const tableRows = async (page: Page, name: string) => {
+  const table = page.locator(".parley-exportable", {has: page.locator(`button[title="${name} as CSV"]`)}).locator("table");
+  return Promise.all((await table.locator("tbody tr").all()).map(async (tr) => (await tr.locator("td").allTextContents()).map((t) => t.trim())));
+};
+
+test("/ratings pools the study's run, built offline: ratings with settledness, the controlled ranking, Nash averaging, a margin outcome and self-play vs cross-play, as parley ratings <run> gives them", async () => {
+  const ok = (r: Done) => {
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const cli = ok(await parley(["ratings", runDir, "--resamples", "0"]));
+  const margin = ok(await parley(["ratings", runDir, "--resamples", "0", "--outcome", "surplus-share", "--controls", "none"]));
+  const generalisation = ok(await parley(["ratings", runDir, "--generalisation"]));
+  const {page, problems} = await visit(browser, server, "/ratings?draws=0");
+  await screenshot(page, "report-ratings");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await page.locator(".observablehq--error, .parley-error").allTextContents(), []);
+  // The pool is the study's run, chosen by default (a report has no built-in source).
+  assert.deepEqual(await page.locator("input[type=checkbox]:checked").evaluateAll((boxes) => boxes.map((b) => b.parentElement!.textContent)), ["my-study"]);
+  const elo = (v: number) => (1500 + (400 / Math.LN10) * v).toFixed(0);
+  // The ratings, their tiers and settledness.
+  assert.deepEqual(cli.agents.map((a: {agent: string}) => a.agent).sort(), ["fair", "greedy", "mini"]);
+  const ratings = await tableRows(page, "ratings");
+  assert.equal(ratings.length, cli.agents.length);
+  for (const a of cli.agents) {
+    const expected = [a.agent, String(a.tier), a.settled, a.elo.toFixed(0), ...(a.rating_lo === null ? [] : [elo(a.rating_lo), elo(a.rating_hi)])];
+    assert.ok(ratings.some((r) => expected.every((x) => r.includes(x))), `${expected.join(", ")}: ${JSON.stringify(ratings)}`);
+  }
+  // The controlled ranking beside its raw ranking, and the covariates' effects (the LLM player's tokens and rule breaks differ from the strategies').
+  assert.ok(cli.controlled.entrants.length > 0 && cli.controlled.coefficients.length > 0, `the run has something to control for (${JSON.stringify(cli.controlled.left_out)})`);
+  const controlled = await tableRows(page, "controlled-ranking");
+  assert.equal(controlled.length, cli.controlled.entrants.length);
+  for (const e of cli.controlled.entrants) assert.ok(controlled.some((r) => r.includes(e.entrant) && r.includes(elo(e.rating)) && r.includes(elo(e.raw_rating)) && r.includes(e.settled)), `${e.entrant}: ${JSON.stringify(controlled)}`);
+  const effects = cli.controlled.coefficients.length ? await tableRows(page, "covariate-effects") : [];
+  for (const c of cli.controlled.coefficients) assert.ok(effects.some((r) => r.includes(c.name) && r.includes(c.coefficient.toFixed(3))), `${c.name}: ${JSON.stringify(effects)}`);
+  // Nash averaging.
+  const nash = await tableRows(page, "nash-averaging");
+  for (const a of cli.nash_averaging.agents) assert.ok(nash.some((r) => r.includes(a.agent) && r.includes(a.mass.toFixed(3)) && r.includes(a.skill.toFixed(3))), `${a.agent}: ${JSON.stringify(nash)}`);
+  // Self-play vs cross-play, seen vs held-out: the protocol in words and the command's rows (three significant digits).
+  const section = page.locator("h2:has-text('Self-play vs cross-play, seen vs held-out') ~ div").last();
+  assert.match((await section.textContent())!, /Focal: mini\. Seen co-players: fair\. Unseen co-players: greedy\. Held-out configurations: glee\/bargaining with delta_a 0\.95 \(1 configuration\)\./);
+  const digits = (x: number | null) => (x === null ? "" : Number(x.toPrecision(3)).toString());
+  const expectedGaps = (generalisation.rows as {focal: string; game: string; measure: string; mean_a: number; mean_b: number; gap: number; gap_lo: number | null; gap_hi: number | null}[])
+    .map((r) => [r.focal, r.game, r.measure, digits(r.mean_a), digits(r.mean_b), digits(r.gap), digits(r.gap_lo), digits(r.gap_hi)].join(" ")).sort();
+  assert.ok(expectedGaps.length >= 6, "co-players in both families, configurations in bargaining");
+  const table = section.locator(".parley-exportable").filter({has: page.locator("table")}).first();
+  const header = (await table.locator("table thead th").allTextContents()).map((t) => t.trim());
+  const cells = await table.locator("table tbody tr").evaluateAll((rows) => rows.map((r) => [...r.children].map((td) => td.textContent!.trim())));
+  const col = (name: string) => header.indexOf(name);
+  assert.deepEqual(cells.map((c) => [c[col("focal")], c[col("game")], c[col("measure")], c[col("mean A")], c[col("mean B")], c[col("A − B")], c[col("gap low")], c[col("gap high")]].join(" ")).sort(), expectedGaps);
+  // A margin outcome: the run's games again, by DuckDB-WASM, counted by their share of the surplus.
+  await page.getByLabel("Share of the surplus (x / (x + y))").check();
+  await settle(page);
+  assert.deepEqual(await page.locator(".observablehq--error, .parley-error").allTextContents(), []);
+  const shares = await tableRows(page, "ratings");
+  for (const a of margin.agents) assert.ok(shares.some((r) => r.includes(a.agent) && r.includes(a.elo.toFixed(0))), `${a.agent} ${a.elo}: ${JSON.stringify(shares)}`);
+  assert.notDeepEqual(margin.agents.map((a: {elo: number}) => a.elo.toFixed(0)), cli.agents.map((a: {elo: number}) => a.elo.toFixed(0)), "the margin outcome rates differently");
+  await closePage(page);
 });
 
 test("every page of the report opens with no console error, no 4xx, no request beyond its host and no serious accessibility violation", async () => {
   const violations: string[] = [];
-  for (const path of ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]) {
+  for (const path of ["/", "/glee-bargaining", "/glee-negotiation", "/glee-regression", "/glee-pairs", "/ratings", "/study-discount", "/references"]) {
     const {page, problems} = await visit(browser, server, path);
     await screenshot(page, `report${path}`);
     assert.deepEqual(problems, [], path);

@@ -196,7 +196,7 @@ function acceptedKeys(message: string, pattern: RegExp): string[] {
 const SAMPLES = {
   run: [
     {game: "glee/bargaining", grid: {delta_a: [0.9]}, n_players: 2, players: "all", lineups: "all", games_per_lineup: 1, seed: 1, chance: "per-game", concurrency: 1, max_attempts: 3, run_id: "r", description: "d"},
-    {family: "bargaining", pairs: [["fair", "greedy"]], players: ["fair", "greedy"], games_per_pair: 1},
+    {family: "bargaining", pairs: [["fair", "greedy"]], players: ["fair", "greedy"], games_per_pair: 1, generalisation: {focal: ["fair"], seen: ["greedy"], unseen: [], held_out: {delta_a: [0.9]}}},
   ],
   llm: {
     id: "m", provider: "openai", model: "x", base_url: "http://127.0.0.1:1/v1", api_key_env: "KEY", temperature: 1, max_tokens: 10, top_p: 1, seed: 1, persona: null,
@@ -253,6 +253,12 @@ test("/reference/config: every key each validator accepts, and no other, with it
     const value = key === "pairs" ? [["fair", "fair"]] : 1;
     assert.match(thrown(() => parseRunConfig({game: "glee/bargaining", [key]: value, [of]: value})), new RegExp(`give either "${key}" or "${of}"`), `run config ${key}: documented as another name of ${of}`);
   }
+
+  // A run config's generalisation protocol: the documented keys are the ones it accepts.
+  const generalisationKeys = acceptedKeys(thrown(() => parseRunConfig({...SAMPLES.run[1], generalisation: {focal: ["fair"], not_a_key: 1}})), /^generalisation\.not_a_key: unknown key; expected one of (.*)$/);
+  const generalisationRows = tableRows(section(page, "config-generalisation", "generalisation protocol"));
+  assert.deepEqual(generalisationRows.map((r) => r[0]), generalisationKeys, "the generalisation keys documented are not the ones parseRunConfig accepts");
+  assertSampled(generalisationKeys, keysOf(SAMPLES.run[1].generalisation!), "generalisation protocol");
 
   // LLM player objects.
   const llmKeys = acceptedKeys(thrown(() => parseLlmPlayerSpec({id: "m", provider: "openai", model: "x", not_a_key: 1}, "p")), /unknown field "not_a_key" \(expected one of (.*)\)$/);

@@ -25,6 +25,8 @@ import {parseRunConfig} from "../../loaders/runner/runConfig.js";
 import {writeTournament} from "../../loaders/runner/tournament.js";
 import {flatTables} from "../../loaders/contract/tables.js";
 import {econarenaGames} from "../../loaders/papers/econarena/games.js";
+import {RUN_SEAT_TABLES, runSeatsSQL} from "../../src/lib/runSeats.js";
+import {focalSeatsSQL} from "../../src/lib/generalisation.js";
 import {acceptanceCurveSQL, buyerPayoffSQL, labelledGamesSQL, pairStatsSQL, priceSequencesSQL, stakeShareSQL} from "../../src/lib/negotiationArena.js";
 
 /** Rounds doubles to 12 significant digits: the engines' libm (power, log) differ in the last bits. */
@@ -136,4 +138,20 @@ test("NegotiationArena's analyses agree (the build-time runs beside the ingested
   await same(tables, acceptanceCurveSQL("games"));
   await same(tables, buyerPayoffSQL("games"));
   await same(tables, stakeShareSQL("games"));
+});
+
+test("a generalisation protocol's focal seats agree, from a run's seats tables as /ratings reads them", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-parity-"));
+  const config = parseRunConfig({
+    game: ["gtllm/prisoners_dilemma", "gtllm/stag_hunt"], grid: {negotiation_rounds: [0, 4]},
+    players: ["equilibrium", "random", "workflow-ne", "best-response"], lineups: "all", games_per_lineup: 3, seed: 5,
+    generalisation: {focal: ["equilibrium", "best-response"], seen: ["random"], unseen: ["workflow-ne"], held_out: {"gtllm/stag_hunt": {negotiation_rounds: [4]}}},
+  });
+  await writeTournament(config, join(dir, "run"));
+  const tables: Record<string, string> = {};
+  for (const [name, columns] of Object.entries(RUN_SEAT_TABLES)) {
+    tables[name] = join(dir, `${name}.parquet`);
+    await flattenRunTable(join(dir, "run"), {name, columns}, tables[name]);
+  }
+  await same(tables, focalSeatsSQL(runSeatsSQL(), config.generalisation!));
 });

@@ -50,7 +50,11 @@ type RunId = "study" | "gamabench" | "negotiationarena" | "dond" | "a" | "b";
 export const FIXTURE_RUNS = {
   study: {name: "My study", description: "fake-mini against fair and greedy"},
   gamabench: {name: "Strategies mini", description: "two gamma-Bench games", config: {game: ["gamabench/guessing", "gamabench/divide_dollar"], players: ["equilibrium", "random"], lineups: "self", games_per_lineup: 2, seed: 3}},
-  negotiationarena: {name: "Arena mini", description: "ultimatum and buy/sell", config: {game: ["negotiationarena/ultimatum", "negotiationarena/buy_sell"], players: ["rational", "split-difference", "random"], lineups: "all", games_per_lineup: 3, seed: 3}},
+  // Its config declares a generalisation protocol, which /ratings reports (test/browser/compareRatings.test.ts).
+  negotiationarena: {
+    name: "Arena mini", description: "ultimatum and buy/sell",
+    config: {game: ["negotiationarena/ultimatum", "negotiationarena/buy_sell"], players: ["rational", "split-difference", "random"], lineups: "all", games_per_lineup: 3, seed: 3, generalisation: {focal: ["rational"], seen: ["split-difference"], unseen: ["random"]}},
+  },
   dond: {name: "Deals mini", description: "greedy and fair on the 50 points", config: {game: "dond/negotiation", grid: "full", players: ["greedy", "fair"], lineups: "all", seed: 1}},
   a: {name: "Small A", config: smallGlee(["fair", "greedy"], 3)},
   b: {name: "Small B", config: smallGlee(["rubinstein", "greedy"], 4)},

@@ -91,6 +91,12 @@ test("anything else differing is one warning naming the field", () => {
   }
 });
 
+test("a generalisation protocol given or changed is no warning: it says how games are read, not which are played", () => {
+  const withProtocol = changed((m) => (m.config.generalisation = {focal: ["mini"], seen: ["fair"]}));
+  assert.deepEqual(compareManifests(base(), withProtocol).differences, []);
+  assert.deepEqual(compareManifests(withProtocol, changed((m) => (m.config.generalisation = {focal: ["fair"]}))).differences, []);
+});
+
 test("a run that names the per-game scheme differs in nothing from one made before the key existed", () => {
   assert.deepEqual(compareManifests(base(), changed((m) => ((m.chance = "per-game"), (m.config.chance = "per-game")))).differences, []);
 });

@@ -5,16 +5,28 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
-import {dropSingleDatasetMenu, dropSiteOnly, markExcludedGames, pageDatasets, pageSource, renameSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/site/reportSite.js";
+import {dropSingleDatasetMenu, dropSiteOnly, markExcludedGames, pageDatasets, pageSource, ratingsPageSource, renameSource, reportPageSource, reportPages, unlinkMissingPages} from "../../loaders/site/reportSite.js";
 import type {StudyRun} from "../../loaders/site/reportRuns.js";
 import {projectRoot} from "../../loaders/projectConfig.js";
 
 const run = (games: string[]): StudyRun => ({name: "r", dir: "/r", games, manifests: [], spendUsd: null});
 
-test("a study's pages: the analyses of its games in the site's order, then References", () => {
-  assert.deepEqual(reportPages([run(["glee/persuasion", "glee/bargaining"])]).map((p) => p.path), ["/glee-bargaining", "/glee-persuasion", "/glee-regression", "/glee-pairs", "/study-discount", "/references"]);
-  assert.deepEqual(reportPages([run(["gamabench/guessing"]), run(["negotiationarena/buy_sell"])]).map((p) => p.path), ["/gamabench", "/negotiationarena", "/negotiationarena-buy-sell", "/references"]);
-  assert.deepEqual(reportPages([run(["mine/chicken-unknown"])]).map((p) => p.path), ["/references"]);
+test("a study's pages: the analyses of its games in the site's order, /ratings of its runs, then References", () => {
+  assert.deepEqual(reportPages([run(["glee/persuasion", "glee/bargaining"])]).map((p) => p.path), ["/glee-bargaining", "/glee-persuasion", "/glee-regression", "/glee-pairs", "/ratings", "/study-discount", "/references"]);
+  assert.deepEqual(reportPages([run(["gamabench/guessing"]), run(["negotiationarena/buy_sell"])]).map((p) => p.path), ["/gamabench", "/negotiationarena", "/negotiationarena-buy-sell", "/ratings", "/references"]);
+  assert.deepEqual(reportPages([run(["mine/chicken-unknown"])]).map((p) => p.path), ["/ratings", "/references"]);
+});
+
+test("a report's /ratings: the site's page without its built-in sources, so it reads no file a report lacks", () => {
+  const source = readFileSync(join(projectRoot, "src/ratings.md"), "utf8");
+  const own = ratingsPageSource(source);
+  assert.match(source, /FileAttachment\("data\/(glee|gamabench)\//);
+  assert.doesNotMatch(own, /FileAttachment\("data\/(glee|gamabench)\/|simulated tournament/);
+  assert.match(own, /^const builtInSources = \{\};$/m);
+  // Everything else is the site's page: the same text with the one block replaced.
+  const [before, after] = own.split("// A report pools the study's runs alone.\nconst builtInSources = {};");
+  assert.ok(source.startsWith(before) && source.endsWith(after));
+  assert.throws(() => ratingsPageSource("# Ratings\n```js\nconst x = 1;\n```\n"), /no code block starting with the line "\/\/ The built-in sources"/);
 });
 
 test("page sources: a page's own file, or the parameterized page it is a route of", () => {
@@ -78,7 +90,7 @@ test("a report's copy of a page: no text written for the site alone, no one-opti
   const source = "# T\n\nKept.\n\n<!-- site only -->\nThe built-in tournament; `parley runs add <dir>`.\n<!-- /site only -->\n\nAlso kept.\n<!-- site only -->\nagain\n<!-- /site only -->\n";
   assert.equal(dropSiteOnly(source), "# T\n\nKept.\n\n\nAlso kept.\n");
   // The real pages mark their site-only text so.
-  for (const file of ["glee-[family].md", "study-discount.md", "negotiationarena.md", "gamabench.md", "econarena.md"]) {
+  for (const file of ["glee-[family].md", "study-discount.md", "negotiationarena.md", "gamabench.md", "econarena.md", "ratings.md"]) {
     const text = readFileSync(join(projectRoot, "src", file), "utf8");
     const left = dropSiteOnly(text);
     assert.ok(left.length < text.length, `${file} has site-only text`);

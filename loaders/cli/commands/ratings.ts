@@ -8,7 +8,8 @@
  * covariates read from the turns and the manifests
  * (src/lib/controlledRatings.ts), Nash averaging (src/lib/nashAveraging.ts)
  * and α-Rank over each two-seat family's meta-game (src/lib/alphaRank.ts).
- * JSON on stdout.
+ * JSON on stdout. With --generalisation, the generalisation report
+ * instead (./generalisation.ts).
  */
 import {alphaRank} from "../../../src/lib/alphaRank.js";
 import {CLONE_HANDLINGS, rateAgents, WEIGHTINGS} from "../../../src/lib/ratings.js";
@@ -20,6 +21,7 @@ import {CONTROLS, parseControls, withCovariates, type CovariateSource} from "../
 import {seatCovariateInputs, seatRows} from "./seats.js";
 import {choiceOption, intOption, parse, printJson, UsageError} from "./args.js";
 import {usage} from "../../usage/ratings.usage.js";
+import {generalisation} from "./generalisation.js";
 
 export async function run(argv: string[]): Promise<number> {
   const {values, positionals} = parse("ratings", argv, {
@@ -32,6 +34,7 @@ export async function run(argv: string[]): Promise<number> {
     "nash-matrix": {type: "string"},
     resamples: {type: "string"},
     seed: {type: "string"},
+    generalisation: {type: "boolean", default: false},
   });
   if (!positionals.length) throw new UsageError(`parley ${usage}`);
   const weighting = choiceOption("ratings", "weighting", values.weighting, WEIGHTINGS, "families");
@@ -45,6 +48,11 @@ export async function run(argv: string[]): Promise<number> {
   const matrix = choiceOption("ratings", "nash-matrix", values["nash-matrix"], ["empirical", "bradley-terry"] as const, "empirical");
   const resamples = intOption("ratings", "resamples", values.resamples, {min: 0, max: 100_000}, 1000);
   const seed = intOption("ratings", "seed", values.seed, {min: 0, max: 2 ** 31 - 1}, 1);
+  if (values.generalisation) {
+    // Its intervals are cluster-robust, as the ratings': no draws, so --resamples and --seed change nothing.
+    printJson(await generalisation(positionals));
+    return 0;
+  }
   const sources: CovariateSource[] = [];
   for (const [i, dir] of positionals.entries()) {
     const prefix = positionals.length > 1 ? `run${i}` : "";

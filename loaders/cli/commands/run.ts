@@ -92,6 +92,7 @@ export async function run(argv: string[]): Promise<number> {
     writeManifest(values.out!, buildManifest({
       kind: "run", config: JSON.parse(configText), configText, seed: config.seed, chance: config.chance, started: startedAt, counts, shard: shard ? shardLabel(shard) : null, adaptive: adaptiveRecord,
       llmPlayers: config.llm_players.map((p) => ({id: p.id, provider: p.provider, model: p.model, base_url: p.base_url, harness: harnessOf(p, config.max_attempts)})),
+      generalisation: config.generalisation,
     }), shard ? shard.index : null);
   const resumable = config.llm_players.length > 0 || values.resume === true || adaptive !== null;
   if (resumable) {
