@@ -61,7 +61,7 @@ export async function playGame(def: GameDef, params: Params, gameId: string, age
     } else {
       // A simultaneous round: every seat is asked at once (LLM calls run concurrently).
       const pending = seats.map((seat) => game.decide(seat));
-      game.collect(seats, pending.some((d) => d instanceof Promise) ? await Promise.all(pending) : (pending as Decision[]));
+      game.collect(seats, pending.some((d) => d instanceof Promise) ? await allAnswered(pending) : (pending as Decision[]));
     }
   }
   const settled = state.settled?.() ?? [];
@@ -81,6 +81,20 @@ export async function playGame(def: GameDef, params: Params, gameId: string, age
   const result = state.result();
   await Promise.all(agents.map((a) => a.finish?.(result)));
   return {result, turns};
+}
+
+/**
+ * Every seat's decision of a simultaneous round; when one fails (a call the
+ * budget refuses, an aborted run), the first failure, but only once the other
+ * seats' calls have ended: a call left in flight would settle its cost after
+ * the run has closed its spend record (runner/budget.ts), where it counts at
+ * its reservation rather than at what the endpoint billed.
+ */
+async function allAnswered(pending: readonly (Decision | Promise<Decision>)[]): Promise<Decision[]> {
+  const outcomes = await Promise.allSettled(pending);
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
+  if (failed) throw failed.reason;
+  return outcomes.map((o) => (o as PromiseFulfilledResult<Decision>).value);
 }
 
 /** One seat's decision: its attempts' rows and the legal action, or null after `maxAttempts` rule breaks. */
