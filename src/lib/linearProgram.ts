@@ -1,9 +1,18 @@
 /**
  * A small dense linear program solver: maximise cᵀx subject to A x ≤ b and
  * x ≥ 0, with b ≥ 0 (so x = 0 is feasible and no first phase is needed),
- * by the simplex method on a tableau with Bland's rule (the lowest-indexed
- * improving column enters, ties in the ratio test leave by lowest basic
- * index), which cannot cycle on degenerate programs (Bland 1977, "New
+ * by the simplex method on a tableau. The lowest-indexed improving column
+ * enters; among the rows tied in the ratio test, the one with the largest
+ * pivot leaves, so the tableau is never divided by a coefficient at
+ * rounding level (the programs of nashAveraging.ts are degenerate, every
+ * right-hand side 0, so every ratio ties: leaving by lowest index instead,
+ * as Bland's rule does, pivoted on entries of 1e-11 and left a tableau that
+ * called a bounded program unbounded, for about 1 random evaluation matrix
+ * in 60). Largest-pivot ties can cycle in principle, so after ten times
+ * as many degenerate pivots in a row as there are columns, ties leave by
+ * Bland's rule until the objective moves again, which cannot cycle (a
+ * program's first stretch of degenerate pivots is long: every row is tied
+ * at 0 until the bound Σ q ≤ 1 leaves) (Bland 1977, "New
  * finite pivoting rules for the simplex method"; Chvátal 1983, "Linear
  * Programming", ch. 3). For the few dozen variables of an evaluation
  * matrix (nashAveraging.ts). Pure.
@@ -36,7 +45,10 @@ export function maximise(c: readonly number[], a: readonly (readonly number[])[]
   for (let j = 0; j < n; j++) objective[j] = -c[j];
   const basis = Array.from({length: m}, (_, i) => n + i);
   const scale = Math.max(1, ...c.map(Math.abs), ...a.flat().map(Math.abs));
-  for (let iteration = 0; iteration < 50 * (n + m) + 1000; iteration++) {
+  let degenerate = 0;
+  for (let iteration = 0; ; iteration++) {
+    if (iteration >= 50 * (n + m) + 1000) throw new Error(`linear program: no optimum after ${iteration} pivots`);
+    const bland = degenerate >= 10 * (n + m);
     let enter = -1;
     for (let j = 0; j < n + m; j++) {
       if (objective[j] < -EPS * scale) {
@@ -51,12 +63,13 @@ export function maximise(c: readonly number[], a: readonly (readonly number[])[]
       const coef = t[i][enter];
       if (coef <= EPS * scale) continue;
       const ratio = t[i][width - 1] / coef;
-      if (ratio < best - EPS || (Math.abs(ratio - best) <= EPS && basis[i] < basis[leave])) {
+      if (ratio < best - EPS || (Math.abs(ratio - best) <= EPS && (bland ? basis[i] < basis[leave] : coef > t[leave][enter]))) {
         best = ratio;
         leave = i;
       }
     }
     if (leave < 0) return {status: "unbounded", x: [], value: Infinity};
+    degenerate = best <= EPS ? degenerate + 1 : 0;
     pivot(t, objective, leave, enter);
     basis[leave] = enter;
   }

@@ -114,3 +114,79 @@ test("random games: the one equilibrium support enumeration finds (a second meth
   }
   assert.ok(compared >= 18, `${compared} games compared`);
 });
+
+/**
+ * Random evaluation matrices shaped like a tournament's: independent log-odds, or Bradley–Terry log-odds with noise,
+ * pairs that never met (0), and copies of agents.
+ */
+function tournamentGame(rng: Rng, kind: number): number[][] {
+  const k = 6 + rng.int(10);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+  const theta = Array.from({length: k}, gauss);
+  const a = Array.from({length: k}, () => new Array<number>(k).fill(0));
+  for (let i = 0; i < k; i++) {
+    for (let j = i + 1; j < k; j++) {
+      const v = rng.next() < 0.3 ? 0 : kind === 0 ? gauss() : theta[i] - theta[j] + 0.3 * gauss();
+      (a[i][j] = v), (a[j][i] = -v);
+    }
+  }
+  if (kind === 2) return withClone(withClone(a, rng.int(k)), rng.int(k));
+  return a;
+}
+
+test("tournament-shaped games: always an equilibrium, on the largest support (Goldman–Tucker certificates)", () => {
+  // p is an equilibrium when (A p)_j ≤ 0 for all j. An agent is in no equilibrium exactly when some equilibrium q has
+  // (A q)_j < 0 (strict complementarity; Goldman and Tucker 1956): for every agent without mass the test takes the
+  // equilibrium that makes it do worst (a linear program), checks by multiplying that it is one, and asks the agent
+  // to do strictly worse than even against it. Before the support program was bounded (Σ q ≤ 1) and its ties broken
+  // by the largest pivot, about 3 % of such games had a smaller support or no answer ("unbounded"), and the entropy
+  // step could stop at a point that was no equilibrium.
+  const rng = createRng(2026);
+  for (let t = 0; t < 600; t++) {
+    const a = tournamentGame(rng, t % 3);
+    const k = a.length;
+    const p = maxentNash(a);
+    const scale = Math.max(1, ...a.flat().map(Math.abs));
+    const payoff = (q: readonly number[]) => a.map((row) => row.reduce((s, v, j) => s + v * q[j], 0));
+    const isEquilibrium = (q: readonly number[], what: string) => {
+      assert.ok(Math.abs(q.reduce((s, v) => s + v, 0) - 1) < 1e-9 && q.every((v) => v >= 0), `game ${t}: ${what} is not a distribution`);
+      payoff(q).forEach((v, j) => assert.ok(v <= 1e-9 * scale, `game ${t}: agent ${j} earns ${v} against ${what}, no equilibrium`));
+    };
+    isEquilibrium(p, "p");
+    p.forEach((mass, j) => {
+      if (mass > 0) return;
+      // The program in two orders of the agents (floating-point pivots can stop one short); a certificate counts once it is checked.
+      const certificates = [a.map((_, i) => i), a.map((_, i) => k - 1 - i)].map((order) => {
+        const x = maximise(order.map((i) => -a[j][i]), [...order.map((r) => order.map((c) => a[r][c])), new Array<number>(k).fill(1)], [...new Array<number>(k).fill(0), 1]).x;
+        const q = new Array<number>(k).fill(0);
+        order.forEach((i, n) => (q[i] = x[n] / x.reduce((s, y) => s + y, 0)));
+        return q;
+      });
+      const q = certificates.find((c) => payoff(c)[j] < -1e-9 * scale);
+      assert.ok(q, `game ${t}: agent ${j} has no mass, yet no equilibrium found makes it lose: the support is not the largest`);
+      isEquilibrium(q, `the certificate for agent ${j}`);
+    });
+  }
+});
+
+test("an equilibrium with little mass on one agent, bounded by two others: the bound by hand", () => {
+  // Agents 2 and 4 draw (0); every equilibrium is p_2 + p_4 = 1 with, for each other agent j, a_j2 p_2 + a_j4 p_4 ≤ 0.
+  // Only agents 5 (a_52 < 0 < a_54) and 7 bound p_4 / p_2, by −a_52 / a_54 and −a_72 / a_74; the entropy of (p_2, p_4)
+  // wants them equal, so p_4 / p_2 is the smaller bound. Before, the entropy step stopped at (½, ½), which agent 5 beats.
+  const a = [
+    [0, -0.3584362556142999, -3.5262466624333846, 0, -1.6901864394549706, -2.1082684462070693, -0.06534167729008666, 0, -1.160033922825329, -1.9997392661212419, -1.1107418544679861],
+    [0.3584362556142999, 0, 0, -0.4497311728804815, -0.4189933935089998, -2.4957808895826235, 0, -3.121892959712999, -0.25996307429624677, -1.7407343341942723, -0.21866626762935018],
+    [3.5262466624333846, 0, 0, 2.164160560852464, 0, 0.020586361100916134, 3.271646595499318, 0.39271344450150897, 2.9937090662987855, 0.7676557715556782, 0],
+    [0, 0.4497311728804815, -2.164160560852464, 0, -0.1443470158218108, 0, 1.3623767776332787, -1.8052739757033516, 0.5953287672192181, 0, 0],
+    [1.6901864394549706, 0.4189933935089998, 0, 0.1443470158218108, 0, -2.2784544133601834, 1.423637653165978, -2.2087361220749733, 0, 0, 0.17287714354470646],
+    [2.1082684462070693, 2.4957808895826235, -0.020586361100916134, 0, 2.2784544133601834, 0, 3.639264362889356, 0.42823820982136696, 0, 0.5209175223141493, 0],
+    [0.06534167729008666, 0, -3.271646595499318, -1.3623767776332787, -1.423637653165978, -3.639264362889356, 0, 0, -0.9527530004529441, 0, -0.6274210797218117],
+    [0, 3.121892959712999, -0.39271344450150897, 1.8052739757033516, 2.2087361220749733, -0.42823820982136696, 0, 0, 2.116523438562301, 0, 0],
+    [1.160033922825329, 0.25996307429624677, -2.9937090662987855, -0.5953287672192181, 0, 0, 0.9527530004529441, -2.116523438562301, 0, -1.0339561612622037, 0],
+    [1.9997392661212419, 1.7407343341942723, -0.7676557715556782, 0, 0, -0.5209175223141493, 0, 0, 1.0339561612622037, 0, 1.507167153972465],
+    [1.1107418544679861, 0.21866626762935018, 0, 0, -0.17287714354470646, 0, 0.6274210797218117, 0, 0, -1.507167153972465, 0]
+  ];
+  const r = Math.min(-a[5][2] / a[5][4], -a[7][2] / a[7][4]);
+  const expected = a.map((_, i) => (i === 2 ? 1 / (1 + r) : i === 4 ? r / (1 + r) : 0));
+  close(maxentNash(a), expected, 1e-9);
+});
