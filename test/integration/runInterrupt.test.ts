@@ -161,7 +161,8 @@ test("SIGTERM stops a run without checkpoints leaving the old tables; after a SI
   assert.equal(await count(), 8);
 
   const killed = start(["run", big, "--out", out, "--replace"]);
-  await until(() => staging() && leftovers(out).some((p) => p.includes(`.tmp-${killed.child.pid}-`)), "the big run to stage rows");
+  // Its lock too: a temp file of the process can appear before it holds the lock (failed once on a fresh clone).
+  await until(() => existsSync(lockPath(out)) && staging() && leftovers(out).some((p) => p.includes(`.tmp-${killed.child.pid}-`)), "the big run to take the lock and stage rows");
   killed.child.kill("SIGKILL");
   assert.equal((await killed.done).signal, "SIGKILL");
   assert.ok(existsSync(lockPath(out)));
