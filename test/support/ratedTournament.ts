@@ -42,3 +42,13 @@ export function ratedTournament(seed = 7): RatedGame[] {
   }
   return games;
 }
+
+/** A two-seat game of family `family` and configuration `cluster`: agent `a` in seat 0 scoring `sa`, `b` in seat 1 scoring `sb`. */
+export const duel = (family: string, cluster: string, a: string, sa: number, b: string, sb: number): RatedGame => ({
+  family,
+  cluster,
+  seats: [
+    {agent: a, seat: 0, score: sa},
+    {agent: b, seat: 1, score: sb},
+  ],
+});

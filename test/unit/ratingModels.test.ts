@@ -10,16 +10,7 @@ import {fitDavidson} from "../../src/lib/davidson.js";
 import {davidsonRatings, nashRatings} from "../../src/lib/ratingModels.js";
 import {createRng, type Rng} from "../../src/lib/rng.js";
 import {studentTQuantile} from "../../src/lib/studentT.js";
-import {ratedTournament} from "../support/ratedTournament.js";
-
-const duel = (family: string, cluster: string, a: string, sa: number, b: string, sb: number): RatedGame => ({
-  family,
-  cluster,
-  seats: [
-    {agent: a, seat: 0, score: sa},
-    {agent: b, seat: 1, score: sb},
-  ],
-});
+import {duel, ratedTournament} from "../support/ratedTournament.js";
 
 test("outcomes by hand: win, surplus share, normalised relative advantage", () => {
   assert.deepEqual([comparisonOutcome("win", 3, 1), comparisonOutcome("win", 1, 3), comparisonOutcome("win", 2, 2)], [1, 0, 0.5]);

@@ -3,15 +3,7 @@ import assert from "node:assert/strict";
 import {fitBradleyTerry, rateAgents, type RatedGame} from "../../src/lib/ratings.js";
 import {alphaRank, fixation, stationary} from "../../src/lib/alphaRank.js";
 import {createRng, type Rng} from "../../src/lib/rng.js";
-
-const duel = (family: string, cluster: string, a: string, sa: number, b: string, sb: number): RatedGame => ({
-  family,
-  cluster,
-  seats: [
-    {agent: a, seat: 0, score: sa},
-    {agent: b, seat: 1, score: sb},
-  ],
-});
+import {duel} from "../support/ratedTournament.js";
 
 const rating = (r: ReturnType<typeof rateAgents>, agent: string) => r.agents.find((a) => a.agent === agent)!;
 
